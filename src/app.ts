@@ -1,0 +1,63 @@
+import 'reflect-metadata';
+import type { ApolloServer } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import type { MikroORM } from '@mikro-orm/core';
+import express, { type Express } from 'express';
+import { authRoutes } from './auth/auth.routes';
+import { TokenService } from './auth/token.service';
+import type { Config } from './config';
+import { DomainError } from './errors/domain-error';
+import { contextError, startApollo } from './graphql/apollo';
+import type { RequestContext } from './graphql/context';
+import { gatewaySchema } from './graphql/schema';
+import { problemErrorHandler, sendProblem } from './http/problem';
+import { requestContext } from './http/request-context';
+import { tenderRoutes } from './rest/tender.routes';
+
+export interface AppDeps {
+  config: Config;
+  orm: MikroORM;
+}
+
+export interface App {
+  express: Express;
+  /** Stops the GraphQL server; the caller owns the HTTP server and the ORM. */
+  stop(): Promise<void>;
+}
+
+/** Builds the whole gateway without listening; `src/main.ts` starts it, tests drive it over real HTTP. */
+export async function createApp({ config, orm }: AppDeps): Promise<App> {
+  const tokens = new TokenService(config);
+  const deps = { orm, tokens };
+  const schema = await gatewaySchema();
+  const apollo: ApolloServer<RequestContext> = await startApollo(schema);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  app.use(authRoutes(deps, config));
+  app.use(
+    '/graphql',
+    express.json({ limit: '256kb' }),
+    expressMiddleware(apollo, {
+      context: async ({ req }) => {
+        try {
+          return await requestContext(deps, req);
+        } catch (error) {
+          throw error instanceof DomainError ? contextError(error) : error;
+        }
+      },
+    }),
+  );
+  app.use(tenderRoutes(deps, schema));
+
+  app.use((req, res) => sendProblem(res, new DomainError('NOT_FOUND', `No resource at ${req.method} ${req.path}`)));
+  app.use(problemErrorHandler);
+
+  return { express: app, stop: () => apollo.stop() };
+}

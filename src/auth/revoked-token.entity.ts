@@ -1,0 +1,14 @@
+import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+
+/** A revoked JWT by its `jti`; kept until the token would have expired anyway. */
+@Entity({ tableName: 'revoked_token' })
+export class RevokedToken {
+  @PrimaryKey({ type: 'string', length: 64 })
+  jti!: string;
+
+  @Property({ type: 'datetime', length: 3, index: true })
+  expiresAt!: Date;
+
+  @Property({ type: 'datetime', length: 3 })
+  revokedAt: Date = new Date();
+}

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/core';
+import jwt from 'jsonwebtoken';
+import type { Config } from '../config';
+import { DomainError, badInput } from '../errors/domain-error';
+import { ApiClient } from './api-client.entity';
+import { RevokedToken } from './revoked-token.entity';
+import { ROLES, Role } from './role';
+import { verifySecret } from './secret-hash';
+import type { Viewer } from './viewer';
+
+/** RFC 3339 date-time with an explicit offset; fractional seconds optional. */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+const ALGORITHM = 'HS256';
+/** Tolerated clock skew between our instances for `iat` in the future. */
+const IAT_SKEW_SECONDS = 60;
+
+export interface TokenRequest {
+  app_id: string;
+  secret: string;
+  expiry?: string;
+}
+
+export interface IssuedToken {
+  access_token: string;
+  expiry: string;
+}
+
+interface Claims {
+  sub: string;
+  role: Role;
+  insurer_id?: string;
+  broker_company_id?: string;
+  jti: string;
+  iat: number;
+  exp: number;
+}
+
+const unauthenticated = (message: string) => new DomainError('UNAUTHENTICATED', message);
+
+export class TokenService {
+  constructor(private readonly config: Config) {}
+
+  /** Validates the body of `POST /auth/token` field by field; unknown fields are refused, not ignored. */
+  parseRequest(body: unknown): TokenRequest {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw badInput('The body must be a JSON object with app_id, secret and optionally expiry', [
+        { pointer: '', message: 'expected a JSON object' },
+      ]);
+    }
+    const record = body as Record<string, unknown>;
+    const problems = Object.keys(record)
+      .filter((key) => !['app_id', 'secret', 'expiry'].includes(key))
+      .map((key) => ({ pointer: `/${key}`, message: 'unknown field' }));
+    for (const key of ['app_id', 'secret'] as const) {
+      const value = record[key];
+      if (typeof value !== 'string' || value.length === 0 || value.length > 256) {
+        problems.push({ pointer: `/${key}`, message: 'required, a non-empty string of at most 256 characters' });
+      }
+    }
+    if (record.expiry !== undefined && (typeof record.expiry !== 'string' || !RFC3339.test(record.expiry))) {
+      problems.push({ pointer: '/expiry', message: 'must be an RFC 3339 timestamp, e.g. 2026-05-04T09:15:00.000Z' });
+    }
+    if (problems.length > 0) throw badInput('The token request is invalid', problems);
+    return record as unknown as TokenRequest;
+  }
+
+  private expiryFor(requested: string | undefined, now: number): number {
+    if (requested === undefined) return now + this.config.tokenDefaultTtl * 1000;
+    const at = Date.parse(requested);
+    if (Number.isNaN(at)) throw badInput('expiry is not a valid date', [{ pointer: '/expiry', message: 'not a valid date' }]);
+    if (at <= now) throw badInput('expiry lies in the past', [{ pointer: '/expiry', message: 'must lie in the future' }]);
+    if (at > now + this.config.tokenMaxTtl * 1000) {
+      throw badInput(`expiry lies more than ${this.config.tokenMaxTtl} seconds ahead`, [
+        { pointer: '/expiry', message: `must lie at most ${this.config.tokenMaxTtl} seconds ahead` },
+      ]);
+    }
+    return at;
+  }
+
+  async issue(em: EntityManager, request: TokenRequest): Promise<IssuedToken> {
+    const now = Date.now();
+    const expiresAtMs = this.expiryFor(request.expiry, now);
+    const client = await em.findOne(ApiClient, { appId: request.app_id });
+    // One answer for an unknown app id and a wrong secret, after the same scrypt work.
+    if (!(await verifySecret(request.secret, client?.secretHash)) || !client) {
+      throw unauthenticated('Unknown app_id or wrong secret');
+    }
+    const exp = Math.floor(expiresAtMs / 1000);
+    const claims: Omit<Claims, 'jti' | 'iat'> = { sub: client.appId, role: client.role, exp };
+    if (client.insurer) claims.insurer_id = client.insurer.id;
+    if (client.brokerCompany) claims.broker_company_id = client.brokerCompany.id;
+    const accessToken = jwt.sign(claims, this.config.jwtSecret, {
+      algorithm: ALGORITHM,
+      issuer: this.config.jwtIssuer,
+      audience: this.config.jwtAudience,
+      jwtid: randomUUID(),
+    });
+    return { access_token: accessToken, expiry: new Date(exp * 1000).toISOString() };
+  }
+
+  /** Signature, algorithm, issuer, audience, lifetime and claim shapes; not revocation (see `authenticate`). */
+  verify(token: string): Viewer {
+    let decoded: unknown;
+    try {
+      decoded = jwt.verify(token, this.config.jwtSecret, {
+        algorithms: [ALGORITHM],
+        issuer: this.config.jwtIssuer,
+        audience: this.config.jwtAudience,
+      });
+    } catch (error) {
+      const reason = error instanceof jwt.TokenExpiredError ? 'The access token has expired' : 'The access token is invalid';
+      throw unauthenticated(reason);
+    }
+    const claims = decoded as Partial<Claims>;
+    const wellFormed =
+      typeof claims.sub === 'string' &&
+      typeof claims.jti === 'string' &&
+      typeof claims.exp === 'number' &&
+      typeof claims.iat === 'number' &&
+      ROLES.includes(claims.role as Role) &&
+      (claims.role !== Role.INSURER || typeof claims.insurer_id === 'string') &&
+      (claims.role !== Role.BROKER || typeof claims.broker_company_id === 'string');
+    if (!wellFormed) throw unauthenticated('The access token is invalid');
+    if (claims.iat! > Date.now() / 1000 + IAT_SKEW_SECONDS) throw unauthenticated('The access token is issued in the future');
+    return {
+      appId: claims.sub!,
+      role: claims.role!,
+      insurerId: claims.insurer_id,
+      brokerCompanyId: claims.broker_company_id,
+      jti: claims.jti!,
+      expiresAt: new Date(claims.exp! * 1000),
+    };
+  }
+
+  /** Reads `Authorization: Bearer <token>` and returns the viewer of a valid, unrevoked token. */
+  async authenticate(em: EntityManager, authorization: string | undefined): Promise<Viewer> {
+    const viewer = this.verifyHeader(authorization);
+    if (await em.count(RevokedToken, { jti: viewer.jti })) throw unauthenticated('The access token has been revoked');
+    return viewer;
+  }
+
+  verifyHeader(authorization: string | undefined): Viewer {
+    if (!authorization) throw unauthenticated('An access token is required: Authorization: Bearer <token>');
+    const match = /^Bearer ([A-Za-z0-9_\-.=]+)$/.exec(authorization);
+    if (!match) throw unauthenticated('The Authorization header must be "Bearer <token>"');
+    return this.verify(match[1]);
+  }
+
+  /** Idempotent: revoking a revoked token succeeds again. Expired entries are purged on the way. */
+  async revoke(em: EntityManager, viewer: Viewer): Promise<void> {
+    await em.upsert(RevokedToken, { jti: viewer.jti, expiresAt: viewer.expiresAt, revokedAt: new Date() }, {
+      onConflictFields: ['jti'],
+      onConflictAction: 'ignore',
+    });
+    await em.nativeDelete(RevokedToken, { expiresAt: { $lt: new Date() } });
+  }
+}

@@ -1,0 +1,140 @@
+import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import type { MikroORM } from '@mikro-orm/core';
+import { SingleBar } from 'cli-progress';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ApiClientService } from '../auth/api-client.service';
+import { ROLES, type Role } from '../auth/role';
+import { loadConfig } from '../config';
+import { openDatabase } from '../db/database';
+import { DomainError } from '../errors/domain-error';
+import { schemaSdl } from '../graphql/schema';
+import { InsurerService } from '../insurers/insurer.service';
+import { SeedService } from '../seed/seed.service';
+
+/** Opens the migrated database for one command and closes it afterwards. */
+async function withDatabase<T>(work: (orm: MikroORM) => Promise<T>): Promise<T> {
+  const orm = await openDatabase(loadConfig());
+  try {
+    return await work(orm);
+  } finally {
+    await orm.close();
+  }
+}
+
+function positiveInteger(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
+  return Number(value);
+}
+
+function print(json: boolean | undefined, data: Record<string, unknown>, text: string): void {
+  console.log(json ? JSON.stringify(data) : text);
+}
+
+const program = new Command('tender-exchange').description('Operate the Tender Exchange gateway');
+
+program
+  .command('db:migrate')
+  .description('apply pending database migrations')
+  .option('--json', 'machine-readable output')
+  .action(async (options: { json?: boolean }) => {
+    const orm = await openDatabase(loadConfig(), { migrate: false });
+    try {
+      const applied = await orm.getMigrator().up();
+      const names = applied.map((migration) => migration.name);
+      console.log(options.json ? JSON.stringify({ applied: names }) : names.length ? `applied: ${names.join(', ')}` : 'database is up to date');
+    } finally {
+      await orm.close();
+    }
+  });
+
+program
+  .command('db:migration:create')
+  .description('generate a migration from the difference between the entities and the database (developers)')
+  .action(async () => {
+    const orm = await openDatabase(loadConfig(), { migrate: false });
+    try {
+      const result = await orm.getMigrator().createMigration();
+      console.log(result.fileName ? `created ${result.fileName}: add it to the migrations index` : 'no changes');
+    } finally {
+      await orm.close();
+    }
+  });
+
+program
+  .command('schema:emit')
+  .description('write schema.graphql from the code-first schema')
+  .action(async () => {
+    writeFileSync('schema.graphql', await schemaSdl());
+    console.log('wrote schema.graphql');
+  });
+
+program
+  .command('clients:create')
+  .description('create API credentials; the secret is printed once and stored only as a hash')
+  .addOption(new Option('--role <role>', 'role of the client').choices(ROLES).makeOptionMandatory())
+  .option('--insurer <id>', 'insurer id (role insurer)')
+  .option('--broker-company <id>', 'broker company id (role broker)')
+  .option('--description <text>', 'what the client is for')
+  .option('--json', 'machine-readable output')
+  .action(async (options: { role: Role; insurer?: string; brokerCompany?: string; description?: string; json?: boolean }) => {
+    const { client, secret } = await withDatabase((orm) =>
+      new ApiClientService(orm.em.fork()).create({
+        role: options.role,
+        insurerId: options.insurer,
+        brokerCompanyId: options.brokerCompany,
+        description: options.description,
+      }),
+    );
+    print(
+      options.json,
+      { app_id: client.appId, secret, role: client.role, insurer_id: client.insurer?.id ?? null, broker_company_id: client.brokerCompany?.id ?? null },
+      `app_id: ${client.appId}\nsecret: ${secret}\nrole:   ${client.role}\nThe secret is shown only now; store it safely.`,
+    );
+  });
+
+program
+  .command('insurers:create')
+  .description('register an insurer and the base URL of its quote API')
+  .requiredOption('--name <name>', 'insurer name')
+  .requiredOption('--quote-api-url <url>', 'base URL of the insurer system (POST /quotes, GET /quotes/{id})')
+  .option('--credential <token>', 'bearer credential the gateway presents to the insurer system')
+  .option('--json', 'machine-readable output')
+  .action(async (options: { name: string; quoteApiUrl: string; credential?: string; json?: boolean }) => {
+    const insurer = await withDatabase((orm) =>
+      new InsurerService(orm.em.fork()).create({ name: options.name, quoteApiUrl: options.quoteApiUrl, outboundCredential: options.credential }),
+    );
+    print(options.json, { id: insurer.id, name: insurer.name, quote_api_url: insurer.quoteApiUrl }, `insurer ${insurer.name}: ${insurer.id}`);
+  });
+
+program
+  .command('seed')
+  .description('add deterministic, realistic demo data')
+  .requiredOption('--tenders <n>', 'number of tenders', positiveInteger)
+  .option('--seed <n>', 'random seed: the same seed gives the same data', positiveInteger, 1)
+  .option('--json', 'machine-readable output')
+  .action(async (options: { tenders: number; seed: number; json?: boolean }) => {
+    const bar = options.json || !process.stderr.isTTY ? undefined : new SingleBar({ stream: process.stderr, format: 'seeding [{bar}] {value}/{total} tenders, {eta}s left' });
+    bar?.start(options.tenders, 0);
+    const started = Date.now();
+    const result = await withDatabase((orm) =>
+      new SeedService(orm.em.fork()).run({ tenders: options.tenders, seed: options.seed, onProgress: (done) => bar?.update(done) }),
+    );
+    bar?.stop();
+    const seconds = (Date.now() - started) / 1000;
+    print(
+      options.json,
+      { tenders: result.tenders, seconds, insurers: result.insurers.map((i) => i.id), broker_companies: result.brokerCompanies.map((b) => b.id) },
+      `seeded ${result.tenders} tenders in ${seconds.toFixed(1)} s`,
+    );
+  });
+
+program.parseAsync().catch((error: unknown) => {
+  if (error instanceof DomainError) {
+    console.error(`${error.code}: ${error.message}`);
+    for (const problem of error.errors) console.error(`  ${problem.parameter ?? problem.pointer}: ${problem.message}`);
+  } else {
+    console.error(error instanceof Error ? error.message : error);
+  }
+  process.exitCode = 1;
+});

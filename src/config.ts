@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+export interface Config {
+  nodeEnv: string;
+  port: number;
+  /** `sqlite:<path>` style file path, `:memory:`, or `postgres://...` */
+  databaseUrl: string;
+  dataDir: string;
+  jwtSecret: string;
+  jwtIssuer: string;
+  jwtAudience: string;
+  /** seconds */
+  tokenDefaultTtl: number;
+  /** seconds */
+  tokenMaxTtl: number;
+  /** failed token requests per client IP within `authRateWindow` before 429 */
+  authRateLimit: number;
+  /** seconds */
+  authRateWindow: number;
+  /** seed demo data and print demo credentials when the database is empty */
+  demo: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/** Outside production a secret is generated once and kept in the data folder, so tokens survive restarts. */
+function jwtSecret(env: Env, nodeEnv: string, dataDir: string): string {
+  const given = env.JWT_SECRET;
+  if (given) {
+    if (given.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters long');
+    return given;
+  }
+  if (nodeEnv === 'production') throw new ConfigError('JWT_SECRET is required when NODE_ENV=production');
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dirname(file), { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const dataDir = resolve(env.DATA_DIR ?? './data');
+  const databaseUrl = env.DATABASE_URL || join(dataDir, 'tender-exchange.sqlite');
+  if (/^[a-z]+:\/\//i.test(databaseUrl) && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must be a SQLite file path, ":memory:" or postgres://..., got "${databaseUrl}"`);
+  }
+  const tokenDefaultTtl = integer(env, 'TOKEN_DEFAULT_TTL', 3600, 60, 31 * 24 * 3600);
+  const tokenMaxTtl = integer(env, 'TOKEN_MAX_TTL', 24 * 3600, 60, 31 * 24 * 3600);
+  if (tokenDefaultTtl > tokenMaxTtl) throw new ConfigError('TOKEN_DEFAULT_TTL must not exceed TOKEN_MAX_TTL');
+  return {
+    nodeEnv,
+    port: integer(env, 'PORT', 4000, 0, 65535),
+    databaseUrl,
+    dataDir,
+    jwtSecret: jwtSecret(env, nodeEnv, dataDir),
+    jwtIssuer: env.JWT_ISSUER || 'tender-exchange',
+    jwtAudience: env.JWT_AUDIENCE || 'tender-exchange-api',
+    tokenDefaultTtl,
+    tokenMaxTtl,
+    authRateLimit: integer(env, 'AUTH_RATE_LIMIT', 20, 1, 1_000_000),
+    authRateWindow: integer(env, 'AUTH_RATE_WINDOW', 900, 1, 24 * 3600),
+    demo: boolean(env, 'DEMO', nodeEnv !== 'production'),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

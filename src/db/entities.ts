@@ -1,0 +1,23 @@
+import { ApiClient } from '../auth/api-client.entity';
+import { RevokedToken } from '../auth/revoked-token.entity';
+import { Insurer } from '../insurers/insurer.entity';
+import { Address } from '../parties/address.embeddable';
+import { BrokerCompany } from '../parties/broker-company.entity';
+import { Customer } from '../parties/customer.entity';
+import { Person } from '../parties/person.entity';
+import { LineOfBusiness } from '../tenders/line-of-business.entity';
+import { TenderInvitation } from '../tenders/tender-invitation.entity';
+import { Tender } from '../tenders/tender.entity';
+
+export const entities = [
+  Address,
+  ApiClient,
+  BrokerCompany,
+  Customer,
+  Insurer,
+  LineOfBusiness,
+  Person,
+  RevokedToken,
+  Tender,
+  TenderInvitation,
+];

@@ -1,0 +1,60 @@
+import { Migrator } from '@mikro-orm/migrations';
+import { SqliteDriver } from '@mikro-orm/sqlite';
+import type { Options } from '@mikro-orm/core';
+import type { Config } from '../config';
+import { entities } from './entities';
+import { sqliteMigrations } from './migrations/sqlite';
+
+/**
+ * Per-connection SQLite settings. WAL lets readers proceed during writes, and NORMAL sync is durable in WAL
+ * mode except on power loss. 64 MiB of page cache (default 2 MiB) keeps a large tender table's index pages
+ * in memory.
+ */
+const SQLITE_PRAGMAS = ['pragma journal_mode = wal', 'pragma synchronous = normal', 'pragma cache_size = -65536', 'pragma foreign_keys = on'];
+
+interface SqliteConnection {
+  exec(sql: string, callback: (error: Error | null) => void): void;
+}
+
+function sqliteConnectionSettings(connection: SqliteConnection, done: (error: Error | null, connection: SqliteConnection) => void): void {
+  connection.exec(`${SQLITE_PRAGMAS.join('; ')};`, (error) => done(error, connection));
+}
+
+export type DatabaseEngine = 'sqlite' | 'postgresql';
+
+export function databaseEngine(databaseUrl: string): DatabaseEngine {
+  return /^postgres(ql)?:\/\//i.test(databaseUrl) ? 'postgresql' : 'sqlite';
+}
+
+/**
+ * Entities and migrations are listed statically so the same code runs under tsx, vitest and compiled
+ * JavaScript without file-system discovery (esbuild emits no decorator metadata either way).
+ */
+export function ormOptions(config: Pick<Config, 'databaseUrl'>, overrides: Partial<Options> = {}): Options {
+  const engine = databaseEngine(config.databaseUrl);
+  if (engine === 'postgresql') {
+    throw new Error('PostgreSQL is not supported yet: set DATABASE_URL to a SQLite file path or :memory:');
+  }
+  return {
+    driver: SqliteDriver,
+    dbName: config.databaseUrl,
+    entities,
+    extensions: [Migrator],
+    discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
+    migrations: {
+      migrationsList: sqliteMigrations,
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+      path: 'src/db/migrations/sqlite',
+      pathTs: 'src/db/migrations/sqlite',
+      emit: 'ts',
+    },
+    pool: { afterCreate: sqliteConnectionSettings },
+    forceUtcTimezone: true,
+    allowGlobalContext: false,
+    debug: false,
+    ...overrides,
+  };
+}

@@ -1,0 +1,36 @@
+/** Stable codes of every error the gateway reports; transports map them in `error-mapping.ts`. */
+export type ErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'BAD_USER_INPUT'
+  | 'INVALID_TRANSITION'
+  | 'CONFLICT'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED'
+  | 'INTERNAL_SERVER_ERROR';
+
+/** One problem with one input: a REST query parameter, a JSON pointer into a body, or a GraphQL argument. */
+export interface FieldProblem {
+  parameter?: string;
+  pointer?: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly errors: FieldProblem[] = [],
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const badInput = (message: string, errors: FieldProblem[] = []): DomainError =>
+  new DomainError('BAD_USER_INPUT', message, errors);
+export const notFound = (message: string): DomainError => new DomainError('NOT_FOUND', message);
+export const forbidden = (message = 'Your role may not do this'): DomainError => new DomainError('FORBIDDEN', message);

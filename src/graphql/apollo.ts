@@ -1,0 +1,88 @@
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { HeaderMap } from '@apollo/server';
+import { GraphQLError, visit, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { Role } from '../auth/role';
+import { DomainError } from '../errors/domain-error';
+import { BEARER_CHALLENGE, HTTP_STATUS } from '../errors/error-mapping';
+import { logger } from '../logger';
+import type { RequestContext } from './context';
+
+/** Codes Apollo and graphql-js raise for a bad request; their messages are safe to show. */
+const CLIENT_ERROR_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+]);
+
+/** The GraphQL side of the one error mapping: domain codes become `extensions.code`, the rest is hidden. */
+export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  if (original instanceof DomainError) {
+    return {
+      message: original.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: original.code, ...(original.errors.length > 0 ? { errors: original.errors } : {}) },
+    };
+  }
+  const code = formatted.extensions?.code;
+  if (typeof code === 'string' && (CLIENT_ERROR_CODES.has(code) || code in HTTP_STATUS) && code !== 'INTERNAL_SERVER_ERROR') {
+    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
+  }
+  logger.error({ err: original }, 'unexpected GraphQL error');
+  return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+}
+
+/** A DomainError raised while building the context (authentication) becomes a GraphQL error with its HTTP status. */
+export function contextError(error: DomainError): GraphQLError {
+  const headers = new HeaderMap();
+  if (error.code === 'UNAUTHENTICATED') headers.set('www-authenticate', BEARER_CHALLENGE);
+  return new GraphQLError(error.message, {
+    extensions: { code: error.code, http: { status: HTTP_STATUS[error.code].status, headers } },
+  });
+}
+
+function usesIntrospection(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(node) {
+      if (node.name.value === '__schema' || node.name.value === '__type') found = true;
+    },
+  });
+  return found;
+}
+
+/** Introspection is for the people exploring the API: internal and analyst tokens. */
+const introspectionGate: ApolloServerPlugin<RequestContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ document, contextValue }) {
+        const { role } = contextValue.viewer;
+        if (role !== Role.INTERNAL && role !== Role.ANALYST && usesIntrospection(document)) {
+          throw new GraphQLError('Introspection is available to internal and analyst tokens only', {
+            extensions: { code: 'FORBIDDEN', http: { status: 403 } },
+          });
+        }
+      },
+    };
+  },
+};
+
+export async function startApollo(schema: GraphQLSchema): Promise<ApolloServer<RequestContext>> {
+  const server = new ApolloServer<RequestContext>({
+    schema,
+    introspection: true,
+    allowBatchedHttpRequests: false,
+    includeStacktraceInErrorResponses: false,
+    formatError: formatGraphQLError,
+    plugins: [introspectionGate, ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
+  });
+  await server.start();
+  return server;
+}

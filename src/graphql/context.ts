@@ -1,0 +1,9 @@
+import type { EntityManager } from '@mikro-orm/core';
+import type { Viewer } from '../auth/viewer';
+
+/** Built once per request, for GraphQL and the REST shim alike. */
+export interface RequestContext {
+  /** This request's own EntityManager fork. */
+  em: EntityManager;
+  viewer: Viewer;
+}

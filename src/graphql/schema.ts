@@ -1,0 +1,25 @@
+import 'reflect-metadata';
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { buildSchema } from 'type-graphql';
+import { ApiClientResolver } from '../auth/api-client.resolver';
+import { InsurerResolver } from '../insurers/insurer.resolver';
+import { TenderResolver } from '../tenders/tender.resolver';
+import { authChecker } from './auth-checker';
+
+let built: Promise<GraphQLSchema> | undefined;
+
+/** The schema is the same for every app in the process; build it once. */
+export function gatewaySchema(): Promise<GraphQLSchema> {
+  built ??= buildSchema({
+    resolvers: [TenderResolver, InsurerResolver, ApiClientResolver],
+    authChecker,
+    authMode: 'error',
+    validate: false,
+  });
+  return built;
+}
+
+/** The SDL committed as `schema.graphql`. */
+export async function schemaSdl(): Promise<string> {
+  return `${printSchema(lexicographicSortSchema(await gatewaySchema()))}\n`;
+}

@@ -1,0 +1,16 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { Request } from 'express';
+import type { TokenService } from '../auth/token.service';
+import type { RequestContext } from '../graphql/context';
+
+export interface ContextDeps {
+  orm: MikroORM;
+  tokens: TokenService;
+}
+
+/** One EntityManager fork and one authenticated viewer per request, for every transport. */
+export async function requestContext(deps: ContextDeps, req: Request): Promise<RequestContext> {
+  const em = deps.orm.em.fork();
+  const viewer = await deps.tokens.authenticate(em, req.headers.authorization);
+  return { em, viewer };
+}

@@ -1,0 +1,28 @@
+import { Entity, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Field, GraphQLISODateTime, ID, ObjectType } from 'type-graphql';
+import { newId } from '../db/ids';
+
+@Entity({ tableName: 'insurer' })
+@ObjectType('Insurer', { description: 'An insurer that can be invited to quote on tenders.' })
+export class Insurer {
+  @Field(() => ID)
+  @PrimaryKey({ type: 'string', length: 36 })
+  id: string = newId();
+
+  @Field(() => String)
+  @Unique()
+  @Property({ type: 'string', length: 200 })
+  name!: string;
+
+  /** Base URL of the insurer system implementing `POST /quotes` and `GET /quotes/{id}` (spec 4.4). */
+  @Property({ type: 'string', length: 2048 })
+  quoteApiUrl!: string;
+
+  /** Bearer credential the gateway presents to the insurer system; never exposed through any API. */
+  @Property({ type: 'string', length: 2048, nullable: true, hidden: true })
+  outboundCredential?: string;
+
+  @Field(() => GraphQLISODateTime)
+  @Property({ type: 'datetime', length: 3 })
+  createdAt: Date = new Date();
+}

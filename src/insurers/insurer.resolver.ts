@@ -1,0 +1,37 @@
+import { Arg, Authorized, Ctx, Field, FieldResolver, InputType, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Role } from '../auth/role';
+import type { RequestContext } from '../graphql/context';
+import { Insurer } from './insurer.entity';
+import { InsurerService } from './insurer.service';
+
+@InputType()
+export class CreateInsurerInput {
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => String, { description: 'Base URL of the insurer system (POST /quotes, GET /quotes/{id}).' })
+  quoteApiUrl!: string;
+
+  @Field(() => String, { nullable: true, description: 'Bearer credential the gateway presents to the insurer system.' })
+  outboundCredential?: string;
+}
+
+@Resolver(() => Insurer)
+export class InsurerResolver {
+  @Query(() => [Insurer], { description: 'All insurers; an insurer token sees only its own.' })
+  insurers(@Ctx() { em, viewer }: RequestContext): Promise<Insurer[]> {
+    return new InsurerService(em).list(viewer);
+  }
+
+  @Authorized(Role.INTERNAL)
+  @Mutation(() => Insurer)
+  createInsurer(@Arg('input', () => CreateInsurerInput) input: CreateInsurerInput, @Ctx() { em }: RequestContext): Promise<Insurer> {
+    return new InsurerService(em).create(input);
+  }
+
+  /** Integration details are for operators only. */
+  @FieldResolver(() => String, { nullable: true, description: 'Visible to internal and analyst tokens only.' })
+  quoteApiUrl(@Root() insurer: Insurer, @Ctx() { viewer }: RequestContext): string | null {
+    return viewer.role === Role.INTERNAL || viewer.role === Role.ANALYST ? insurer.quoteApiUrl : null;
+  }
+}

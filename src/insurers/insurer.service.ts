@@ -1,0 +1,52 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { Role } from '../auth/role';
+import type { Viewer } from '../auth/viewer';
+import { DomainError, badInput, type FieldProblem } from '../errors/domain-error';
+import { Insurer } from './insurer.entity';
+
+export interface CreateInsurerInput {
+  name: string;
+  quoteApiUrl: string;
+  outboundCredential?: string | null;
+}
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+export class InsurerService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Insurers see only themselves; every other role sees all (brokers choose whom to invite). */
+  list(viewer: Viewer): Promise<Insurer[]> {
+    const where = viewer.role === Role.INSURER ? { id: viewer.insurerId! } : {};
+    return this.em.find(Insurer, where, { orderBy: { name: 'asc', id: 'asc' } });
+  }
+
+  async create(input: CreateInsurerInput): Promise<Insurer> {
+    const name = input.name.trim();
+    const problems: FieldProblem[] = [];
+    if (name.length === 0 || name.length > 200) problems.push({ parameter: 'name', message: 'must be 1 to 200 characters' });
+    if (input.quoteApiUrl.length > 2048 || !isHttpUrl(input.quoteApiUrl)) {
+      problems.push({ parameter: 'quoteApiUrl', message: 'must be an absolute http(s) URL' });
+    }
+    if (input.outboundCredential !== undefined && input.outboundCredential !== null && input.outboundCredential.length > 2048) {
+      problems.push({ parameter: 'outboundCredential', message: 'must be at most 2048 characters' });
+    }
+    if (problems.length > 0) throw badInput('The insurer is invalid', problems);
+    if (await this.em.count(Insurer, { name })) throw new DomainError('CONFLICT', `An insurer named "${name}" exists already`);
+    const insurer = this.em.create(Insurer, {
+      name,
+      quoteApiUrl: input.quoteApiUrl.replace(/\/+$/, ''),
+      outboundCredential: input.outboundCredential ?? undefined,
+      createdAt: new Date(),
+    });
+    await this.em.flush();
+    return insurer;
+  }
+}

@@ -1,0 +1,31 @@
+import { Embeddable, Property } from '@mikro-orm/core';
+import { Field, ObjectType } from 'type-graphql';
+
+/** Every part may be an empty string (spec 2.1); `country` is a two-letter code when given. */
+@Embeddable()
+@ObjectType('Address')
+export class Address {
+  @Field(() => String)
+  @Property({ type: 'string', length: 200, default: '' })
+  street: string = '';
+
+  @Field(() => String)
+  @Property({ type: 'string', length: 20, default: '' })
+  houseNumber: string = '';
+
+  @Field(() => String)
+  @Property({ type: 'string', length: 20, default: '' })
+  zip: string = '';
+
+  @Field(() => String)
+  @Property({ type: 'string', length: 100, default: '' })
+  city: string = '';
+
+  @Field(() => String)
+  @Property({ type: 'string', length: 2, default: '' })
+  country: string = '';
+
+  constructor(parts: Partial<Address> = {}) {
+    Object.assign(this, parts);
+  }
+}

@@ -1,0 +1,36 @@
+import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { Field, ID, ObjectType } from 'type-graphql';
+import { newId } from '../db/ids';
+import { BrokerCompany } from './broker-company.entity';
+
+/** A user of the broker's side; the person in charge of a tender. */
+@Entity({ tableName: 'person' })
+@ObjectType('Person')
+export class Person {
+  @Field(() => ID)
+  @PrimaryKey({ type: 'string', length: 36 })
+  id: string = newId();
+
+  @Field(() => String)
+  @Property({ type: 'string', length: 64 })
+  accountId!: string;
+
+  @Field(() => String)
+  @Property({ type: 'string', length: 254 })
+  email!: string;
+
+  @Field(() => String)
+  @Property({ type: 'string', length: 100 })
+  firstName!: string;
+
+  @Field(() => String)
+  @Property({ type: 'string', length: 100 })
+  lastName!: string;
+
+  @Field(() => String, { description: 'Free text such as "Mr", "Ms", "Dr" or empty.' })
+  @Property({ type: 'string', length: 20, default: '' })
+  salutation: string = '';
+
+  @ManyToOne({ entity: () => BrokerCompany, nullable: true })
+  brokerCompany?: BrokerCompany;
+}

@@ -1,0 +1,78 @@
+import { Router, type Request, type RequestHandler } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import { Role } from '../auth/role';
+import { assertRole } from '../auth/viewer';
+import { DomainError } from '../errors/domain-error';
+import { prepareOperation } from '../graphql/prepared-operation';
+import { requestContext, type ContextDeps } from '../http/request-context';
+import { sendProblem } from '../http/problem';
+import { ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../tenders/tender-status';
+import { assertNoQuery, parseListQuery } from './tender-query-params';
+import { REST_TENDER_BY_ID, REST_TENDER_LIST } from './tender-operations.graphql';
+
+interface ListRoute {
+  path: string;
+  statuses: readonly TenderStatus[];
+  roles: readonly Role[];
+}
+
+const INSURER_API = [Role.INSURER, Role.INTERNAL];
+const BROKER_API = [Role.BROKER, Role.INTERNAL];
+
+/** Spec 4.1 and 4.2; `/public/v1/tenders/open` serves insurers and brokers, `/api/v1/tenders/open` is its broker alias. */
+const LIST_ROUTES: ListRoute[] = [
+  { path: '/public/v1/tenders', statuses: ALL_STATUSES, roles: INSURER_API },
+  { path: '/public/v1/tenders/open', statuses: OPEN_STATUSES, roles: [Role.INSURER, Role.BROKER, Role.INTERNAL] },
+  { path: '/public/v1/tenders/successful', statuses: [TenderStatus.SUCCESSFUL], roles: INSURER_API },
+  { path: '/public/v1/tenders/closed', statuses: [TenderStatus.CLOSED], roles: INSURER_API },
+  { path: '/api/v1/tenders', statuses: ALL_STATUSES, roles: BROKER_API },
+  { path: '/api/v1/tenders/open', statuses: OPEN_STATUSES, roles: BROKER_API },
+  { path: '/api/v1/tenders/successful', statuses: [TenderStatus.SUCCESSFUL], roles: BROKER_API },
+  { path: '/api/v1/tenders/closed', statuses: [TenderStatus.CLOSED], roles: BROKER_API },
+];
+
+const ITEM_ROUTES = [
+  { path: '/public/v1/tenders/:id', roles: INSURER_API },
+  { path: '/api/v1/tenders/:id', roles: BROKER_API },
+];
+
+const methodNotAllowed: RequestHandler = (_req, res) =>
+  sendProblem(res, new DomainError('METHOD_NOT_ALLOWED', 'The tender APIs are read-only: use GET'), { Allow: 'GET, HEAD' });
+
+/** Thin shims: parameters → variables, the prepared GraphQL operation, its result → the envelope of spec 2.2. */
+export function tenderRoutes(deps: ContextDeps, schema: GraphQLSchema): Router {
+  const list = prepareOperation(schema, REST_TENDER_LIST);
+  const byId = prepareOperation(schema, REST_TENDER_BY_ID);
+  const router = Router();
+
+  async function authorised(req: Request, roles: readonly Role[]) {
+    const context = await requestContext(deps, req);
+    assertRole(context.viewer, roles);
+    return context;
+  }
+
+  for (const route of LIST_ROUTES) {
+    router.get(route.path, async (req, res) => {
+      const context = await authorised(req, route.roles);
+      const { variables, sortEcho } = parseListQuery(req, route.statuses);
+      const data = await list.run(context, { ...variables });
+      const page = data.tenders as { count: number; skip: number; limit: number; items: unknown[] };
+      res.json({
+        metadata: { count: String(page.count), skip: String(page.skip), limit: String(page.limit), sort: sortEcho },
+        payload: page.items,
+      });
+    });
+    router.all(route.path, methodNotAllowed);
+  }
+
+  for (const route of ITEM_ROUTES) {
+    router.get(route.path, async (req, res) => {
+      const context = await authorised(req, route.roles);
+      assertNoQuery(req);
+      const data = await byId.run(context, { id: req.params.id });
+      res.json(data.tender);
+    });
+    router.all(route.path, methodNotAllowed);
+  }
+  return router;
+}

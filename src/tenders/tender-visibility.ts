@@ -1,0 +1,50 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import { Role } from '../auth/role';
+import type { Viewer } from '../auth/viewer';
+import type { Tender } from './tender.entity';
+import { TenderStatus } from './tender-status';
+import type { TenderView } from './tender.types';
+
+/**
+ * The one place that decides which tenders a viewer may see and which of their fields.
+ * Insurers see the tenders they were invited to; brokers their company's; internal users and analysts all.
+ */
+export function visibleTenders(viewer: Viewer): FilterQuery<Tender> {
+  switch (viewer.role) {
+    case Role.INTERNAL:
+    case Role.ANALYST:
+      return {};
+    case Role.BROKER:
+      return { brokerCompany: viewer.brokerCompanyId! };
+    case Role.INSURER:
+      return { invitations: { $some: { insurer: viewer.insurerId! } } };
+  }
+}
+
+/**
+ * Data privacy (DESIGN 3): an insurer keeps only the identifying fields of a CLOSED tender and of a
+ * SUCCESSFUL tender another insurer won.
+ */
+export function isRedactedFor(viewer: Viewer, tender: Tender): boolean {
+  if (viewer.role !== Role.INSURER) return false;
+  if (tender.status === TenderStatus.CLOSED) return true;
+  return tender.status === TenderStatus.SUCCESSFUL && tender.awardedInsurer?.id !== viewer.insurerId;
+}
+
+export function presentTender(tender: Tender, viewer: Viewer): TenderView {
+  const redacted = isRedactedFor(viewer, tender);
+  return {
+    id: tender.id,
+    status: tender.status,
+    product: tender.product,
+    lineOfBusiness: tender.lineOfBusiness,
+    createdAt: tender.createdAt,
+    updatedAt: tender.updatedAt,
+    changesMetadata: tender.changesMetadata,
+    redacted,
+    taxRate: redacted ? null : tender.taxRate,
+    customer: redacted ? null : tender.customer,
+    brokerCompany: redacted ? null : tender.brokerCompany,
+    personInCharge: redacted ? null : tender.personInCharge,
+  };
+}

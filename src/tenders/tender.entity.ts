@@ -1,0 +1,66 @@
+import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, PrimaryKey, Property } from '@mikro-orm/core';
+import { newId } from '../db/ids';
+import { Insurer } from '../insurers/insurer.entity';
+import { BrokerCompany } from '../parties/broker-company.entity';
+import { Customer } from '../parties/customer.entity';
+import { Person } from '../parties/person.entity';
+import { LineOfBusiness } from './line-of-business.entity';
+import { TenderInvitation } from './tender-invitation.entity';
+import { TenderStatus } from './tender-status';
+
+/**
+ * Indexes follow the list API: every sort key, and every filter before the default sort. Foreign keys that no
+ * list filters on stay unindexed: each index costs every insert.
+ */
+@Entity({ tableName: 'tender' })
+@Index({ name: 'tender_created_at_id_idx', properties: ['createdAt', 'id'] })
+@Index({ name: 'tender_updated_at_id_idx', properties: ['updatedAt', 'id'] })
+@Index({ name: 'tender_status_created_at_idx', properties: ['status', 'createdAt'] })
+@Index({ name: 'tender_product_created_at_idx', properties: ['product', 'createdAt'] })
+@Index({ name: 'tender_lob_created_at_idx', properties: ['lineOfBusiness', 'createdAt'] })
+@Index({ name: 'tender_broker_created_at_idx', properties: ['brokerCompany', 'createdAt'] })
+export class Tender {
+  @PrimaryKey({ type: 'string', length: 36 })
+  id: string = newId();
+
+  @Property({ type: 'string', length: 200 })
+  product!: string;
+
+  @Enum({ items: () => TenderStatus, type: 'string', length: 32 })
+  status: TenderStatus = TenderStatus.QUOTES_AVAILABLE;
+
+  @Property({ type: 'double', columnType: 'double precision', runtimeType: 'number' })
+  taxRate!: number;
+
+  @ManyToOne({ entity: () => LineOfBusiness, index: false })
+  lineOfBusiness!: LineOfBusiness;
+
+  @ManyToOne({ entity: () => Customer, index: false })
+  customer!: Customer;
+
+  @ManyToOne({ entity: () => BrokerCompany, index: false })
+  brokerCompany!: BrokerCompany;
+
+  @ManyToOne({ entity: () => Person, index: false })
+  personInCharge!: Person;
+
+  /** The insurer whose option was ordered; decides who sees a SUCCESSFUL tender in full. */
+  @ManyToOne({ entity: () => Insurer, nullable: true, index: false })
+  awardedInsurer?: Insurer;
+
+  /** `status_changed_to_<status>` → ISO 8601 timestamp, for every status the tender has entered. */
+  @Property({ type: 'json' })
+  changesMetadata: Record<string, string> = {};
+
+  @OneToMany({ entity: () => TenderInvitation, mappedBy: 'tender' })
+  invitations = new Collection<TenderInvitation>(this);
+
+  @Property({ type: 'datetime', length: 3 })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime', length: 3 })
+  updatedAt: Date = new Date();
+
+  @Property({ type: 'integer', version: true })
+  version!: number;
+}

@@ -1,0 +1,61 @@
+import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
+import type { Viewer } from '../auth/viewer';
+import { badInput, notFound, type FieldProblem } from '../errors/domain-error';
+import { Tender } from './tender.entity';
+import { presentTender, visibleTenders } from './tender-visibility';
+import { MAX_PAGE_SIZE, SortDirection, TenderSortField, type TenderListArgs, type TenderPage, type TenderView } from './tender.types';
+
+/** Relations every tender representation shows; loaded with the page in a fixed number of queries. */
+const TENDER_RELATIONS = ['lineOfBusiness', 'customer', 'brokerCompany', 'personInCharge', 'awardedInsurer'] as const;
+
+export class TenderService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly viewer: Viewer,
+  ) {}
+
+  async get(id: string): Promise<TenderView> {
+    const tender = await this.em.findOne(Tender, { $and: [{ id }, visibleTenders(this.viewer)] }, { populate: TENDER_RELATIONS });
+    // A tender the viewer may not see does not exist for it: 404, never 403.
+    if (!tender) throw notFound(`Tender ${id} not found`);
+    return presentTender(tender, this.viewer);
+  }
+
+  async list(args: TenderListArgs): Promise<TenderPage> {
+    validatePaging(args);
+    const filters: FilterQuery<Tender>[] = [visibleTenders(this.viewer)];
+    if (args.status) filters.push({ status: { $in: args.status } });
+    if (args.lineOfBusinessId !== undefined && args.lineOfBusinessId !== null) filters.push({ lineOfBusiness: args.lineOfBusinessId });
+    if (args.updatedSince) filters.push({ updatedAt: { $gte: args.updatedSince } });
+    const [tenders, count] = await this.em.findAndCount(
+      Tender,
+      { $and: filters },
+      { populate: TENDER_RELATIONS, orderBy: orderBy(args), offset: args.skip, limit: args.limit },
+    );
+    return {
+      count,
+      skip: args.skip,
+      limit: args.limit,
+      items: tenders.map((tender) => presentTender(tender, this.viewer)),
+    };
+  }
+}
+
+function validatePaging(args: TenderListArgs): void {
+  const problems: FieldProblem[] = [];
+  if (!Number.isInteger(args.skip) || args.skip < 0) problems.push({ parameter: 'skip', message: 'must be an integer ≥ 0' });
+  if (!Number.isInteger(args.limit) || args.limit < 1 || args.limit > MAX_PAGE_SIZE) {
+    problems.push({ parameter: 'limit', message: `must be an integer from 1 to ${MAX_PAGE_SIZE}` });
+  }
+  const fields = (args.sort ?? []).map((key) => key.field);
+  if (new Set(fields).size !== fields.length) problems.push({ parameter: 'sort', message: 'names a field twice' });
+  if (problems.length > 0) throw badInput(problems.map((p) => `${p.parameter} ${p.message}`).join('; '), problems);
+}
+
+/** Deterministic in every case: the requested keys (default createdAt descending), then id. */
+function orderBy(args: TenderListArgs): QueryOrderMap<Tender>[] {
+  const keys = args.sort?.length ? args.sort : [{ field: TenderSortField.CREATED_AT, direction: SortDirection.DESC }];
+  const order: QueryOrderMap<Tender>[] = keys.map((key) => ({ [key.field]: key.direction }) as QueryOrderMap<Tender>);
+  order.push({ id: keys[keys.length - 1].direction });
+  return order;
+}

@@ -1,0 +1,114 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { GraphQLISODateTime } from 'type-graphql';
+import { BrokerCompany } from '../parties/broker-company.entity';
+import { Customer } from '../parties/customer.entity';
+import { Person } from '../parties/person.entity';
+import { LineOfBusiness } from './line-of-business.entity';
+import { TenderStatus } from './tender-status';
+
+export enum TenderSortField {
+  CREATED_AT = 'createdAt',
+  UPDATED_AT = 'updatedAt',
+  STATUS = 'status',
+  PRODUCT = 'product',
+}
+registerEnumType(TenderSortField, { name: 'TenderSortField' });
+
+export enum SortDirection {
+  ASC = 'asc',
+  DESC = 'desc',
+}
+registerEnumType(SortDirection, { name: 'SortDirection' });
+
+@InputType('TenderSort')
+export class TenderSort {
+  @Field(() => TenderSortField)
+  field!: TenderSortField;
+
+  @Field(() => SortDirection, { defaultValue: SortDirection.ASC })
+  direction: SortDirection = SortDirection.ASC;
+}
+
+export const MAX_PAGE_SIZE = 200;
+export const DEFAULT_PAGE_SIZE = 50;
+
+@ArgsType()
+export class TenderListArgs {
+  @Field(() => [TenderStatus], { nullable: true, description: 'Only tenders in one of these statuses.' })
+  status?: TenderStatus[];
+
+  @Field(() => ID, { nullable: true })
+  lineOfBusinessId?: string;
+
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Only tenders updated at or after this instant.' })
+  updatedSince?: Date;
+
+  @Field(() => [TenderSort], {
+    nullable: true,
+    description: 'Sort keys in order of precedence; ties are broken by id. Default: createdAt descending.',
+  })
+  sort?: TenderSort[];
+
+  @Field(() => Int, { defaultValue: 0 })
+  skip: number = 0;
+
+  @Field(() => Int, { defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` })
+  limit: number = DEFAULT_PAGE_SIZE;
+}
+
+@ObjectType('Tender', { description: 'A tender as the viewer may see it (spec 2.1).' })
+export class TenderView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => TenderStatus)
+  status!: TenderStatus;
+
+  @Field(() => String)
+  product!: string;
+
+  @Field(() => LineOfBusiness)
+  lineOfBusiness!: LineOfBusiness;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+
+  @Field(() => GraphQLISODateTime)
+  updatedAt!: Date;
+
+  @Field(() => GraphQLJSONObject, {
+    description: 'status_changed_to_<status> → ISO 8601 timestamp, one key per status the tender has entered.',
+  })
+  changesMetadata!: Record<string, string>;
+
+  @Field(() => Boolean, { description: 'True when the fields below are withheld from this viewer for data privacy.' })
+  redacted!: boolean;
+
+  @Field(() => Float, { nullable: true })
+  taxRate!: number | null;
+
+  @Field(() => Customer, { nullable: true })
+  customer!: Customer | null;
+
+  @Field(() => BrokerCompany, { nullable: true })
+  brokerCompany!: BrokerCompany | null;
+
+  @Field(() => Person, { nullable: true })
+  personInCharge!: Person | null;
+}
+
+@ObjectType('TenderPage')
+export class TenderPage {
+  @Field(() => Int, { description: 'Total number of matching tenders, not the page size.' })
+  count!: number;
+
+  @Field(() => Int)
+  skip!: number;
+
+  @Field(() => Int)
+  limit!: number;
+
+  @Field(() => [TenderView])
+  items!: TenderView[];
+}
