@@ -1,4 +1,4 @@
-import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, PrimaryKey, Property } from '@mikro-orm/core';
+import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { newId } from '../db/ids';
 import { Insurer } from '../insurers/insurer.entity';
 import { BrokerCompany } from '../parties/broker-company.entity';
@@ -20,6 +20,8 @@ import { TenderStatus } from './tender-status';
 @Index({ name: 'tender_lob_created_at_idx', properties: ['lineOfBusiness', 'createdAt'] })
 @Index({ name: 'tender_broker_created_at_idx', properties: ['brokerCompany', 'createdAt'] })
 export class Tender {
+  [OptionalProps]?: 'id' | 'status' | 'changesMetadata' | 'createdAt' | 'updatedAt' | 'version';
+
   @PrimaryKey({ type: 'string', length: 36 })
   id: string = newId();
 

@@ -1,0 +1,217 @@
+import jwt from 'jsonwebtoken';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../src/auth/api-client.entity';
+import { Role } from '../src/auth/role';
+import { createWorld, type World } from './helpers/fixtures';
+import { TEST_JWT_SECRET, createClient, getJson, requestToken, startGateway, type Credentials, type Gateway } from './helpers/gateway';
+
+let gateway: Gateway;
+let world: World;
+let broker: Credentials;
+
+const postToken = (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+  fetch(`${gateway.url}/auth/token`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+const revoke = (token: string, init: RequestInit = {}) =>
+  fetch(`${gateway.url}/auth/token-revoke`, { method: 'POST', ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) } });
+
+beforeAll(async () => {
+  gateway = await startGateway();
+  world = await createWorld(gateway.em());
+  broker = await createClient(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+});
+
+afterAll(() => gateway?.close());
+
+describe('POST /auth/token', () => {
+  it('issues a JWT with the documented claims and a 60-minute default expiry', async () => {
+    const before = Date.now();
+    const response = await postToken({ app_id: broker.appId, secret: broker.secret });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const body = await response.json();
+    expect(body.expiry).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(Date.parse(body.expiry) - before).toBeGreaterThan(59 * 60_000);
+    expect(Date.parse(body.expiry) - before).toBeLessThanOrEqual(60 * 60_000);
+    const claims = jwt.verify(body.access_token, TEST_JWT_SECRET) as jwt.JwtPayload;
+    expect(claims).toMatchObject({ iss: 'tender-exchange', aud: 'tender-exchange-api', sub: broker.appId, role: 'broker', broker_company_id: world.brokers[0].id });
+    expect(typeof claims.jti).toBe('string');
+    expect(claims.exp! * 1000).toBe(Date.parse(body.expiry));
+    expect(jwt.decode(body.access_token, { complete: true })!.header.alg).toBe('HS256');
+  });
+
+  it('honours a requested expiry within the maximum', async () => {
+    const expiry = new Date(Date.now() + 10 * 60_000).toISOString();
+    const body = await (await postToken({ app_id: broker.appId, secret: broker.secret, expiry })).json();
+    expect(Math.abs(Date.parse(body.expiry) - Date.parse(expiry))).toBeLessThan(1000);
+  });
+
+  it.each([
+    ['a past expiry', { expiry: '2020-01-01T00:00:00.000Z' }],
+    ['an expiry beyond the maximum', { expiry: new Date(Date.now() + 400 * 24 * 3600_000).toISOString() }],
+    ['a malformed expiry', { expiry: 'tomorrow' }],
+    ['an expiry without an offset', { expiry: '2030-01-01T00:00:00' }],
+    ['a numeric secret', { secret: 12345 }],
+    ['an unknown field', { scope: 'all' }],
+  ])('answers %s with a 400 problem', async (_label, patch) => {
+    const response = await postToken({ app_id: broker.appId, secret: broker.secret, ...patch });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const body = await response.json();
+    expect(body.code).toBe('BAD_USER_INPUT');
+    expect(body.errors[0].pointer).toMatch(/^\/(expiry|secret|scope)$/);
+  });
+
+  it('answers a wrong secret and an unknown app_id with the same 401', async () => {
+    const wrongSecret = await postToken({ app_id: broker.appId, secret: 'not-the-secret' });
+    const unknownApp = await postToken({ app_id: 'nobody', secret: 'not-the-secret' });
+    expect(wrongSecret.status).toBe(401);
+    expect(unknownApp.status).toBe(401);
+    expect(await wrongSecret.json()).toEqual(await unknownApp.json());
+  });
+
+  it('answers malformed JSON with 400, a non-JSON body with 415, an oversize body with 413', async () => {
+    expect((await postToken('{"app_id": ')).status).toBe(400);
+    expect((await postToken([1, 2])).status).toBe(400);
+    expect((await postToken('app_id=x&secret=y', { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(415);
+    const huge = await postToken({ app_id: broker.appId, secret: 'x'.repeat(20_000) });
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('answers GET with 405', async () => {
+    const response = await fetch(`${gateway.url}/auth/token`);
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+
+  it('stores secrets only as salted scrypt hashes', async () => {
+    const client = await gateway.em().findOneOrFail(ApiClient, { appId: broker.appId });
+    expect(client.secretHash).toMatch(/^scrypt\$/);
+    expect(client.secretHash).not.toContain(broker.secret);
+  });
+});
+
+describe('bearer token checks', () => {
+  const sign = (claims: object, secret = TEST_JWT_SECRET, options: jwt.SignOptions = {}) =>
+    jwt.sign({ role: 'broker', broker_company_id: world.brokers[0].id, ...claims }, secret, {
+      issuer: 'tender-exchange',
+      audience: 'tender-exchange-api',
+      subject: broker.appId,
+      jwtid: 'test-jti',
+      expiresIn: 600,
+      ...options,
+    });
+
+  const expectRefused = async (token: string, status = 401) => {
+    const response = await getJson(gateway, '/api/v1/tenders', token);
+    expect(response.status).toBe(status);
+    if (status === 401) expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    return response.body;
+  };
+
+  it('accepts a well-formed token (the forgeries below differ in one way only)', async () => {
+    expect((await getJson(gateway, '/api/v1/tenders', sign({}))).status).toBe(200);
+  });
+
+  it('refuses a missing token, another scheme and garbage with 401', async () => {
+    const missing = await getJson(gateway, '/api/v1/tenders');
+    expect(missing.status).toBe(401);
+    expect(missing.body.code).toBe('UNAUTHENTICATED');
+    const basic = await fetch(`${gateway.url}/api/v1/tenders`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
+    expect(basic.status).toBe(401);
+    await expectRefused('garbage');
+  });
+
+  it('refuses an expired token', async () => {
+    const body = await expectRefused(sign({}, TEST_JWT_SECRET, { expiresIn: -10 }));
+    expect(body.detail).toMatch(/expired/);
+  });
+
+  it('refuses a tampered token', async () => {
+    const [header, , signature] = sign({}).split('.');
+    const payload = Buffer.from(JSON.stringify({ role: 'internal', sub: broker.appId, jti: 'x', iat: 1, exp: 4102444800, iss: 'tender-exchange', aud: 'tender-exchange-api' })).toString('base64url');
+    await expectRefused(`${header}.${payload}.${signature}`);
+  });
+
+  it('refuses alg none', async () => {
+    const unsigned = jwt.sign({ role: 'internal', sub: broker.appId, jti: 'x', iss: 'tender-exchange', aud: 'tender-exchange-api' }, '', { algorithm: 'none' });
+    await expectRefused(unsigned);
+  });
+
+  it('refuses a token signed with another secret, for another audience or issued in the future', async () => {
+    await expectRefused(sign({}, 'another-secret-another-secret-another-secret'));
+    await expectRefused(sign({}, TEST_JWT_SECRET, { audience: 'someone-else' }));
+    await expectRefused(sign({ iat: Math.floor(Date.now() / 1000) + 3600 }));
+  });
+
+  it('refuses a token whose role is not allowed on the path with 403', async () => {
+    const body = await expectRefused(sign({ role: 'insurer', insurer_id: world.insurers[0].id }), 403);
+    expect(body.code).toBe('FORBIDDEN');
+  });
+});
+
+describe('POST /auth/token-revoke', () => {
+  it('revokes the bearer token, answers revoked again on repeat, and the token stops working', async () => {
+    const token = await requestToken(gateway, broker);
+    expect((await getJson(gateway, '/api/v1/tenders', token)).status).toBe(200);
+    const first = await revoke(token);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ status: 'revoked' });
+    const again = await revoke(token);
+    expect(again.status).toBe(200);
+    const after = await getJson(gateway, '/api/v1/tenders', token);
+    expect(after.status).toBe(401);
+    expect(after.body.detail).toMatch(/revoked/);
+  });
+
+  it('leaves other tokens of the same client working', async () => {
+    const kept = await requestToken(gateway, broker);
+    await revoke(await requestToken(gateway, broker));
+    expect((await getJson(gateway, '/api/v1/tenders', kept)).status).toBe(200);
+  });
+
+  it('refuses a revocation without a valid token, or with a non-empty body', async () => {
+    expect((await fetch(`${gateway.url}/auth/token-revoke`, { method: 'POST' })).status).toBe(401);
+    const token = await requestToken(gateway, broker);
+    const withBody = await revoke(token, { headers: { 'content-type': 'application/json' }, body: '{"token":"x"}' });
+    expect(withBody.status).toBe(400);
+    expect((await revoke(token, { headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
+  });
+});
+
+describe('across restarts and under attack', () => {
+  it('a revoked token stays revoked after a restart', async () => {
+    const first = await startGateway();
+    const { brokers } = await createWorld(first.em());
+    const credentials = await createClient(first, Role.BROKER, { brokerCompanyId: brokers[0].id });
+    const revoked = await requestToken(first, credentials);
+    const kept = await requestToken(first, credentials);
+    const revocation = await fetch(`${first.url}/auth/token-revoke`, { method: 'POST', headers: { authorization: `Bearer ${revoked}` } });
+    expect(revocation.status).toBe(200);
+    await first.stop();
+
+    const second = await startGateway({ dataDir: first.dataDir });
+    try {
+      expect((await getJson(second, '/api/v1/tenders', revoked)).status).toBe(401);
+      expect((await getJson(second, '/api/v1/tenders', kept)).status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('limits failed token requests per client with 429 and Retry-After', async () => {
+    const limited = await startGateway({ env: { AUTH_RATE_LIMIT: '3' } });
+    try {
+      const attempt = () =>
+        fetch(`${limited.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ app_id: 'x', secret: 'y' }) });
+      for (let i = 0; i < 3; i++) expect((await attempt()).status).toBe(401);
+      const blocked = await attempt();
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await blocked.json()).code).toBe('RATE_LIMITED');
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { Insurer } from '../../src/insurers/insurer.entity';
+import { Address } from '../../src/parties/address.embeddable';
+import { BrokerCompany } from '../../src/parties/broker-company.entity';
+import { Customer } from '../../src/parties/customer.entity';
+import { Person } from '../../src/parties/person.entity';
+import { LineOfBusiness } from '../../src/tenders/line-of-business.entity';
+import { TenderInvitation } from '../../src/tenders/tender-invitation.entity';
+import { Tender } from '../../src/tenders/tender.entity';
+import { TenderStatus, statusChangeKey } from '../../src/tenders/tender-status';
+
+/** A small, fully known world: two brokers, three insurers, two lines of business. */
+export async function createWorld(em: EntityManager) {
+  const lines = {
+    cyber: em.create(LineOfBusiness, { name: 'Cyber' }),
+    dno: em.create(LineOfBusiness, { name: 'D&O' }),
+  };
+  const insurers = ['Alpha Insurance', 'Beta Insurance', 'Gamma Insurance'].map((name) =>
+    em.create(Insurer, { name, quoteApiUrl: `http://127.0.0.1:1/${name}`, createdAt: new Date() }),
+  );
+  const brokers = ['First Brokers', 'Second Brokers'].map((name, i) =>
+    em.create(BrokerCompany, {
+      name,
+      companyId: `BRK-${i}`,
+      email: `office@broker${i}.example`,
+      address: new Address({ street: 'Hauptstraße', houseNumber: '', zip: '10115', city: 'Berlin', country: 'DE' }),
+    }),
+  );
+  const people = brokers.map((brokerCompany, i) =>
+    em.create(Person, {
+      accountId: `ACC-${i}`,
+      email: `person${i}@broker.example`,
+      firstName: 'Erika',
+      lastName: `Muster${i}`,
+      salutation: 'Ms',
+      brokerCompany,
+    }),
+  );
+  const customer = em.create(Customer, { companyId: 'CUS-1', name: 'Acme GmbH', address: new Address() });
+  await em.flush();
+  return { lines, insurers, brokers, people, customer };
+}
+
+export type World = Awaited<ReturnType<typeof createWorld>>;
+
+let clock = Date.parse('2026-01-01T00:00:00.000Z');
+
+export async function createTender(
+  em: EntityManager,
+  world: World,
+  options: {
+    status?: TenderStatus;
+    broker?: number;
+    invited?: Insurer[];
+    awardedInsurer?: Insurer;
+    product?: string;
+    line?: LineOfBusiness;
+    createdAt?: Date;
+    updatedAt?: Date;
+  } = {},
+): Promise<Tender> {
+  clock += 60_000;
+  const createdAt = options.createdAt ?? new Date(clock);
+  const status = options.status ?? TenderStatus.QUOTES_AVAILABLE;
+  const broker = options.broker ?? 0;
+  const changesMetadata: Record<string, string> = { [statusChangeKey(TenderStatus.QUOTES_AVAILABLE)]: createdAt.toISOString() };
+  changesMetadata[statusChangeKey(status)] = (options.updatedAt ?? createdAt).toISOString();
+  const tender = em.create(Tender, {
+    product: options.product ?? 'Cyber Protect',
+    status,
+    taxRate: 0.19,
+    lineOfBusiness: options.line ?? world.lines.cyber,
+    customer: world.customer,
+    brokerCompany: world.brokers[broker],
+    personInCharge: world.people[broker],
+    awardedInsurer: options.awardedInsurer,
+    changesMetadata,
+    createdAt,
+    updatedAt: options.updatedAt ?? createdAt,
+  });
+  for (const insurer of options.invited ?? []) em.create(TenderInvitation, { tender, insurer, createdAt });
+  await em.flush();
+  return tender;
+}

@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import { createApp, type App } from '../../src/app';
+import { ApiClientService } from '../../src/auth/api-client.service';
+import { Role } from '../../src/auth/role';
+import { loadConfig, type Config } from '../../src/config';
+import { openDatabase } from '../../src/db/database';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+
+export interface Gateway {
+  url: string;
+  config: Config;
+  orm: MikroORM;
+  dataDir: string;
+  em(): EntityManager;
+  /** Stops the server and closes the database; the data folder stays for a restart. */
+  stop(): Promise<void>;
+  /** stop() and remove the data folder. */
+  close(): Promise<void>;
+}
+
+/** The real app on an ephemeral loopback port, over a fresh SQLite file (or the given data folder). */
+export async function startGateway(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<Gateway> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tender-exchange-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    DATABASE_URL: join(dataDir, 'tender-exchange.sqlite'),
+    JWT_SECRET: TEST_JWT_SECRET,
+    DEMO: 'false',
+    AUTH_RATE_LIMIT: '1000',
+    ...options.env,
+  });
+  const orm = await openDatabase(config);
+  const app: App = await createApp({ config, orm });
+  const server: Server = createServer(app.express);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const stop = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await app.stop();
+    await orm.close();
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    config,
+    orm,
+    dataDir,
+    em: () => orm.em.fork(),
+    stop,
+    close: async () => {
+      await stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Credentials {
+  appId: string;
+  secret: string;
+}
+
+export async function createClient(
+  gateway: Gateway,
+  role: Role,
+  binding: { insurerId?: string; brokerCompanyId?: string } = {},
+): Promise<Credentials> {
+  const { client, secret } = await new ApiClientService(gateway.em()).create({ role, ...binding });
+  return { appId: client.appId, secret };
+}
+
+export async function requestToken(gateway: Gateway, credentials: Credentials, expiry?: string): Promise<string> {
+  const response = await fetch(`${gateway.url}/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ app_id: credentials.appId, secret: credentials.secret, ...(expiry ? { expiry } : {}) }),
+  });
+  if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+export async function tokenFor(gateway: Gateway, role: Role, binding: { insurerId?: string; brokerCompanyId?: string } = {}) {
+  return requestToken(gateway, await createClient(gateway, role, binding));
+}
+
+export async function getJson(gateway: Gateway, path: string, token?: string) {
+  const response = await fetch(`${gateway.url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+export async function graphql(gateway: Gateway, token: string | undefined, query: string, variables: Record<string, unknown> = {}) {
+  const response = await fetch(`${gateway.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as { data?: any; errors?: any[] } };
+}
