@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../src/auth/api-client.entity';
 import { Role } from '../src/auth/role';
 import { createWorld, type World } from './helpers/fixtures';
-import { TEST_JWT_SECRET, createClient, getJson, requestToken, startGateway, type Credentials, type Gateway } from './helpers/gateway';
+import { TEST_JWT_SECRET, createClient, json, getJson, requestToken, startGateway, type Credentials, type Gateway } from './helpers/gateway';
 
 let gateway: Gateway;
 let world: World;
@@ -29,7 +29,7 @@ describe('POST /auth/token', () => {
     const response = await postToken({ app_id: broker.appId, secret: broker.secret });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    const body = await response.json();
+    const body = await json(response);
     expect(body.expiry).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(Date.parse(body.expiry) - before).toBeGreaterThan(59 * 60_000);
     expect(Date.parse(body.expiry) - before).toBeLessThanOrEqual(60 * 60_000);
@@ -42,7 +42,7 @@ describe('POST /auth/token', () => {
 
   it('honours a requested expiry within the maximum', async () => {
     const expiry = new Date(Date.now() + 10 * 60_000).toISOString();
-    const body = await (await postToken({ app_id: broker.appId, secret: broker.secret, expiry })).json();
+    const body = await await json(await postToken({ app_id: broker.appId, secret: broker.secret, expiry }));
     expect(Math.abs(Date.parse(body.expiry) - Date.parse(expiry))).toBeLessThan(1000);
   });
 
@@ -57,7 +57,7 @@ describe('POST /auth/token', () => {
     const response = await postToken({ app_id: broker.appId, secret: broker.secret, ...patch });
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    const body = await response.json();
+    const body = await json(response);
     expect(body.code).toBe('BAD_USER_INPUT');
     expect(body.errors[0].pointer).toMatch(/^\/(expiry|secret|scope)$/);
   });
@@ -67,7 +67,7 @@ describe('POST /auth/token', () => {
     const unknownApp = await postToken({ app_id: 'nobody', secret: 'not-the-secret' });
     expect(wrongSecret.status).toBe(401);
     expect(unknownApp.status).toBe(401);
-    expect(await wrongSecret.json()).toEqual(await unknownApp.json());
+    expect(await json(wrongSecret)).toEqual(await json(unknownApp));
   });
 
   it('answers malformed JSON with 400, a non-JSON body with 415, an oversize body with 413', async () => {
@@ -76,7 +76,7 @@ describe('POST /auth/token', () => {
     expect((await postToken('app_id=x&secret=y', { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(415);
     const huge = await postToken({ app_id: broker.appId, secret: 'x'.repeat(20_000) });
     expect(huge.status).toBe(413);
-    expect((await huge.json()).code).toBe('PAYLOAD_TOO_LARGE');
+    expect((await json(huge)).code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('answers GET with 405', async () => {
@@ -157,7 +157,7 @@ describe('POST /auth/token-revoke', () => {
     expect((await getJson(gateway, '/api/v1/tenders', token)).status).toBe(200);
     const first = await revoke(token);
     expect(first.status).toBe(200);
-    expect(await first.json()).toEqual({ status: 'revoked' });
+    expect(await json(first)).toEqual({ status: 'revoked' });
     const again = await revoke(token);
     expect(again.status).toBe(200);
     const after = await getJson(gateway, '/api/v1/tenders', token);
@@ -209,7 +209,7 @@ describe('across restarts and under attack', () => {
       const blocked = await attempt();
       expect(blocked.status).toBe(429);
       expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await blocked.json()).code).toBe('RATE_LIMITED');
+      expect((await json(blocked)).code).toBe('RATE_LIMITED');
     } finally {
       await limited.close();
     }

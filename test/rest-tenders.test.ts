@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/auth/role';
 import { TenderStatus } from '../src/tenders/tender-status';
 import { createTender, createWorld, type World } from './helpers/fixtures';
-import { getJson, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { getJson, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -185,7 +185,7 @@ describe('REST tender lists', () => {
     const post = await fetch(`${gateway.url}/api/v1/tenders`, { method: 'POST', headers: { authorization: `Bearer ${broker}` } });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
-    expect((await post.json()).code).toBe('METHOD_NOT_ALLOWED');
+    expect((await json(post)).code).toBe('METHOD_NOT_ALLOWED');
     const unknown = await getJson(gateway, '/api/v2/tenders', broker);
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toMatch(/^application\/problem\+json/);

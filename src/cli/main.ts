@@ -27,6 +27,12 @@ function positiveInteger(value: string): number {
   return Number(value);
 }
 
+function timestamp(value: string): Date {
+  const date = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(date.getTime())) throw new InvalidArgumentError('expected an ISO 8601 timestamp');
+  return date;
+}
+
 function print(json: boolean | undefined, data: Record<string, unknown>, text: string): void {
   console.log(json ? JSON.stringify(data) : text);
 }
@@ -111,14 +117,20 @@ program
   .command('seed')
   .description('add deterministic, realistic demo data')
   .requiredOption('--tenders <n>', 'number of tenders', positiveInteger)
-  .option('--seed <n>', 'random seed: the same seed gives the same data', positiveInteger, 1)
+  .option('--seed <n>', 'random seed: the same seed and --now give the same data', positiveInteger, 1)
+  .option('--now <timestamp>', 'reference time, tenders fall in the two years before it (default: today 00:00 UTC)', timestamp)
   .option('--json', 'machine-readable output')
-  .action(async (options: { tenders: number; seed: number; json?: boolean }) => {
+  .action(async (options: { tenders: number; seed: number; now?: Date; json?: boolean }) => {
     const bar = options.json || !process.stderr.isTTY ? undefined : new SingleBar({ stream: process.stderr, format: 'seeding [{bar}] {value}/{total} tenders, {eta}s left' });
     bar?.start(options.tenders, 0);
     const started = Date.now();
     const result = await withDatabase((orm) =>
-      new SeedService(orm.em.fork()).run({ tenders: options.tenders, seed: options.seed, onProgress: (done) => bar?.update(done) }),
+      new SeedService(orm.em.fork()).run({
+        tenders: options.tenders,
+        seed: options.seed,
+        referenceTime: options.now,
+        onProgress: (done) => bar?.update(done),
+      }),
     );
     bar?.stop();
     const seconds = (Date.now() - started) / 1000;

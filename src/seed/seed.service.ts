@@ -13,8 +13,10 @@ import { TenderStatus, statusChangeKey } from '../tenders/tender-status';
 
 export interface SeedOptions {
   tenders: number;
-  /** Same seed, same data (ids included). */
+  /** Same seed and reference time, same data (ids included). */
   seed: number;
+  /** Tenders are created in the two years before this instant; default: the start of the current UTC day. */
+  referenceTime?: Date;
   /** Base URL the seeded insurers' quote APIs point at. */
   insurerApiUrl?: string;
   onProgress?: (done: number, total: number) => void;
@@ -68,6 +70,8 @@ const PATH: Record<TenderStatus, TenderStatus[]> = {
 };
 
 const BATCH = 5000;
+
+const startOfUtcDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
 const DAY = 24 * 3600 * 1000;
 
 /**
@@ -137,7 +141,7 @@ export class SeedService {
     );
     await em.flush();
 
-    const now = Date.now();
+    const now = (options.referenceTime ?? startOfUtcDay(new Date())).getTime();
     const tenderTable = em.getMetadata().get(Tender.name).tableName;
     const invitationTable = em.getMetadata().get(TenderInvitation.name).tableName;
     for (let done = 0; done < options.tenders; ) {

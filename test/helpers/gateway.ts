@@ -89,6 +89,9 @@ export async function tokenFor(gateway: Gateway, role: Role, binding: { insurerI
   return requestToken(gateway, await createClient(gateway, role, binding));
 }
 
+/** A response body as JSON, typed loosely for assertions on arbitrary shapes. */
+export const json = (response: Response): Promise<any> => response.json();
+
 export async function getJson(gateway: Gateway, path: string, token?: string) {
   const response = await fetch(`${gateway.url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   const text = await response.text();
@@ -101,5 +104,5 @@ export async function graphql(gateway: Gateway, token: string | undefined, query
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ query, variables }),
   });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as { data?: any; errors?: any[] } };
+  return { status: response.status, headers: response.headers, body: (await response.json()) as { data?: any; errors?: any } };
 }

@@ -1,0 +1,120 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
+import { openDatabase } from '../src/db/database';
+import { Tender } from '../src/tenders/tender.entity';
+import { TenderInvitation } from '../src/tenders/tender-invitation.entity';
+import { ALL_STATUSES } from '../src/tenders/tender-status';
+import { getJson, requestToken, startGateway, TEST_JWT_SECRET } from './helpers/gateway';
+
+const run = promisify(execFile);
+const folders: string[] = [];
+
+function freshFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'tender-exchange-cli-'));
+  folders.push(folder);
+  return folder;
+}
+
+/** Runs `npm run cli -- ...` as an operator would, against the database in `folder`. */
+async function cli(folder: string, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(join('node_modules', '.bin', 'tsx'), ['src/cli/main.ts', ...args], {
+      env: { ...process.env, DATA_DIR: folder, DATABASE_URL: join(folder, 'db.sqlite'), JWT_SECRET: TEST_JWT_SECRET },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+async function tenderRows(folder: string) {
+  const orm = await openDatabase(loadConfig({ DATABASE_URL: join(folder, 'db.sqlite'), DATA_DIR: folder, JWT_SECRET: TEST_JWT_SECRET }));
+  try {
+    const em = orm.em.fork();
+    const tenders = await em.find(Tender, {}, { orderBy: { id: 'asc' }, populate: ['customer', 'lineOfBusiness'] });
+    return { tenders, invitations: await em.count(TenderInvitation) };
+  } finally {
+    await orm.close();
+  }
+}
+
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+describe('operator CLI', () => {
+  it('db:migrate applies the migrations once and reports them as JSON', async () => {
+    const folder = freshFolder();
+    const first = await cli(folder, 'db:migrate', '--json');
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).applied.length).toBeGreaterThan(0);
+    const second = await cli(folder, 'db:migrate', '--json');
+    expect(JSON.parse(second.stdout)).toEqual({ applied: [] });
+  });
+
+  it('insurers:create and clients:create give credentials that get a token from the gateway', async () => {
+    const folder = freshFolder();
+    const insurer = JSON.parse((await cli(folder, 'insurers:create', '--name', 'Omega Insurance', '--quote-api-url', 'http://127.0.0.1:4100', '--json')).stdout);
+    expect(insurer).toMatchObject({ name: 'Omega Insurance', quote_api_url: 'http://127.0.0.1:4100' });
+    const created = await cli(folder, 'clients:create', '--role', 'insurer', '--insurer', insurer.id, '--json');
+    expect(created.code).toBe(0);
+    const client = JSON.parse(created.stdout);
+    expect(client).toMatchObject({ role: 'insurer', insurer_id: insurer.id });
+
+    const gateway = await startGateway({ dataDir: folder, env: { DATABASE_URL: join(folder, 'db.sqlite') } });
+    try {
+      const token = await requestToken(gateway, { appId: client.app_id, secret: client.secret });
+      expect((await getJson(gateway, '/public/v1/tenders', token)).body.metadata.count).toBe('0');
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('refuses an insurer client without an insurer, naming the option, with exit code 1', async () => {
+    const result = await cli(freshFolder(), 'clients:create', '--role', 'insurer');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/insurerId: required for role insurer/);
+    const badRole = await cli(freshFolder(), 'clients:create', '--role', 'superuser');
+    expect(badRole.code).not.toBe(0);
+    expect(badRole.stderr).toMatch(/Allowed choices are insurer, broker, internal, analyst/);
+  });
+
+  it('seed is deterministic and realistic: every status, several lines of business, invitations, empty address fields', async () => {
+    const [a, b] = [freshFolder(), freshFolder()];
+    const seedArgs = ['seed', '--tenders', '400', '--seed', '5', '--now', '2026-06-01T00:00:00.000Z', '--json'];
+    const seededA = await cli(a, ...seedArgs);
+    expect(seededA.code).toBe(0);
+    expect(JSON.parse(seededA.stdout).tenders).toBe(400);
+    await cli(b, ...seedArgs);
+    const [rowsA, rowsB] = [await tenderRows(a), await tenderRows(b)];
+    const plain = (tenders: Tender[]) => tenders.map((t) => ({ id: t.id, status: t.status, product: t.product, createdAt: t.createdAt.toISOString(), customer: t.customer.name }));
+    expect(plain(rowsA.tenders)).toEqual(plain(rowsB.tenders));
+
+    const { tenders, invitations } = rowsA;
+    expect(tenders).toHaveLength(400);
+    expect(new Set(tenders.map((t) => t.status))).toEqual(new Set(ALL_STATUSES));
+    expect(new Set(tenders.map((t) => t.lineOfBusiness.name)).size).toBeGreaterThan(3);
+    expect(invitations).toBeGreaterThanOrEqual(400);
+    expect(tenders.some((t) => t.customer.address.houseNumber === '')).toBe(true);
+    for (const tender of tenders) {
+      expect(tender.changesMetadata.status_changed_to_quotes_available).toBe(tender.createdAt.toISOString());
+      expect(tender.changesMetadata[`status_changed_to_${tender.status.toLowerCase()}`]).toBeDefined();
+      expect(tender.updatedAt.getTime()).toBeGreaterThanOrEqual(tender.createdAt.getTime());
+    }
+  });
+
+  it('seeding the same seed into the same database again is refused instead of duplicating', async () => {
+    const folder = freshFolder();
+    await cli(folder, 'seed', '--tenders', '10', '--seed', '3');
+    const again = await cli(folder, 'seed', '--tenders', '10', '--seed', '3');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/CONFLICT: The data of seed 3 is present already/);
+    expect((await tenderRows(folder)).tenders).toHaveLength(10);
+  });
+});

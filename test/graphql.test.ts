@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Role } from '../src/auth/role';
+import { schemaSdl } from '../src/graphql/schema';
+import { Insurer } from '../src/insurers/insurer.entity';
+import { TenderStatus } from '../src/tenders/tender-status';
+import { createTender, createWorld, type World } from './helpers/fixtures';
+import { graphql, requestToken, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+
+let gateway: Gateway;
+let world: World;
+const tokens: Record<string, string> = {};
+
+beforeAll(async () => {
+  gateway = await startGateway();
+  const em = gateway.em();
+  world = await createWorld(em);
+  for (let i = 0; i < 6; i++) await createTender(em, world, { status: i % 2 ? TenderStatus.CLOSED : TenderStatus.IN_NEGOTIATION, invited: [world.insurers[0]] });
+  tokens.internal = await tokenFor(gateway, Role.INTERNAL);
+  tokens.analyst = await tokenFor(gateway, Role.ANALYST);
+  tokens.broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+  tokens.insurer = await tokenFor(gateway, Role.INSURER, { insurerId: world.insurers[0].id });
+});
+
+afterAll(() => gateway?.close());
+
+describe('GraphQL API', () => {
+  it('schema.graphql is the SDL the code emits (run `npm run schema:emit` when this fails)', async () => {
+    expect(readFileSync('schema.graphql', 'utf8')).toBe(await schemaSdl());
+  });
+
+  it('lists tenders with the same filters, sort and paging as REST', async () => {
+    const { body } = await graphql(
+      gateway,
+      tokens.broker,
+      `{ tenders(status: [CLOSED], sort: [{ field: CREATED_AT, direction: ASC }], skip: 1, limit: 2) {
+           count skip limit items { status createdAt } } }`,
+    );
+    expect(body.data.tenders.count).toBe(3);
+    expect(body.data.tenders).toMatchObject({ skip: 1, limit: 2 });
+    const created = body.data.tenders.items.map((t: { createdAt: string }) => t.createdAt);
+    expect(created).toEqual([...created].sort());
+    expect(body.data.tenders.items.every((t: { status: string }) => t.status === 'CLOSED')).toBe(true);
+  });
+
+  it('answers a page size over 200 with BAD_USER_INPUT naming limit', async () => {
+    const { body } = await graphql(gateway, tokens.broker, '{ tenders(limit: 201) { count } }');
+    expect(body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ parameter: 'limit' }] });
+  });
+
+  it('answers lines of business, insurers and me', async () => {
+    const { body } = await graphql(gateway, tokens.broker, '{ linesOfBusiness { name } insurers { name quoteApiUrl } me { appId role brokerCompany { name } } }');
+    expect(body.data.linesOfBusiness.map((l: { name: string }) => l.name)).toEqual(['Cyber', 'D&O']);
+    expect(body.data.insurers).toHaveLength(3);
+    expect(body.data.insurers[0].quoteApiUrl).toBeNull();
+    expect(body.data.me).toMatchObject({ role: 'BROKER', brokerCompany: { name: 'First Brokers' } });
+  });
+
+  it('an insurer sees only itself among the insurers; internal users see the quote API URL', async () => {
+    const insurer = await graphql(gateway, tokens.insurer, '{ insurers { id } }');
+    expect(insurer.body.data.insurers).toEqual([{ id: world.insurers[0].id }]);
+    const internal = await graphql(gateway, tokens.internal, '{ insurers { quoteApiUrl } }');
+    expect(internal.body.data.insurers[0].quoteApiUrl).toMatch(/^http:\/\/127\.0\.0\.1:1\//);
+  });
+
+  it('requires a token: none or an invalid one is a 401 with UNAUTHENTICATED', async () => {
+    for (const token of [undefined, 'not-a-jwt']) {
+      const { status, headers, body } = await graphql(gateway, token, '{ me { appId } }');
+      expect(status).toBe(401);
+      expect(headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+      expect(body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    }
+  });
+
+  it('allows introspection for internal and analyst tokens only', async () => {
+    const query = '{ __schema { queryType { name } } }';
+    expect((await graphql(gateway, tokens.analyst, query)).body.data.__schema.queryType.name).toBe('Query');
+    expect((await graphql(gateway, tokens.internal, query)).body.data.__schema.queryType.name).toBe('Query');
+    for (const role of ['broker', 'insurer']) {
+      const { status, body } = await graphql(gateway, tokens[role], '{ __type(name: "Tender") { name } }');
+      expect(status).toBe(403);
+      expect(body.errors[0].extensions.code).toBe('FORBIDDEN');
+    }
+    expect((await graphql(gateway, tokens.broker, '{ __typename }')).body.data.__typename).toBe('Query');
+  });
+
+  it('serves Apollo Sandbox to browsers at /graphql without a token', async () => {
+    const response = await fetch(`${gateway.url}/graphql`, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toMatch(/<!DOCTYPE html>/i);
+  });
+
+  it('hides internal errors and reports syntax errors with GRAPHQL_PARSE_FAILED', async () => {
+    const { body } = await graphql(gateway, tokens.broker, '{ tenders { ');
+    expect(body.errors[0].extensions.code).toBe('GRAPHQL_PARSE_FAILED');
+    expect(JSON.stringify(body)).not.toMatch(/stack|at .*\.ts/);
+  });
+});
+
+describe('GraphQL mutations for operators', () => {
+  it('createInsurer and createApiClient give working credentials for the new insurer', async () => {
+    const created = await graphql(gateway, tokens.internal, 'mutation { createInsurer(input: { name: "Delta Insurance", quoteApiUrl: "https://quotes.delta.example/api/" }) { id name quoteApiUrl } }');
+    expect(created.body.data.createInsurer).toMatchObject({ name: 'Delta Insurance', quoteApiUrl: 'https://quotes.delta.example/api' });
+    const insurerId = created.body.data.createInsurer.id;
+    const client = await graphql(gateway, tokens.internal, 'mutation($id: ID!) { createApiClient(input: { role: INSURER, insurerId: $id }) { appId secret role insurer { name } } }', { id: insurerId });
+    const { appId, secret } = client.body.data.createApiClient;
+    expect(client.body.data.createApiClient.insurer.name).toBe('Delta Insurance');
+    const token = await requestToken(gateway, { appId, secret });
+    const me = await graphql(gateway, token, '{ me { appId role insurer { id } } }');
+    expect(me.body.data.me).toEqual({ appId, role: 'INSURER', insurer: { id: insurerId } });
+  });
+
+  it('validates mutation input field by field', async () => {
+    const badUrl = await graphql(gateway, tokens.internal, 'mutation { createInsurer(input: { name: " ", quoteApiUrl: "ftp://x" }) { id } }');
+    expect(badUrl.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(badUrl.body.errors[0].extensions.errors.map((e: { parameter: string }) => e.parameter).sort()).toEqual(['name', 'quoteApiUrl']);
+    const duplicate = await graphql(gateway, tokens.internal, 'mutation { createInsurer(input: { name: "Alpha Insurance", quoteApiUrl: "http://a.example" }) { id } }');
+    expect(duplicate.body.errors[0].extensions.code).toBe('CONFLICT');
+    const unbound = await graphql(gateway, tokens.internal, 'mutation { createApiClient(input: { role: BROKER }) { appId } }');
+    expect(unbound.body.errors[0].extensions.errors[0]).toMatchObject({ parameter: 'brokerCompanyId' });
+  });
+
+  it('refuses mutations to analysts, brokers and insurers with FORBIDDEN and changes nothing', async () => {
+    const before = await gateway.em().count(Insurer);
+    for (const role of ['analyst', 'broker', 'insurer']) {
+      const { body } = await graphql(gateway, tokens[role], 'mutation { createInsurer(input: { name: "Sneaky", quoteApiUrl: "http://x.example" }) { id } }');
+      expect(body.errors[0].extensions.code, role).toBe('FORBIDDEN');
+      const client = await graphql(gateway, tokens[role], 'mutation { createApiClient(input: { role: INTERNAL }) { appId } }');
+      expect(client.body.errors[0].extensions.code, role).toBe('FORBIDDEN');
+    }
+    expect(await gateway.em().count(Insurer)).toBe(before);
+  });
+});

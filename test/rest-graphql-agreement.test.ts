@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Role } from '../src/auth/role';
+import { SeedService, type SeedResult } from '../src/seed/seed.service';
+import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+
+/** The REST names of spec 2.1 as aliases of the GraphQL fields: what the REST shims promise to be. */
+const ALIASED = `
+  _id: id changes_metadata: changesMetadata created_at: createdAt updated_at: updatedAt product status tax_rate: taxRate
+  line_of_business: lineOfBusiness { _id: id name }
+  customer { _id: id address { street house_number: houseNumber zip city country } company_id: companyId name }
+  broker_company: brokerCompany { _id: id address { street house_number: houseNumber zip city country } company_id: companyId email name }
+  person_in_charge: personInCharge { _id: id account_id: accountId email first_name: firstName last_name: lastName salutation }
+`;
+
+const REST_SORT: Record<string, string> = { CREATED_AT: 'created_at', UPDATED_AT: 'updated_at', STATUS: 'status', PRODUCT: 'product' };
+
+let gateway: Gateway;
+let seeded: SeedResult;
+const viewers: Record<string, { token: string; prefix: string }> = {};
+
+beforeAll(async () => {
+  gateway = await startGateway();
+  seeded = await new SeedService(gateway.em()).run({ tenders: 600, seed: 11 });
+  viewers.insurer = { token: await tokenFor(gateway, Role.INSURER, { insurerId: seeded.insurers[2].id }), prefix: '/public/v1' };
+  viewers.broker = { token: await tokenFor(gateway, Role.BROKER, { brokerCompanyId: seeded.brokerCompanies[1].id }), prefix: '/api/v1' };
+  viewers.internal = { token: await tokenFor(gateway, Role.INTERNAL), prefix: '/api/v1' };
+});
+
+afterAll(() => gateway?.close());
+
+describe('REST and GraphQL agree', () => {
+  const cases = [
+    { sort: [], status: undefined, skip: 0, limit: 50 },
+    { sort: [{ field: 'UPDATED_AT', direction: 'DESC' }], status: undefined, skip: 10, limit: 200 },
+    { sort: [{ field: 'STATUS', direction: 'ASC' }, { field: 'PRODUCT', direction: 'DESC' }], status: ['CLOSED', 'SUCCESSFUL'], skip: 3, limit: 37 },
+    { sort: [{ field: 'PRODUCT', direction: 'ASC' }], status: ['QUOTES_AVAILABLE'], skip: 0, limit: 1 },
+  ];
+
+  for (const viewer of ['insurer', 'broker', 'internal']) {
+    it.each(cases)(`for the ${viewer} the REST page equals the aliased GraphQL result (%o)`, async (params) => {
+      const { token, prefix } = viewers[viewer];
+      const query = new URLSearchParams({ skip: String(params.skip), limit: String(params.limit) });
+      if (params.sort.length) query.set('sort', params.sort.map((s) => `${s.direction === 'DESC' ? '-' : ''}${REST_SORT[s.field]}`).join(','));
+      if (params.status) query.set('status', params.status.join(','));
+      const rest = await getJson(gateway, `${prefix}/tenders?${query}`, token);
+      expect(rest.status).toBe(200);
+
+      const gql = await graphql(
+        gateway,
+        token,
+        `query($status: [TenderStatus!], $sort: [TenderSort!], $skip: Int, $limit: Int) {
+           tenders(status: $status, sort: $sort, skip: $skip, limit: $limit) { count items { ${ALIASED} } } }`,
+        { status: params.status, sort: params.sort, skip: params.skip, limit: params.limit },
+      );
+      expect(gql.body.errors).toBeUndefined();
+      expect(rest.body.metadata.count).toBe(String(gql.body.data.tenders.count));
+      expect(rest.body.payload).toEqual(gql.body.data.tenders.items);
+      expect(rest.body.payload.length).toBeGreaterThan(0);
+    });
+  }
+
+  it('a single tender agrees too, redaction included', async () => {
+    const { token } = viewers.insurer;
+    const closed = (await getJson(gateway, '/public/v1/tenders/closed?limit=1', token)).body.payload[0];
+    const gql = await graphql(gateway, token, `query($id: ID!) { tender(id: $id) { ${ALIASED} } }`, { id: closed._id });
+    expect((await getJson(gateway, `/public/v1/tenders/${closed._id}`, token)).body).toEqual(gql.body.data.tender);
+    expect(closed.customer).toBeNull();
+  });
+});
