@@ -12,6 +12,8 @@ import type { RequestContext } from './graphql/context';
 import { gatewaySchema } from './graphql/schema';
 import { problemErrorHandler, sendProblem } from './http/problem';
 import { requestContext } from './http/request-context';
+import { quoteCallbackRoutes } from './quotes/quote-callback.routes';
+import { QuoteDispatcher } from './quotes/quote-dispatcher';
 import { tenderRoutes } from './rest/tender.routes';
 
 export interface AppDeps {
@@ -21,14 +23,17 @@ export interface AppDeps {
 
 export interface App {
   express: Express;
-  /** Stops the GraphQL server; the caller owns the HTTP server and the ORM. */
+  /** The quote outbox worker; created idle, `main.ts` (or a test) starts it. */
+  dispatcher: QuoteDispatcher;
+  /** Stops the dispatcher (finishing work in hand) and the GraphQL server; the caller owns the HTTP server and the ORM. */
   stop(): Promise<void>;
 }
 
 /** Builds the whole gateway without listening; `src/main.ts` starts it, tests drive it over real HTTP. */
 export async function createApp({ config, orm }: AppDeps): Promise<App> {
   const tokens = new TokenService(config);
-  const deps = { orm, tokens };
+  const dispatcher = new QuoteDispatcher(orm, config.quotes);
+  const deps = { orm, tokens, wakeDispatcher: dispatcher.wake };
   const schema = await gatewaySchema();
   const apollo: ApolloServer<RequestContext> = await startApollo(schema);
 
@@ -55,9 +60,17 @@ export async function createApp({ config, orm }: AppDeps): Promise<App> {
     }),
   );
   app.use(tenderRoutes(deps, schema));
+  app.use(quoteCallbackRoutes(deps, dispatcher.wake));
 
   app.use((req, res) => sendProblem(res, new DomainError('NOT_FOUND', `No resource at ${req.method} ${req.path}`)));
   app.use(problemErrorHandler);
 
-  return { express: app, stop: () => apollo.stop() };
+  return {
+    express: app,
+    dispatcher,
+    stop: async () => {
+      await dispatcher.stop();
+      await apollo.stop();
+    },
+  };
 }

@@ -22,6 +22,26 @@ export interface Config {
   /** seed demo data and print demo credentials when the database is empty */
   demo: boolean;
   logLevel: string;
+  quotes: QuoteDispatchConfig;
+  /** Demo mode: where the bundled insurer simulator listens (0 = off). */
+  simPort: number;
+}
+
+/** How the gateway talks to insurer systems (DESIGN 3, quotation integration). */
+export interface QuoteDispatchConfig {
+  /** Timeout of one call to an insurer system, ms. */
+  timeoutMs: number;
+  /** Attempts per call (first try included) before the quote request is FAILED. */
+  maxAttempts: number;
+  /** Backoff before retry n: min(maxMs, baseMs * 2^(n-1)) with full jitter; Retry-After wins when longer. */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** How often the dispatcher looks for due work when nothing wakes it, ms. */
+  pollIntervalMs: number;
+  /** How long one dispatcher owns a claimed quote request before another may take it over, ms. */
+  leaseMs: number;
+  /** Quote requests handled at once by one dispatcher. */
+  concurrency: number;
 }
 
 export class ConfigError extends Error {}
@@ -71,6 +91,17 @@ export function loadConfig(env: Env = process.env): Config {
   const tokenDefaultTtl = integer(env, 'TOKEN_DEFAULT_TTL', 3600, 60, 31 * 24 * 3600);
   const tokenMaxTtl = integer(env, 'TOKEN_MAX_TTL', 24 * 3600, 60, 31 * 24 * 3600);
   if (tokenDefaultTtl > tokenMaxTtl) throw new ConfigError('TOKEN_DEFAULT_TTL must not exceed TOKEN_MAX_TTL');
+  const quotes: QuoteDispatchConfig = {
+    timeoutMs: integer(env, 'QUOTE_TIMEOUT_MS', 5000, 50, 300_000),
+    maxAttempts: integer(env, 'QUOTE_MAX_ATTEMPTS', 6, 1, 100),
+    backoffBaseMs: integer(env, 'QUOTE_BACKOFF_BASE_MS', 1000, 1, 3_600_000),
+    backoffMaxMs: integer(env, 'QUOTE_BACKOFF_MAX_MS', 60_000, 1, 86_400_000),
+    pollIntervalMs: integer(env, 'QUOTE_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
+    leaseMs: integer(env, 'QUOTE_LEASE_MS', 60_000, 100, 86_400_000),
+    concurrency: integer(env, 'QUOTE_CONCURRENCY', 8, 1, 256),
+  };
+  // A lease shorter than one call would let a second dispatcher take over work that is still in flight.
+  if (quotes.leaseMs <= quotes.timeoutMs) throw new ConfigError('QUOTE_LEASE_MS must exceed QUOTE_TIMEOUT_MS');
   return {
     nodeEnv,
     port: integer(env, 'PORT', 4000, 0, 65535),
@@ -85,5 +116,7 @@ export function loadConfig(env: Env = process.env): Config {
     authRateWindow: integer(env, 'AUTH_RATE_WINDOW', 900, 1, 24 * 3600),
     demo: boolean(env, 'DEMO', nodeEnv !== 'production'),
     logLevel: env.LOG_LEVEL || 'info',
+    quotes,
+    simPort: integer(env, 'SIM_PORT', 4100, 0, 65535),
   };
 }

@@ -1,6 +1,9 @@
 import { ApiClient } from '../auth/api-client.entity';
 import { RevokedToken } from '../auth/revoked-token.entity';
 import { Insurer } from '../insurers/insurer.entity';
+import { EarlyCallback } from '../quotes/early-callback.entity';
+import { QuoteOption } from '../quotes/quote-option.entity';
+import { QuoteRequest } from '../quotes/quote-request.entity';
 import { Address } from '../parties/address.embeddable';
 import { BrokerCompany } from '../parties/broker-company.entity';
 import { Customer } from '../parties/customer.entity';
@@ -14,9 +17,12 @@ export const entities = [
   ApiClient,
   BrokerCompany,
   Customer,
+  EarlyCallback,
   Insurer,
   LineOfBusiness,
   Person,
+  QuoteOption,
+  QuoteRequest,
   RevokedToken,
   Tender,
   TenderInvitation,

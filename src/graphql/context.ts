@@ -6,4 +6,6 @@ export interface RequestContext {
   /** This request's own EntityManager fork. */
   em: EntityManager;
   viewer: Viewer;
+  /** Tells the quote dispatcher that new work was committed. */
+  wakeDispatcher: () => void;
 }

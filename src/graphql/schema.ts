@@ -3,6 +3,8 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { buildSchema } from 'type-graphql';
 import { ApiClientResolver } from '../auth/api-client.resolver';
 import { InsurerResolver } from '../insurers/insurer.resolver';
+import { TenderProposalResolver } from '../proposals/tender-proposal.resolver';
+import { QuoteResolver } from '../quotes/quote.resolver';
 import { TenderResolver } from '../tenders/tender.resolver';
 import { authChecker } from './auth-checker';
 
@@ -11,7 +13,7 @@ let built: Promise<GraphQLSchema> | undefined;
 /** The schema is the same for every app in the process; build it once. */
 export function gatewaySchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
-    resolvers: [TenderResolver, InsurerResolver, ApiClientResolver],
+    resolvers: [TenderResolver, InsurerResolver, ApiClientResolver, QuoteResolver, TenderProposalResolver],
     authChecker,
     authMode: 'error',
     validate: false,

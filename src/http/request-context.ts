@@ -6,11 +6,12 @@ import type { RequestContext } from '../graphql/context';
 export interface ContextDeps {
   orm: MikroORM;
   tokens: TokenService;
+  wakeDispatcher: () => void;
 }
 
 /** One EntityManager fork and one authenticated viewer per request, for every transport. */
 export async function requestContext(deps: ContextDeps, req: Request): Promise<RequestContext> {
   const em = deps.orm.em.fork();
   const viewer = await deps.tokens.authenticate(em, req.headers.authorization);
-  return { em, viewer };
+  return { em, viewer, wakeDispatcher: deps.wakeDispatcher };
 }

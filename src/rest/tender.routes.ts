@@ -1,11 +1,10 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { Role } from '../auth/role';
 import { assertRole } from '../auth/viewer';
-import { DomainError } from '../errors/domain-error';
 import { prepareOperation } from '../graphql/prepared-operation';
 import { requestContext, type ContextDeps } from '../http/request-context';
-import { sendProblem } from '../http/problem';
+import { methodNotAllowed } from '../http/json-body';
 import { ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../tenders/tender-status';
 import { assertNoQuery, parseListQuery } from './tender-query-params';
 import { REST_TENDER_BY_ID, REST_TENDER_LIST } from './tender-operations.graphql';
@@ -36,8 +35,7 @@ const ITEM_ROUTES = [
   { path: '/api/v1/tenders/:id', roles: BROKER_API },
 ];
 
-const methodNotAllowed: RequestHandler = (_req, res) =>
-  sendProblem(res, new DomainError('METHOD_NOT_ALLOWED', 'The tender APIs are read-only: use GET'), { Allow: 'GET, HEAD' });
+const readOnly = methodNotAllowed('GET, HEAD', 'The tender APIs are read-only: use GET');
 
 /** Thin shims: parameters → variables, the prepared GraphQL operation, its result → the envelope of spec 2.2. */
 export function tenderRoutes(deps: ContextDeps, schema: GraphQLSchema): Router {
@@ -62,7 +60,7 @@ export function tenderRoutes(deps: ContextDeps, schema: GraphQLSchema): Router {
         payload: page.items,
       });
     });
-    router.all(route.path, methodNotAllowed);
+    router.all(route.path, readOnly);
   }
 
   for (const route of ITEM_ROUTES) {
@@ -72,7 +70,7 @@ export function tenderRoutes(deps: ContextDeps, schema: GraphQLSchema): Router {
       const data = await byId.run(context, { id: req.params.id });
       res.json(data.tender);
     });
-    router.all(route.path, methodNotAllowed);
+    router.all(route.path, readOnly);
   }
   return router;
 }

@@ -14,6 +14,7 @@ export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-012345
 
 export interface Gateway {
   url: string;
+  app: App;
   config: Config;
   orm: MikroORM;
   dataDir: string;
@@ -25,7 +26,19 @@ export interface Gateway {
 }
 
 /** The real app on an ephemeral loopback port, over a fresh SQLite file (or the given data folder). */
-export async function startGateway(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<Gateway> {
+/** Quick retries and short timeouts, so failure paths finish within a test. */
+export const FAST_DISPATCH_ENV: Record<string, string> = {
+  QUOTE_TIMEOUT_MS: '1000',
+  QUOTE_MAX_ATTEMPTS: '4',
+  QUOTE_BACKOFF_BASE_MS: '20',
+  QUOTE_BACKOFF_MAX_MS: '200',
+  QUOTE_POLL_INTERVAL_MS: '50',
+  QUOTE_LEASE_MS: '3000',
+};
+
+export async function startGateway(
+  options: { dataDir?: string; env?: Record<string, string>; dispatch?: boolean } = {},
+): Promise<Gateway> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tender-exchange-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -34,10 +47,12 @@ export async function startGateway(options: { dataDir?: string; env?: Record<str
     JWT_SECRET: TEST_JWT_SECRET,
     DEMO: 'false',
     AUTH_RATE_LIMIT: '1000',
+    ...FAST_DISPATCH_ENV,
     ...options.env,
   });
   const orm = await openDatabase(config);
   const app: App = await createApp({ config, orm });
+  if (options.dispatch !== false) app.dispatcher.start();
   const server: Server = createServer(app.express);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -49,6 +64,7 @@ export async function startGateway(options: { dataDir?: string; env?: Record<str
   };
   return {
     url: `http://127.0.0.1:${port}`,
+    app,
     config,
     orm,
     dataDir,

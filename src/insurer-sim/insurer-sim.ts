@@ -1,0 +1,280 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Express, type Request, type Response } from 'express';
+import { roundCents } from '../proposals/proposal';
+import { CALLBACK_PATH } from '../quotes/quote-callback.routes';
+
+/**
+ * How a simulated insurer answers a quotation request:
+ * quote (default), decline (no options), slow (acknowledges after `slowMs`), fail (503), timeout (never answers),
+ * malformed (an acknowledgement without id), malformed-quote (a quote with unusable options),
+ * early-callback (calls back before acknowledging), callback-twice (calls back two times).
+ */
+export const SIM_BEHAVIOURS = ['quote', 'decline', 'slow', 'fail', 'timeout', 'malformed', 'malformed-quote', 'early-callback', 'callback-twice'] as const;
+export type SimBehaviour = (typeof SIM_BEHAVIOURS)[number];
+
+export interface SimInsurerOptions {
+  /** Path segment: the insurer's base URL is `{sim}/insurers/{slug}`. */
+  slug: string;
+  /** The insurer's API client at the gateway, for its callbacks. */
+  appId: string;
+  secret: string;
+  behaviour?: SimBehaviour;
+  /** Multiplies the premium rate: insurers differ in price. */
+  pricingFactor?: number;
+}
+
+export interface SimOptions {
+  gatewayUrl: string;
+  insurers: SimInsurerOptions[];
+  /** Time to compute a quote before calling back, ms. */
+  quoteDelayMs?: number;
+  /** Delay of the `slow` acknowledgement, ms. */
+  slowMs?: number;
+}
+
+interface Limit {
+  insurance_sum: number;
+  deductible: number;
+}
+
+interface SimQuote {
+  id: string;
+  limits: Limit[];
+  behaviour: SimBehaviour;
+  ready: boolean;
+}
+
+export interface SimStats {
+  /** Every POST /quotes received, retries included. */
+  posts: number;
+  /** Distinct quotation requests (by Idempotency-Key) that were acknowledged. */
+  quotes: number;
+  callbacks: number;
+  fetches: number;
+}
+
+interface SimInsurer extends SimInsurerOptions {
+  behaviours: SimBehaviour[];
+  quotes: Map<string, SimQuote>;
+  byIdempotencyKey: Map<string, string>;
+  stats: SimStats;
+  token?: { value: string; expiresAt: number };
+}
+
+/** The reference premium: a base fee plus a rate on the sum, discounted for the deductible (at most 50 %). */
+export function simulatedPremium(limit: Limit, pricingFactor = 1): number {
+  const discount = Math.min(0.5, (limit.deductible / limit.insurance_sum) * 5);
+  return roundCents(150 + limit.insurance_sum * 0.0025 * pricingFactor * (1 - discount));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function validLimits(body: unknown): Limit[] | undefined {
+  const limits = (body as { limits?: unknown })?.limits;
+  const risk = (body as { risk_information?: unknown })?.risk_information;
+  if (!Array.isArray(limits) || limits.length === 0 || typeof risk !== 'object' || risk === null) return undefined;
+  const ok = limits.every(
+    (limit) =>
+      typeof limit?.insurance_sum === 'number' && limit.insurance_sum > 0 && typeof limit?.deductible === 'number' && limit.deductible >= 0,
+  );
+  return ok ? (limits as Limit[]) : undefined;
+}
+
+/**
+ * A reference insurer system (spec 4.4 and 4.5) hosting several insurers, each under `/insurers/{slug}`:
+ * integrators use it as a sandbox, the tests as a real peer over loopback.
+ */
+export class InsurerSimulator {
+  readonly app: Express;
+  private readonly insurers = new Map<string, SimInsurer>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(private readonly options: SimOptions) {
+    for (const insurer of options.insurers) {
+      this.insurers.set(insurer.slug, {
+        ...insurer,
+        behaviours: [],
+        quotes: new Map(),
+        byIdempotencyKey: new Map(),
+        stats: { posts: 0, quotes: 0, callbacks: 0, fetches: 0 },
+      });
+    }
+    this.app = this.routes();
+  }
+
+  /** The next requests of this insurer behave like this, one behaviour each, then the default again. */
+  queueBehaviours(slug: string, behaviours: SimBehaviour[]): void {
+    this.insurer(slug).behaviours.push(...behaviours);
+  }
+
+  setBehaviour(slug: string, behaviour: SimBehaviour): void {
+    this.insurer(slug).behaviour = behaviour;
+  }
+
+  stats(slug: string): SimStats {
+    return { ...this.insurer(slug).stats };
+  }
+
+  /** Stops pending callbacks and revokes the insurers' tokens (spec 4.5 step 6). */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    await Promise.all(
+      [...this.insurers.values()].map(async (insurer) => {
+        if (!insurer.token) return;
+        await fetch(`${this.options.gatewayUrl}/auth/token-revoke`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${insurer.token.value}` },
+        }).catch(() => undefined);
+      }),
+    );
+  }
+
+  private insurer(slug: string): SimInsurer {
+    const insurer = this.insurers.get(slug);
+    if (!insurer) throw new Error(`the simulator hosts no insurer "${slug}"`);
+    return insurer;
+  }
+
+  private routes(): Express {
+    const app = express();
+    app.disable('x-powered-by');
+    app.use(express.json({ limit: '1mb' }));
+    app.post('/insurers/:slug/quotes', (req, res) => this.receiveRequest(req, res));
+    app.get('/insurers/:slug/quotes/:id', (req, res) => this.serveQuote(req, res));
+    app.post('/insurers/:slug/_sim/behaviours', (req, res) => {
+      const behaviours = (req.body as { behaviours?: unknown })?.behaviours;
+      const insurer = this.insurers.get(String(req.params.slug));
+      if (!insurer || !Array.isArray(behaviours) || !behaviours.every((b) => SIM_BEHAVIOURS.includes(b))) {
+        res.status(400).json({ error: `behaviours must be a list of ${SIM_BEHAVIOURS.join(', ')}` });
+        return;
+      }
+      insurer.behaviours.push(...(behaviours as SimBehaviour[]));
+      res.json({ queued: insurer.behaviours });
+    });
+    app.get('/insurers/:slug/_sim/stats', (req, res) => {
+      const insurer = this.insurers.get(String(req.params.slug));
+      if (!insurer) res.status(404).json({ error: 'unknown insurer' });
+      else res.json(insurer.stats);
+    });
+    app.use((_req: Request, res: Response) => {
+      res.status(404).json({ error: 'not found' });
+    });
+    return app;
+  }
+
+  private async receiveRequest(req: Request, res: Response): Promise<void> {
+    const insurer = this.insurers.get(String(req.params.slug));
+    if (!insurer) {
+      res.status(404).json({ error: 'unknown insurer' });
+      return;
+    }
+    insurer.stats.posts++;
+    const limits = validLimits(req.body);
+    if (!limits) {
+      res.status(400).json({ error: 'expected {limits: [{insurance_sum, deductible}], risk_information: {...}}' });
+      return;
+    }
+    const key = req.get('idempotency-key');
+    const known = key ? insurer.byIdempotencyKey.get(key) : undefined;
+    if (known) {
+      res.json({ id: known, status: 'PROCESSING' });
+      return;
+    }
+    const behaviour = insurer.behaviours.shift() ?? insurer.behaviour ?? 'quote';
+    switch (behaviour) {
+      case 'fail':
+        res.status(503).json({ error: 'simulated outage' });
+        return;
+      case 'timeout':
+        return; // never answers; the gateway's timeout ends the call
+      case 'malformed':
+        res.json({ identifier: 42, state: 'processing' });
+        return;
+      case 'slow':
+        await sleep(this.options.slowMs ?? 2000);
+        break;
+    }
+    const quote: SimQuote = { id: `Q-${randomUUID()}`, limits, behaviour, ready: false };
+    insurer.quotes.set(quote.id, quote);
+    if (key) insurer.byIdempotencyKey.set(key, quote.id);
+    insurer.stats.quotes++;
+    if (behaviour === 'early-callback') {
+      quote.ready = true;
+      await this.callBack(insurer, quote.id);
+    } else {
+      this.later(this.options.quoteDelayMs ?? 50, async () => {
+        quote.ready = true;
+        await this.callBack(insurer, quote.id);
+        if (behaviour === 'callback-twice') await this.callBack(insurer, quote.id);
+      });
+    }
+    res.json({ id: quote.id, status: 'PROCESSING' });
+  }
+
+  private serveQuote(req: Request, res: Response): void {
+    const insurer = this.insurers.get(String(req.params.slug));
+    const quote = insurer?.quotes.get(String(req.params.id));
+    if (!insurer || !quote) {
+      res.status(404).json({ error: 'unknown quote' });
+      return;
+    }
+    insurer.stats.fetches++;
+    if (!quote.ready) {
+      res.status(409).json({ id: quote.id, status: 'PROCESSING' });
+      return;
+    }
+    if (quote.behaviour === 'malformed-quote') {
+      res.json({ id: quote.id, quote_options: [{ insurance_sum: 'a lot', deductible: -1, premium: null }] });
+      return;
+    }
+    const options =
+      quote.behaviour === 'decline'
+        ? []
+        : quote.limits.map((limit) => ({ ...limit, premium: simulatedPremium(limit, insurer.pricingFactor) }));
+    res.json({ id: quote.id, quote_options: options });
+  }
+
+  private later(ms: number, work: () => Promise<void>): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      work().catch(() => undefined);
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  private async token(insurer: SimInsurer, renew = false): Promise<string> {
+    if (!renew && insurer.token && insurer.token.expiresAt > Date.now() + 30_000) return insurer.token.value;
+    const response = await fetch(`${this.options.gatewayUrl}/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ app_id: insurer.appId, secret: insurer.secret }),
+    });
+    if (!response.ok) throw new Error(`token request failed with ${response.status}`);
+    const body = (await response.json()) as { access_token: string; expiry: string };
+    insurer.token = { value: body.access_token, expiresAt: Date.parse(body.expiry) };
+    return body.access_token;
+  }
+
+  /** Spec 4.5 with retries: a callback that fails (network, 5xx, expired token) is tried again. */
+  private async callBack(insurer: SimInsurer, quoteId: string): Promise<void> {
+    for (let attempt = 0; attempt < 6 && !this.closed; attempt++) {
+      try {
+        const response = await fetch(`${this.options.gatewayUrl}${CALLBACK_PATH}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${await this.token(insurer, attempt > 0)}` },
+          body: JSON.stringify({ quote_request_id: quoteId }),
+        });
+        if (response.status === 202) {
+          insurer.stats.callbacks++;
+          return;
+        }
+        if (response.status < 500 && response.status !== 401) return; // the gateway refused it for good
+      } catch {
+        // the gateway is unreachable: try again
+      }
+      await sleep(100 * 2 ** attempt);
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import type { QuoteRequest } from '../quotes/quote-request.entity';
+import type { CheapestOptionView, ProposalView, QuoteOptionView, QuoteRequestView } from '../quotes/quote.types';
+import type { Tender } from '../tenders/tender.entity';
+
+/** Money is shown to the cent: round half away from zero after removing binary noise. */
+export const roundCents = (amount: number): number => Math.sign(amount) * Math.round(Math.abs(amount) * 100 + 1e-9) / 100;
+
+export const premiumWithTax = (premium: number, taxRate: number): number => roundCents(premium * (1 + taxRate));
+
+/** The newest request per insurer: what the proposal compares. */
+function latestPerInsurer(requests: QuoteRequest[]): QuoteRequest[] {
+  const latest = new Map<string, QuoteRequest>();
+  for (const request of [...requests].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())) {
+    if (!latest.has(request.insurer.id)) latest.set(request.insurer.id, request);
+  }
+  return [...latest.values()].sort((a, b) => a.insurer.name.localeCompare(b.insurer.name));
+}
+
+function presentRequest(request: QuoteRequest, taxRate: number, cheapestIds: Set<string>): QuoteRequestView {
+  const options: QuoteOptionView[] = request.options.getItems().map((option) => ({
+    id: option.id,
+    insuranceSum: option.insuranceSum,
+    deductible: option.deductible,
+    premium: option.premium,
+    premiumWithTax: premiumWithTax(option.premium, taxRate),
+    cheapest: cheapestIds.has(option.id),
+  }));
+  return {
+    id: request.id,
+    tenderId: request.tender.id,
+    insurer: request.insurer,
+    status: request.status,
+    insurerReference: request.insurerReference ?? null,
+    limits: request.limits.map((limit) => ({ insuranceSum: limit.insurance_sum, deductible: limit.deductible })),
+    riskInformation: request.riskInformation,
+    attempts: request.attempts,
+    nextAttemptAt: request.nextAttemptAt ?? null,
+    lastError: request.lastError ?? null,
+    failureReason: request.failureReason ?? null,
+    options,
+    requestedBy: request.requestedBy,
+    createdAt: request.createdAt,
+    updatedAt: request.updatedAt,
+    acknowledgedAt: request.acknowledgedAt ?? null,
+    callbackReceivedAt: request.callbackReceivedAt ?? null,
+    quotedAt: request.quotedAt ?? null,
+  };
+}
+
+/**
+ * The proposal overview (DESIGN 3, step 5): per insurer its latest request and options, premiums with tax,
+ * and per insurance sum / deductible pair the cheapest option (ties: the insurer first by name).
+ * `requests` must come with `insurer` and `options` loaded.
+ */
+export function buildProposal(tender: Tender, requests: QuoteRequest[], showTaxRate: boolean): { proposal: ProposalView; requests: QuoteRequestView[] } {
+  const latest = latestPerInsurer(requests);
+  const best = new Map<string, { request: QuoteRequest; optionId: string; premium: number }>();
+  for (const request of latest) {
+    for (const option of request.options.getItems()) {
+      const key = `${option.insuranceSum}/${option.deductible}`;
+      const current = best.get(key);
+      if (!current || option.premium < current.premium) best.set(key, { request, optionId: option.id, premium: option.premium });
+    }
+  }
+  const cheapestIds = new Set([...best.values()].map((entry) => entry.optionId));
+  const views = new Map(requests.map((request) => [request.id, presentRequest(request, tender.taxRate, latest.includes(request) ? cheapestIds : new Set())]));
+  const cheapest: CheapestOptionView[] = [...best.values()]
+    .map(({ request, optionId }) => {
+      const option = views.get(request.id)!.options.find((candidate) => candidate.id === optionId)!;
+      return { insuranceSum: option.insuranceSum, deductible: option.deductible, insurer: request.insurer, option };
+    })
+    .sort((a, b) => a.insuranceSum - b.insuranceSum || a.deductible - b.deductible);
+  return {
+    proposal: {
+      tenderId: tender.id,
+      taxRate: showTaxRate ? tender.taxRate : null,
+      entries: latest.map((request) => ({ insurer: request.insurer, quoteRequest: views.get(request.id)! })),
+      cheapest,
+    },
+    requests: requests.map((request) => views.get(request.id)!),
+  };
+}

@@ -1,0 +1,61 @@
+import type { EntityManager } from '@mikro-orm/core';
+import type { Viewer } from '../auth/viewer';
+import { badInput, notFound } from '../errors/domain-error';
+import { EarlyCallback } from './early-callback.entity';
+import { QuoteRequestStatus } from './quote-request-status';
+import { QuoteRequest } from './quote-request.entity';
+
+/** PROCESSING → AVAILABLE for the insurer's id, due for fetching now; false when it is not PROCESSING (any more). */
+export async function markAvailable(em: EntityManager, insurerId: string, insurerReference: string, receivedAt: Date): Promise<boolean> {
+  const changed = await em.nativeUpdate(
+    QuoteRequest,
+    { insurer: insurerId, insurerReference, status: QuoteRequestStatus.PROCESSING },
+    { status: QuoteRequestStatus.AVAILABLE, callbackReceivedAt: receivedAt, nextAttemptAt: new Date(), attempts: 0, updatedAt: new Date() },
+  );
+  return changed > 0;
+}
+
+/** Honours a callback that arrived before the acknowledgement, once the acknowledgement is stored. */
+export async function claimEarlyCallback(em: EntityManager, insurerId: string, insurerReference: string): Promise<boolean> {
+  const early = await em.findOne(EarlyCallback, { insurer: insurerId, insurerReference });
+  if (!early) return false;
+  const promoted = await markAvailable(em, insurerId, insurerReference, early.receivedAt);
+  if (promoted) await em.nativeDelete(EarlyCallback, { id: early.id });
+  return promoted;
+}
+
+export function parseCallback(body: unknown): string {
+  const record = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  if (!record) throw badInput('The body must be a JSON object {"quote_request_id": "..."}', [{ pointer: '', message: 'expected a JSON object' }]);
+  const problems = Object.keys(record)
+    .filter((key) => key !== 'quote_request_id')
+    .map((key) => ({ pointer: `/${key}`, message: 'unknown field' }));
+  const id = record.quote_request_id;
+  if (typeof id !== 'string' || id.length === 0 || id.length > 200) {
+    problems.push({ pointer: '/quote_request_id', message: 'required, a string of 1 to 200 characters' });
+  }
+  if (problems.length > 0) throw badInput('The callback is invalid', problems);
+  return id as string;
+}
+
+/**
+ * Spec 4.5: the insurer says a quote is ready. Idempotent, and it never calls the insurer: the dispatcher
+ * fetches the quote afterwards. Returns whether there is new work for the dispatcher.
+ */
+export async function receiveCallback(em: EntityManager, viewer: Viewer, insurerReference: string): Promise<boolean> {
+  const insurerId = viewer.insurerId!;
+  const request = await em.findOne(QuoteRequest, { insurer: insurerId, insurerReference }, { fields: ['id', 'status'] });
+  if (request) {
+    return request.status === QuoteRequestStatus.PROCESSING && markAvailable(em, insurerId, insurerReference, new Date());
+  }
+  // Unknown id: it may belong to a request whose acknowledgement is still on its way back to us.
+  const unacknowledged = await em.count(QuoteRequest, { insurer: insurerId, status: QuoteRequestStatus.QUEUED });
+  if (unacknowledged === 0) throw notFound(`No quote request of this insurer has the id ${insurerReference}`);
+  await em.upsert(
+    EarlyCallback,
+    { insurer: insurerId, insurerReference, receivedAt: new Date() },
+    { onConflictFields: ['insurer', 'insurerReference'], onConflictAction: 'ignore' },
+  );
+  // The acknowledgement may have been stored between our lookup and the insert; then claim it here.
+  return claimEarlyCallback(em, insurerId, insurerReference);
+}

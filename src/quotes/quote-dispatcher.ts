@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/core';
+import type { QuoteDispatchConfig } from '../config';
+import { logger } from '../logger';
+import { InsurerClient, PartnerError, retryDelay } from './insurer-client';
+import { parseAcknowledgement, parseQuote } from './insurer-payloads';
+import { claimEarlyCallback } from './quote-callback.service';
+import { QuoteOption } from './quote-option.entity';
+import { DISPATCHABLE, QuoteRequestStatus } from './quote-request-status';
+import { QuoteRequest } from './quote-request.entity';
+
+const STEP: Partial<Record<QuoteRequestStatus, string>> = {
+  [QuoteRequestStatus.QUEUED]: 'sending the quotation request',
+  [QuoteRequestStatus.AVAILABLE]: 'fetching the quote',
+};
+
+/**
+ * Delivers the quote-request outbox: sends QUEUED requests (`POST /quotes`) and fetches the quotes of
+ * AVAILABLE ones (`GET /quotes/{id}`). Work is claimed row by row with a lease, so several dispatchers (and a
+ * restarted one) never work on one request at once, and whatever a crash interrupted is picked up again when
+ * its lease runs out. Every state change is a conditional update on (status, lease owner).
+ */
+export class QuoteDispatcher {
+  readonly owner = randomUUID();
+  private running = false;
+  private loop?: Promise<void>;
+  private woken = false;
+  private wakeSleeper?: () => void;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly config: QuoteDispatchConfig,
+    private readonly client = new InsurerClient(config),
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Finishes the work in hand, then stops; nothing is lost: unfinished rows stay in the outbox. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wakeSleeper?.();
+    await this.loop;
+  }
+
+  /** New work was recorded: look now instead of at the next poll. */
+  wake = (): void => {
+    this.woken = true;
+    this.wakeSleeper?.();
+  };
+
+  /** Claims the work that is due and does it; answers how many requests it handled. */
+  async runOnce(): Promise<number> {
+    const claimed = await this.claim();
+    await Promise.all(claimed.map((id) => this.process(id)));
+    return claimed.length;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.woken = false;
+      let handled = 0;
+      try {
+        handled = await this.runOnce();
+      } catch (error) {
+        logger.error({ err: error }, 'quote dispatcher pass failed');
+      }
+      if (handled === 0 && !this.woken && this.running) await this.sleep(await this.idleTime());
+    }
+  }
+
+  /** Until the next request falls due, at most one poll interval. */
+  private async idleTime(): Promise<number> {
+    try {
+      const [next] = await this.orm.em.fork().find(
+        QuoteRequest,
+        { status: { $in: DISPATCHABLE } },
+        { fields: ['nextAttemptAt'], orderBy: { nextAttemptAt: 'asc' }, limit: 1 },
+      );
+      const due = next?.nextAttemptAt ? next.nextAttemptAt.getTime() - Date.now() : Infinity;
+      return Math.max(5, Math.min(this.config.pollIntervalMs, due));
+    } catch {
+      return this.config.pollIntervalMs;
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeSleeper = done;
+    });
+  }
+
+  private async claim(): Promise<string[]> {
+    const em = this.orm.em.fork();
+    const now = new Date();
+    const free = { $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] };
+    const due = await em.find(
+      QuoteRequest,
+      { status: { $in: DISPATCHABLE }, nextAttemptAt: { $lte: now }, ...free },
+      { fields: ['id'], orderBy: { nextAttemptAt: 'asc' }, limit: this.config.concurrency },
+    );
+    const claimed: string[] = [];
+    for (const { id } of due) {
+      const taken = await em.nativeUpdate(
+        QuoteRequest,
+        { id, status: { $in: DISPATCHABLE }, ...free },
+        { leaseOwner: this.owner, leaseUntil: new Date(now.getTime() + this.config.leaseMs) },
+      );
+      if (taken === 1) claimed.push(id);
+    }
+    return claimed;
+  }
+
+  private async process(id: string): Promise<void> {
+    const em = this.orm.em.fork();
+    const request = await em.findOne(QuoteRequest, { id, leaseOwner: this.owner }, { populate: ['insurer'] });
+    if (!request) return;
+    try {
+      if (request.status === QuoteRequestStatus.QUEUED) await this.send(em, request);
+      else if (request.status === QuoteRequestStatus.AVAILABLE) await this.fetchQuote(em, request);
+    } catch (error) {
+      const failure =
+        error instanceof PartnerError ? error : new PartnerError(`internal error: ${(error as Error).message}`, true);
+      if (!(error instanceof PartnerError)) logger.error({ err: error, quoteRequest: id }, 'quote request step failed');
+      await this.recordFailure(em, request, failure);
+    }
+  }
+
+  /** A conditional update that only the lease holder of a request in `from` can make; releases the lease. */
+  private finish(em: EntityManager, request: QuoteRequest, from: QuoteRequestStatus, changes: Partial<QuoteRequest>): Promise<number> {
+    return em.nativeUpdate(
+      QuoteRequest,
+      { id: request.id, status: from, leaseOwner: this.owner },
+      { ...changes, leaseOwner: null, leaseUntil: null, updatedAt: new Date() }
+    );
+  }
+
+  private async send(em: EntityManager, request: QuoteRequest): Promise<void> {
+    const answer = await this.client.requestQuote(
+      request.insurer,
+      { limits: request.limits, risk_information: request.riskInformation },
+      request.id,
+    );
+    const insurerReference = parseAcknowledgement(answer);
+    try {
+      await this.finish(em, request, QuoteRequestStatus.QUEUED, {
+        status: QuoteRequestStatus.PROCESSING,
+        insurerReference,
+        acknowledgedAt: new Date(),
+        attempts: 0,
+        nextAttemptAt: null,
+        lastError: null,
+      });
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) {
+        throw new PartnerError(`the insurer answered with id ${insurerReference}, which it already gave another request`, false);
+      }
+      throw error;
+    }
+    if (await claimEarlyCallback(em, request.insurer.id, insurerReference)) this.wake();
+  }
+
+  private async fetchQuote(em: EntityManager, request: QuoteRequest): Promise<void> {
+    const reference = request.insurerReference!;
+    const options = parseQuote(await this.client.fetchQuote(request.insurer, reference), reference);
+    await em.transactional(async (tx) => {
+      const stored = await this.finish(tx, request, QuoteRequestStatus.AVAILABLE, {
+        status: options.length > 0 ? QuoteRequestStatus.QUOTED : QuoteRequestStatus.DECLINED,
+        quotedAt: new Date(),
+        attempts: 0,
+        nextAttemptAt: null,
+        lastError: null,
+      });
+      if (stored !== 1) return; // the lease was lost: whoever holds it stores the quote
+      options.forEach((option, position) =>
+        tx.create(QuoteOption, {
+          quoteRequest: request.id,
+          position,
+          insuranceSum: option.insurance_sum,
+          deductible: option.deductible,
+          premium: option.premium,
+        }),
+      );
+    });
+  }
+
+  private async recordFailure(em: EntityManager, request: QuoteRequest, error: PartnerError): Promise<void> {
+    const attempts = request.attempts + 1;
+    const step = STEP[request.status] ?? 'processing';
+    const message = `${step}: ${error.message}`;
+    logger.warn({ quoteRequest: request.id, insurer: request.insurer.id, attempts, retryable: error.retryable }, message);
+    if (!error.retryable || attempts >= this.config.maxAttempts) {
+      const reason = error.retryable ? `gave up after ${attempts} attempts ${message}` : message;
+      await this.finish(em, request, request.status, {
+        status: QuoteRequestStatus.FAILED,
+        failureReason: reason.slice(0, 1000),
+        lastError: message.slice(0, 1000),
+        attempts,
+        nextAttemptAt: null,
+      });
+      return;
+    }
+    await this.finish(em, request, request.status, {
+      attempts,
+      lastError: message.slice(0, 1000),
+      nextAttemptAt: new Date(Date.now() + retryDelay(this.config, attempts, error.retryAfterMs)),
+    });
+  }
+}

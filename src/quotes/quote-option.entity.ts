@@ -1,0 +1,25 @@
+import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { newId } from '../db/ids';
+import { QuoteRequest } from './quote-request.entity';
+
+/** One option of an insurer's quote (spec 2.5), in the insurer's order. */
+@Entity({ tableName: 'quote_option' })
+export class QuoteOption {
+  @PrimaryKey({ type: 'string', length: 36 })
+  id: string = newId();
+
+  @ManyToOne({ entity: () => QuoteRequest })
+  quoteRequest!: QuoteRequest;
+
+  @Property({ type: 'integer' })
+  position!: number;
+
+  @Property({ type: 'double', columnType: 'double precision', runtimeType: 'number' })
+  insuranceSum!: number;
+
+  @Property({ type: 'double', columnType: 'double precision', runtimeType: 'number' })
+  deductible!: number;
+
+  @Property({ type: 'double', columnType: 'double precision', runtimeType: 'number' })
+  premium!: number;
+}

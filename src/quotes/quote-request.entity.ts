@@ -1,0 +1,86 @@
+import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { newId } from '../db/ids';
+import { Insurer } from '../insurers/insurer.entity';
+import { Tender } from '../tenders/tender.entity';
+import { QuoteOption } from './quote-option.entity';
+import { QuoteRequestStatus } from './quote-request-status';
+
+/** One limit of spec 2.3, stored as sent. */
+export interface Limit {
+  insurance_sum: number;
+  deductible: number;
+}
+
+/**
+ * A quotation request to one insurer: the outbox row the dispatcher delivers, and the record of the answer.
+ * Its `id` is the Idempotency-Key of every delivery attempt.
+ */
+@Entity({ tableName: 'quote_request' })
+@Index({ name: 'quote_request_due_idx', properties: ['status', 'nextAttemptAt'] })
+@Unique({ name: 'quote_request_insurer_reference_unique', properties: ['insurer', 'insurerReference'] })
+export class QuoteRequest {
+  [OptionalProps]?: 'id' | 'status' | 'attempts' | 'createdAt' | 'updatedAt';
+
+  @PrimaryKey({ type: 'string', length: 36 })
+  id: string = newId();
+
+  @ManyToOne({ entity: () => Tender })
+  tender!: Tender;
+
+  @ManyToOne({ entity: () => Insurer, index: false })
+  insurer!: Insurer;
+
+  @Enum({ items: () => QuoteRequestStatus, type: 'string', length: 16 })
+  status: QuoteRequestStatus = QuoteRequestStatus.QUEUED;
+
+  @Property({ type: 'json' })
+  limits!: Limit[];
+
+  /** Spec 2.3 `risk_information`, as sent. */
+  @Property({ type: 'json' })
+  riskInformation!: Record<string, unknown>;
+
+  /** The insurer system's id from its acknowledgement (spec 2.4). */
+  @Property({ type: 'string', length: 200, nullable: true })
+  insurerReference?: string | null;
+
+  /** Attempts of the current step (send or fetch); reset when a step succeeds. */
+  @Property({ type: 'integer' })
+  attempts: number = 0;
+
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  nextAttemptAt?: Date | null;
+
+  @Property({ type: 'string', length: 1000, nullable: true })
+  lastError?: string | null;
+
+  @Property({ type: 'string', length: 1000, nullable: true })
+  failureReason?: string | null;
+
+  @Property({ type: 'string', length: 36, nullable: true })
+  leaseOwner?: string | null;
+
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  leaseUntil?: Date | null;
+
+  @Property({ type: 'string', length: 64 })
+  requestedBy!: string;
+
+  @OneToMany({ entity: () => QuoteOption, mappedBy: 'quoteRequest', orderBy: { position: 'asc' } })
+  options = new Collection<QuoteOption>(this);
+
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  acknowledgedAt?: Date | null;
+
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  callbackReceivedAt?: Date | null;
+
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  quotedAt?: Date | null;
+
+  @Property({ type: 'datetime', length: 3 })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime', length: 3 })
+  updatedAt: Date = new Date();
+}

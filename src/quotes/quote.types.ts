@@ -1,0 +1,184 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Insurer } from '../insurers/insurer.entity';
+import { QuoteRequestStatus } from './quote-request-status';
+
+@InputType('LimitInput')
+export class LimitInput {
+  @Field(() => Float, { description: 'Positive.' })
+  insuranceSum!: number;
+
+  @Field(() => Float, { description: 'Non-negative, below the insurance sum.' })
+  deductible!: number;
+}
+
+@InputType('MoneyInput')
+export class MoneyInput {
+  @Field(() => Float, { description: 'Non-negative.' })
+  amount!: number;
+
+  @Field(() => String, { description: 'ISO 4217 currency code, e.g. EUR.' })
+  currency!: string;
+}
+
+@InputType('RiskInformationInput', { description: 'Spec 2.3 risk_information; the fields vary by product.' })
+export class RiskInformationInput {
+  @Field(() => MoneyInput, { nullable: true })
+  turnover?: MoneyInput;
+
+  @Field(() => String, { nullable: true })
+  typeOfBusiness?: string;
+
+  @Field(() => String, { nullable: true, description: 'An absolute http(s) URL.' })
+  websiteUrl?: string;
+
+  @Field(() => String, { nullable: true, description: "Defaults to the tender's customer name." })
+  customerName?: string;
+
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'Further product-specific fields, sent as given (snake_case keys, at most 16 KiB).',
+  })
+  additional?: Record<string, unknown>;
+}
+
+@InputType('RequestQuotesInput')
+export class RequestQuotesInput {
+  @Field(() => ID)
+  tenderId!: string;
+
+  @Field(() => [ID], { description: 'The insurers to ask; each is invited to the tender.' })
+  insurerIds!: string[];
+
+  @Field(() => [LimitInput], { description: '1 to 20 distinct insurance sum / deductible pairs.' })
+  limits!: LimitInput[];
+
+  @Field(() => RiskInformationInput)
+  riskInformation!: RiskInformationInput;
+}
+
+@ObjectType('Limit')
+export class LimitView {
+  @Field(() => Float)
+  insuranceSum!: number;
+
+  @Field(() => Float)
+  deductible!: number;
+}
+
+@ObjectType('QuoteOption')
+export class QuoteOptionView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => Float)
+  insuranceSum!: number;
+
+  @Field(() => Float)
+  deductible!: number;
+
+  @Field(() => Float, { description: 'As quoted by the insurer, without tax.' })
+  premium!: number;
+
+  @Field(() => Float, { description: 'premium × (1 + tender tax rate), rounded to cents.' })
+  premiumWithTax!: number;
+
+  @Field(() => Boolean, { description: 'The cheapest option for its insurance sum and deductible across the proposal.' })
+  cheapest!: boolean;
+}
+
+@ObjectType('QuoteRequest', { description: 'A quotation request to one insurer and what came of it.' })
+export class QuoteRequestView {
+  @Field(() => ID, { description: 'Also the Idempotency-Key of every delivery to the insurer.' })
+  id!: string;
+
+  @Field(() => ID)
+  tenderId!: string;
+
+  @Field(() => Insurer)
+  insurer!: Insurer;
+
+  @Field(() => QuoteRequestStatus)
+  status!: QuoteRequestStatus;
+
+  @Field(() => String, { nullable: true, description: "The insurer system's id for the request (spec 2.4)." })
+  insurerReference!: string | null;
+
+  @Field(() => [LimitView])
+  limits!: LimitView[];
+
+  @Field(() => GraphQLJSONObject)
+  riskInformation!: Record<string, unknown>;
+
+  @Field(() => Int, { description: 'Attempts of the current step (sending or fetching).' })
+  attempts!: number;
+
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the next attempt is due, while one is.' })
+  nextAttemptAt!: Date | null;
+
+  @Field(() => String, { nullable: true })
+  lastError!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Why the request FAILED.' })
+  failureReason!: string | null;
+
+  @Field(() => [QuoteOptionView], { description: 'The quote options, once QUOTED.' })
+  options!: QuoteOptionView[];
+
+  @Field(() => String)
+  requestedBy!: string;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+
+  @Field(() => GraphQLISODateTime)
+  updatedAt!: Date;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  acknowledgedAt!: Date | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  callbackReceivedAt!: Date | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  quotedAt!: Date | null;
+}
+
+@ObjectType('CheapestOption')
+export class CheapestOptionView {
+  @Field(() => Float)
+  insuranceSum!: number;
+
+  @Field(() => Float)
+  deductible!: number;
+
+  @Field(() => Insurer)
+  insurer!: Insurer;
+
+  @Field(() => QuoteOptionView)
+  option!: QuoteOptionView;
+}
+
+@ObjectType('ProposalEntry', { description: "One insurer's latest quote request and its options." })
+export class ProposalEntryView {
+  @Field(() => Insurer)
+  insurer!: Insurer;
+
+  @Field(() => QuoteRequestView)
+  quoteRequest!: QuoteRequestView;
+}
+
+@ObjectType('Proposal', { description: "The tender's offers side by side." })
+export class ProposalView {
+  @Field(() => ID)
+  tenderId!: string;
+
+  @Field(() => Float, { nullable: true })
+  taxRate!: number | null;
+
+  @Field(() => [ProposalEntryView], { description: 'Per insurer (by name) its latest quote request.' })
+  entries!: ProposalEntryView[];
+
+  @Field(() => [CheapestOptionView], { description: 'Per insurance sum and deductible pair, the cheapest option.' })
+  cheapest!: CheapestOptionView[];
+}

@@ -1,0 +1,80 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import { Role } from '../../src/auth/role';
+import { Insurer } from '../../src/insurers/insurer.entity';
+import { InsurerSimulator, type SimBehaviour, type SimOptions } from '../../src/insurer-sim/insurer-sim';
+import { createClient, type Credentials, type Gateway } from './gateway';
+
+export interface SimulatedInsurers {
+  simulator: InsurerSimulator;
+  insurers: Insurer[];
+  slugs: string[];
+  /** The simulator stops answering (connections refused) until `up()`. */
+  down(): Promise<void>;
+  up(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The reference insurer system as a separate HTTP server on loopback, hosting one insurer per entry,
+ * each registered at the gateway with its own API client for callbacks.
+ */
+export async function startSimulatedInsurers(
+  gateway: Gateway | { url: string; em: Gateway['em'] },
+  entries: { name: string; pricingFactor?: number; behaviour?: SimBehaviour }[],
+  options: Partial<SimOptions> = {},
+): Promise<SimulatedInsurers> {
+  let app: Express | undefined;
+  let server: Server = createServer((req, res) => app!(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const em = gateway.em();
+  const slugs = entries.map((entry) => entry.name.toLowerCase().replace(/\W+/g, '-'));
+  const insurers = entries.map((entry, i) =>
+    em.create(Insurer, { name: entry.name, quoteApiUrl: `http://127.0.0.1:${port}/insurers/${slugs[i]}`, createdAt: new Date() }),
+  );
+  await em.flush();
+  const credentials: Credentials[] = [];
+  for (const insurer of insurers) credentials.push(await createClient(gateway as Gateway, Role.INSURER, { insurerId: insurer.id }));
+  const simulator = new InsurerSimulator({
+    gatewayUrl: gateway.url,
+    quoteDelayMs: 20,
+    slowMs: 1500,
+    ...options,
+    insurers: entries.map((entry, i) => ({ slug: slugs[i], ...credentials[i], behaviour: entry.behaviour, pricingFactor: entry.pricingFactor })),
+  });
+  app = simulator.app;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return {
+    simulator,
+    insurers,
+    slugs,
+    down: close,
+    up: async () => {
+      server = createServer((req, res) => app!(req, res));
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    },
+    close: async () => {
+      await simulator.close();
+      if (server.listening) await close();
+    },
+  };
+}
+
+/** Polls until `check` returns a value, or fails with the last value seen. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    last = value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,279 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Role } from '../src/auth/role';
+import { EarlyCallback } from '../src/quotes/early-callback.entity';
+import { QuoteOption } from '../src/quotes/quote-option.entity';
+import type { SimBehaviour } from '../src/insurer-sim/insurer-sim';
+import type { Tender } from '../src/tenders/tender.entity';
+import { createTender, createWorld, type World } from './helpers/fixtures';
+import { getJson, graphql, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
+
+const CALLBACK = '/aggregation-gateway/v1/public/producer-integration/quotes/available';
+const FINAL = ['QUOTED', 'DECLINED', 'FAILED'];
+
+const REQUEST_QUOTES = `mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id status insurer { id } } }`;
+const QUOTE_REQUESTS = `query($tenderId: ID!) {
+  quoteRequests(tenderId: $tenderId) {
+    id status attempts lastError failureReason insurerReference insurer { id name }
+    options { insuranceSum deductible premium premiumWithTax cheapest }
+  } }`;
+
+let gateway: Gateway;
+let world: World;
+let tender: Tender;
+let broker: string;
+let sims: SimulatedInsurers | undefined;
+
+async function simulate(entries: { name: string; pricingFactor?: number; behaviour?: SimBehaviour }[]) {
+  sims = await startSimulatedInsurers(gateway, entries);
+  return sims;
+}
+
+async function requestQuotes(insurerIds: string[], limits = [{ insuranceSum: 1_000_000, deductible: 10_000 }]) {
+  const { body } = await graphql(gateway, broker, REQUEST_QUOTES, {
+    input: {
+      tenderId: tender.id,
+      insurerIds,
+      limits,
+      riskInformation: { turnover: { amount: 5_000_000, currency: 'EUR' }, typeOfBusiness: 'Software', websiteUrl: 'https://acme.example' },
+    },
+  });
+  expect(body.errors).toBeUndefined();
+  return body.data.requestQuotes as { id: string; status: string }[];
+}
+
+async function quoteRequests(token = broker) {
+  const { body } = await graphql(gateway, token, QUOTE_REQUESTS, { tenderId: tender.id });
+  expect(body.errors).toBeUndefined();
+  return body.data.quoteRequests as any[];
+}
+
+/** Waits until every quote request of the tender reached a final state. */
+const settled = () => waitFor('quote requests to settle', async () => {
+  const requests = await quoteRequests();
+  return requests.every((request) => FINAL.includes(request.status)) && requests;
+});
+
+beforeEach(async () => {
+  gateway = await startGateway();
+  world = await createWorld(gateway.em());
+  tender = await createTender(gateway.em(), world);
+  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+});
+
+afterEach(async () => {
+  await sims?.close();
+  sims = undefined;
+  await gateway.close();
+});
+
+describe('quotation integration end to end', () => {
+  it('three simulated insurers acknowledge, call back, get fetched, and the proposal compares them', async () => {
+    const { insurers, simulator, slugs } = await simulate([
+      { name: 'Anchor Insurance', pricingFactor: 1 },
+      { name: 'Beacon Insurance', pricingFactor: 1.2 },
+      { name: 'Compass Insurance', pricingFactor: 0.9 },
+    ]);
+    const created = await requestQuotes(
+      insurers.map((insurer) => insurer.id),
+      [
+        { insuranceSum: 1_000_000, deductible: 10_000 },
+        { insuranceSum: 2_000_000, deductible: 0 },
+      ],
+    );
+    expect(created.map((request) => request.status)).toEqual(['QUEUED', 'QUEUED', 'QUEUED']);
+
+    const requests = await settled();
+    expect(requests.map((request) => request.status)).toEqual(['QUOTED', 'QUOTED', 'QUOTED']);
+    for (const slug of slugs) expect(simulator.stats(slug)).toEqual({ posts: 1, quotes: 1, callbacks: 1, fetches: 1 });
+
+    const { body } = await graphql(
+      gateway,
+      broker,
+      `query($id: ID!) { proposal(tenderId: $id) { taxRate
+         entries { insurer { name } quoteRequest { status options { insuranceSum deductible premium premiumWithTax cheapest } } }
+         cheapest { insuranceSum deductible insurer { name } option { premium premiumWithTax } } } }`,
+      { id: tender.id },
+    );
+    const proposal = body.data.proposal;
+    expect(proposal.taxRate).toBe(0.19);
+    // 150 + sum × 0.25 % × factor × (1 − min(50 %, 5 × deductible / sum)); with tax × 1.19, to the cent
+    const premiums = proposal.entries.map((entry: any) => [entry.insurer.name, entry.quoteRequest.options.map((o: any) => [o.premium, o.premiumWithTax, o.cheapest])]);
+    expect(premiums).toEqual([
+      ['Anchor Insurance', [[2525, 3004.75, false], [5150, 6128.5, false]]],
+      ['Beacon Insurance', [[3000, 3570, false], [6150, 7318.5, false]]],
+      ['Compass Insurance', [[2287.5, 2722.13, true], [4650, 5533.5, true]]],
+    ]);
+    expect(proposal.cheapest).toEqual([
+      { insuranceSum: 1_000_000, deductible: 10_000, insurer: { name: 'Compass Insurance' }, option: { premium: 2287.5, premiumWithTax: 2722.13 } },
+      { insuranceSum: 2_000_000, deductible: 0, insurer: { name: 'Compass Insurance' }, option: { premium: 4650, premiumWithTax: 5533.5 } },
+    ]);
+
+    // Tender.proposal is the same overview; the invited insurers now see the tender.
+    const viaTender = await graphql(gateway, broker, 'query($id: ID!) { tender(id: $id) { proposal { cheapest { insurer { name } } } } }', { id: tender.id });
+    expect(viaTender.body.data.tender.proposal.cheapest).toHaveLength(2);
+    const insurerToken = await tokenFor(gateway, Role.INSURER, { insurerId: insurers[0].id });
+    expect((await getJson(gateway, `/public/v1/tenders/${tender.id}`, insurerToken)).status).toBe(200);
+  });
+
+  it('an insurer sees only its own quote request and options in the proposal', async () => {
+    const { insurers } = await simulate([{ name: 'Anchor Insurance' }, { name: 'Beacon Insurance' }]);
+    await requestQuotes(insurers.map((insurer) => insurer.id));
+    await settled();
+    const token = await tokenFor(gateway, Role.INSURER, { insurerId: insurers[1].id });
+    const { body } = await graphql(gateway, token, 'query($id: ID!) { proposal(tenderId: $id) { entries { insurer { name } } cheapest { insurer { name } } } }', { id: tender.id });
+    expect(body.data.proposal.entries).toEqual([{ insurer: { name: 'Beacon Insurance' } }]);
+    expect(body.data.proposal.cheapest.every((c: any) => c.insurer.name === 'Beacon Insurance')).toBe(true);
+    expect((await quoteRequests(token)).map((r) => r.insurer.name)).toEqual(['Beacon Insurance']);
+  });
+
+  it('a declined quote ends DECLINED with no options, not FAILED', async () => {
+    const { insurers } = await simulate([{ name: 'Anchor Insurance', behaviour: 'decline' }]);
+    await requestQuotes([insurers[0].id]);
+    const [request] = await settled();
+    expect(request).toMatchObject({ status: 'DECLINED', options: [], failureReason: null });
+  });
+});
+
+describe('requestQuotes validation and access', () => {
+  it('refuses bad limits, currencies and URLs field by field, and queues nothing', async () => {
+    const { insurers } = await simulate([{ name: 'Anchor Insurance' }]);
+    const { body } = await graphql(gateway, broker, REQUEST_QUOTES, {
+      input: {
+        tenderId: tender.id,
+        insurerIds: [insurers[0].id, 'no-such-insurer'],
+        limits: [{ insuranceSum: 0, deductible: -1 }, { insuranceSum: 100, deductible: 100 }],
+        riskInformation: { turnover: { amount: 1, currency: 'EURO' }, websiteUrl: 'javascript:alert(1)' },
+      },
+    });
+    expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(body.errors[0].extensions.errors.map((e: any) => e.parameter).sort()).toEqual(
+      ['insurerIds', 'limits[0].deductible', 'limits[0].insuranceSum', 'limits[1].deductible', 'riskInformation.turnover.currency', 'riskInformation.websiteUrl'].sort(),
+    );
+    expect(await quoteRequests()).toEqual([]);
+  });
+
+  it('a broker cannot request quotes for another company\'s tender (NOT_FOUND), an insurer not at all (FORBIDDEN)', async () => {
+    const { insurers } = await simulate([{ name: 'Anchor Insurance' }]);
+    const other = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[1].id });
+    const input = { tenderId: tender.id, insurerIds: [insurers[0].id], limits: [{ insuranceSum: 1000, deductible: 0 }], riskInformation: {} };
+    expect((await graphql(gateway, other, REQUEST_QUOTES, { input })).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const insurer = await tokenFor(gateway, Role.INSURER, { insurerId: insurers[0].id });
+    expect((await graphql(gateway, insurer, REQUEST_QUOTES, { input })).body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
+
+describe('failures of the insurer system', () => {
+  it('an insurer that is down is retried and quoted once it is up again', async () => {
+    const sim = await simulate([{ name: 'Anchor Insurance' }]);
+    await sim.down();
+    await requestQuotes([sim.insurers[0].id]);
+    const failing = await waitFor('a failed attempt', async () => (await quoteRequests()).find((r) => r.attempts >= 1 && r.status === 'QUEUED'));
+    expect(failing.lastError).toMatch(/sending the quotation request: network error: ECONNREFUSED/);
+    await sim.up();
+    const [request] = await settled();
+    expect(request.status).toBe('QUOTED');
+    expect(request.lastError).toBeNull();
+  });
+
+  it('5xx answers are retried until the attempts run out, then FAILED with the reason', async () => {
+    const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'fail' }]);
+    await requestQuotes([sim.insurers[0].id]);
+    const [request] = await settled();
+    expect(request.status).toBe('FAILED');
+    expect(request.attempts).toBe(4);
+    expect(request.failureReason).toBe('gave up after 4 attempts sending the quotation request: insurer answered 503');
+    expect(sim.simulator.stats(sim.slugs[0]).posts).toBe(4);
+  });
+
+  it('a timed-out request is sent again with the same Idempotency-Key and quoted once', async () => {
+    const sim = await simulate([{ name: 'Anchor Insurance' }]);
+    sim.simulator.queueBehaviours(sim.slugs[0], ['timeout']);
+    await requestQuotes([sim.insurers[0].id]);
+    const [request] = await settled();
+    expect(request.status).toBe('QUOTED');
+    expect(sim.simulator.stats(sim.slugs[0])).toMatchObject({ posts: 2, quotes: 1 });
+  });
+
+  it('an insurer that never answers in time ends FAILED after the attempts, with the timeout as reason', async () => {
+    const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'timeout' }]);
+    await requestQuotes([sim.insurers[0].id]);
+    const [request] = await settled();
+    expect(request.status).toBe('FAILED');
+    expect(request.failureReason).toMatch(/no answer within 1000 ms/);
+  });
+
+  it('a malformed acknowledgement fails at once, with the reason kept', async () => {
+    const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'malformed' }]);
+    await requestQuotes([sim.insurers[0].id]);
+    const [request] = await settled();
+    expect(request).toMatchObject({ status: 'FAILED', attempts: 1 });
+    expect(request.failureReason).toMatch(/malformed acknowledgement: id must be a string/);
+    expect(sim.simulator.stats(sim.slugs[0]).posts).toBe(1);
+  });
+
+  it('a malformed quote fails at once and stores no options', async () => {
+    const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'malformed-quote' }]);
+    const [created] = await requestQuotes([sim.insurers[0].id]);
+    const [request] = await settled();
+    expect(request.status).toBe('FAILED');
+    expect(request.failureReason).toMatch(/fetching the quote: malformed quote: option 0 needs finite, non-negative/);
+    expect(await gateway.em().count(QuoteOption, { quoteRequest: created.id })).toBe(0);
+  });
+});
+
+describe('the callback endpoint', () => {
+  it('honours a callback that arrives before the acknowledgement', async () => {
+    const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'early-callback' }]);
+    await requestQuotes([sim.insurers[0].id]);
+    const [request] = await settled();
+    expect(request.status).toBe('QUOTED');
+    expect(sim.simulator.stats(sim.slugs[0])).toMatchObject({ callbacks: 1, fetches: 1 });
+    expect(await gateway.em().count(EarlyCallback)).toBe(0);
+  });
+
+  it('stores one quote when the insurer calls back twice', async () => {
+    const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'callback-twice' }]);
+    const [created] = await requestQuotes([sim.insurers[0].id], [{ insuranceSum: 1000, deductible: 0 }, { insuranceSum: 2000, deductible: 0 }]);
+    await waitFor('both callbacks', async () => sim.simulator.stats(sim.slugs[0]).callbacks === 2);
+    const [request] = await settled();
+    expect(request.options).toHaveLength(2);
+    expect(await gateway.em().count(QuoteOption, { quoteRequest: created.id })).toBe(2);
+    expect(sim.simulator.stats(sim.slugs[0]).fetches).toBe(1);
+  });
+
+  it('answers 202 and is idempotent; another insurer\'s id, or an unknown id, is a 404', async () => {
+    const sim = await simulate([{ name: 'Anchor Insurance' }, { name: 'Beacon Insurance' }]);
+    await requestQuotes([sim.insurers[0].id]);
+    const [request] = await settled();
+    const post = (token: string | undefined, body: unknown) =>
+      fetch(`${gateway.url}${CALLBACK}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+    const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
+    const again = await post(owner, { quote_request_id: request.insurerReference });
+    expect(again.status).toBe(202);
+    expect(await json(again)).toEqual({ status: 'accepted', quote_request_id: request.insurerReference });
+    expect((await quoteRequests())[0].options).toHaveLength(1);
+
+    const stranger = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[1].id });
+    const foreign = await post(stranger, { quote_request_id: request.insurerReference });
+    expect(foreign.status).toBe(404);
+    expect((await json(foreign)).code).toBe('NOT_FOUND');
+    expect((await post(owner, { quote_request_id: 'Q-never-issued' })).status).toBe(404);
+  });
+
+  it('refuses a missing token (401), a broker token (403), bad bodies (400) and other methods (405)', async () => {
+    const sim = await simulate([{ name: 'Anchor Insurance' }]);
+    const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
+    const send = (headers: Record<string, string>, body: string) => fetch(`${gateway.url}${CALLBACK}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    expect((await send({}, '{"quote_request_id":"x"}')).status).toBe(401);
+    expect((await send({ authorization: `Bearer ${broker}` }, '{"quote_request_id":"x"}')).status).toBe(403);
+    for (const body of ['{', '[]', '{"quote_request_id": 7}', '{"quote_request_id":"x","extra":1}', '{}']) {
+      expect((await send({ authorization: `Bearer ${owner}` }, body)).status, body).toBe(400);
+    }
+    expect((await fetch(`${gateway.url}${CALLBACK}`)).status).toBe(405);
+  });
+});
