@@ -1,22 +1,19 @@
 import 'reflect-metadata';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/database';
+import { InsurerSimulator, type SimInsurerOptions } from './insurer-sim/insurer-sim';
 import { logger } from './logger';
-import { DEMO_CLIENTS, ensureDemoData } from './seed/demo-data';
+import { DEMO_CLIENTS, ensureDemoData, simulatorBaseUrl } from './seed/demo-data';
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const orm = await openDatabase(config);
-  const demo = config.demo && (await ensureDemoData(orm));
-  const app = await createApp({ config, orm });
-  const server = createServer(app.express);
-  await new Promise<void>((resolve) => server.listen(config.port, resolve));
-  const address = server.address();
-  const base = `http://localhost:${typeof address === 'object' && address ? address.port : config.port}`;
-  logger.info({ port: config.port, database: config.databaseUrl }, 'gateway listening');
+const listen = (server: Server, port: number, host?: string) =>
+  new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
 
+function printWelcome(base: string, config: Config, simulated: SimInsurerOptions[]): void {
   console.log(`
 Tender Exchange gateway on ${base}
   GraphQL (Apollo Sandbox in a browser)  ${base}/graphql
@@ -24,21 +21,47 @@ Tender Exchange gateway on ${base}
   Broker REST API                        ${base}/api/v1/tenders
   Token service                          ${base}/auth/token
   Database                               ${config.databaseUrl}`);
-  if (demo) {
-    console.log('\nDemo credentials (app_id / secret):');
-    for (const client of DEMO_CLIENTS) console.log(`  ${client.role.padEnd(9)} ${client.appId} / ${client.secret}`);
-    console.log(`
+  if (!config.demo) return;
+  console.log('\nDemo credentials (app_id / secret):');
+  for (const client of DEMO_CLIENTS) console.log(`  ${client.role.padEnd(9)} ${client.appId} / ${client.secret}`);
+  if (simulated.length > 0) {
+    console.log(`\nInsurer simulator: ${simulated.length} insurers at ${simulatorBaseUrl(config.simPort)}/insurers/<slug>, answering requestQuotes`);
+  }
+  console.log(`
 Try:
   TOKEN=$(curl -s -X POST ${base}/auth/token -H 'content-type: application/json' \\
     -d '{"app_id":"demo-broker","secret":"demo-broker-secret"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')
   curl -s -H "Authorization: Bearer $TOKEN" '${base}/api/v1/tenders?limit=2'
 `);
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const orm = await openDatabase(config);
+  const simulated = config.demo ? await ensureDemoData(orm, config.simPort) : [];
+  const app = await createApp({ config, orm });
+  const server = createServer(app.express);
+  await listen(server, config.port);
+  const base = `http://localhost:${config.port}`;
+
+  // Demo mode: the reference insurer system answers the seeded insurers' quote requests, over loopback.
+  let simulator: InsurerSimulator | undefined;
+  let simServer: Server | undefined;
+  if (simulated.length > 0 && config.simPort > 0) {
+    simulator = new InsurerSimulator({ gatewayUrl: base, insurers: simulated, quoteDelayMs: 500 });
+    simServer = createServer(simulator.app);
+    await listen(simServer, config.simPort, '127.0.0.1');
   }
+  app.dispatcher.start();
+  logger.info({ port: config.port, database: config.databaseUrl }, 'gateway listening');
+  printWelcome(base, config, simulated);
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     server.close(async () => {
       await app.stop();
+      await simulator?.close();
+      simServer?.close();
       await orm.close();
       process.exit(0);
     });

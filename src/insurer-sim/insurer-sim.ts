@@ -5,11 +5,23 @@ import { CALLBACK_PATH } from '../quotes/quote-callback.routes';
 
 /**
  * How a simulated insurer answers a quotation request:
- * quote (default), decline (no options), slow (acknowledges after `slowMs`), fail (503), timeout (never answers),
+ * quote (default), decline (no options), slow (acknowledges after `slowMs`), slow-fetch (serves the quote's first
+ * fetch after `slowMs`), fail (503), timeout (never answers),
  * malformed (an acknowledgement without id), malformed-quote (a quote with unusable options),
  * early-callback (calls back before acknowledging), callback-twice (calls back two times).
  */
-export const SIM_BEHAVIOURS = ['quote', 'decline', 'slow', 'fail', 'timeout', 'malformed', 'malformed-quote', 'early-callback', 'callback-twice'] as const;
+export const SIM_BEHAVIOURS = [
+  'quote',
+  'decline',
+  'slow',
+  'slow-fetch',
+  'fail',
+  'timeout',
+  'malformed',
+  'malformed-quote',
+  'early-callback',
+  'callback-twice',
+] as const;
 export type SimBehaviour = (typeof SIM_BEHAVIOURS)[number];
 
 export interface SimInsurerOptions {
@@ -28,7 +40,7 @@ export interface SimOptions {
   insurers: SimInsurerOptions[];
   /** Time to compute a quote before calling back, ms. */
   quoteDelayMs?: number;
-  /** Delay of the `slow` acknowledgement, ms. */
+  /** Delay of the `slow` acknowledgement and of the `slow-fetch` quote's first fetch, ms. */
   slowMs?: number;
 }
 
@@ -42,6 +54,9 @@ interface SimQuote {
   limits: Limit[];
   behaviour: SimBehaviour;
   ready: boolean;
+  /** The gateway accepted a callback for it. */
+  delivered: boolean;
+  fetches: number;
 }
 
 export interface SimStats {
@@ -179,6 +194,9 @@ export class InsurerSimulator {
     const key = req.get('idempotency-key');
     const known = key ? insurer.byIdempotencyKey.get(key) : undefined;
     if (known) {
+      // A repeated delivery: same answer; and if the callback never got through, send it again.
+      const quote = insurer.quotes.get(known)!;
+      if (quote.ready && !quote.delivered) this.later(0, () => this.callBack(insurer, quote));
       res.json({ id: known, status: 'PROCESSING' });
       return;
     }
@@ -196,24 +214,24 @@ export class InsurerSimulator {
         await sleep(this.options.slowMs ?? 2000);
         break;
     }
-    const quote: SimQuote = { id: `Q-${randomUUID()}`, limits, behaviour, ready: false };
+    const quote: SimQuote = { id: `Q-${randomUUID()}`, limits, behaviour, ready: false, delivered: false, fetches: 0 };
     insurer.quotes.set(quote.id, quote);
     if (key) insurer.byIdempotencyKey.set(key, quote.id);
     insurer.stats.quotes++;
     if (behaviour === 'early-callback') {
       quote.ready = true;
-      await this.callBack(insurer, quote.id);
+      await this.callBack(insurer, quote);
     } else {
       this.later(this.options.quoteDelayMs ?? 50, async () => {
         quote.ready = true;
-        await this.callBack(insurer, quote.id);
-        if (behaviour === 'callback-twice') await this.callBack(insurer, quote.id);
+        await this.callBack(insurer, quote);
+        if (behaviour === 'callback-twice') await this.callBack(insurer, quote);
       });
     }
     res.json({ id: quote.id, status: 'PROCESSING' });
   }
 
-  private serveQuote(req: Request, res: Response): void {
+  private async serveQuote(req: Request, res: Response): Promise<void> {
     const insurer = this.insurers.get(String(req.params.slug));
     const quote = insurer?.quotes.get(String(req.params.id));
     if (!insurer || !quote) {
@@ -221,10 +239,12 @@ export class InsurerSimulator {
       return;
     }
     insurer.stats.fetches++;
+    quote.fetches++;
     if (!quote.ready) {
       res.status(409).json({ id: quote.id, status: 'PROCESSING' });
       return;
     }
+    if (quote.behaviour === 'slow-fetch' && quote.fetches === 1) await sleep(this.options.slowMs ?? 2000);
     if (quote.behaviour === 'malformed-quote') {
       res.json({ id: quote.id, quote_options: [{ insurance_sum: 'a lot', deductible: -1, premium: null }] });
       return;
@@ -258,16 +278,17 @@ export class InsurerSimulator {
   }
 
   /** Spec 4.5 with retries: a callback that fails (network, 5xx, expired token) is tried again. */
-  private async callBack(insurer: SimInsurer, quoteId: string): Promise<void> {
+  private async callBack(insurer: SimInsurer, quote: SimQuote): Promise<void> {
     for (let attempt = 0; attempt < 6 && !this.closed; attempt++) {
       try {
         const response = await fetch(`${this.options.gatewayUrl}${CALLBACK_PATH}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${await this.token(insurer, attempt > 0)}` },
-          body: JSON.stringify({ quote_request_id: quoteId }),
+          body: JSON.stringify({ quote_request_id: quote.id }),
         });
         if (response.status === 202) {
           insurer.stats.callbacks++;
+          quote.delivered = true;
           return;
         }
         if (response.status < 500 && response.status !== 401) return; // the gateway refused it for good

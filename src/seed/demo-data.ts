@@ -2,13 +2,15 @@ import type { MikroORM } from '@mikro-orm/core';
 import { ApiClient } from '../auth/api-client.entity';
 import { ApiClientService } from '../auth/api-client.service';
 import { Role } from '../auth/role';
+import type { SimInsurerOptions } from '../insurer-sim/insurer-sim';
+import { Insurer } from '../insurers/insurer.entity';
 import { Tender } from '../tenders/tender.entity';
-import { SeedService } from './seed.service';
+import { SeedService, insurerSlug } from './seed.service';
 
 export const DEMO_TENDERS = 500;
 const DEMO_SEED = 42;
 
-/** Fixed, documented credentials for local exploration; created only in demo mode on an empty database. */
+/** Fixed, documented credentials for local exploration; created only in demo mode. */
 export const DEMO_CLIENTS = [
   { appId: 'demo-insurer', secret: 'demo-insurer-secret', role: Role.INSURER },
   { appId: 'demo-broker', secret: 'demo-broker-secret', role: Role.BROKER },
@@ -16,12 +18,17 @@ export const DEMO_CLIENTS = [
   { appId: 'demo-analyst', secret: 'demo-analyst-secret', role: Role.ANALYST },
 ] as const;
 
-/** Seeds demo data into an empty database; answers whether the demo clients exist (new or from before). */
-export async function ensureDemoData(orm: MikroORM): Promise<boolean> {
+export const simulatorBaseUrl = (simPort: number) => `http://127.0.0.1:${simPort}`;
+
+/**
+ * Demo mode: an empty database gets demo data and the demo clients; every insurer whose quote API is the
+ * bundled simulator gets a callback client `sim-<slug>` / `sim-<slug>-secret`. Answers the simulator's insurers.
+ */
+export async function ensureDemoData(orm: MikroORM, simPort: number): Promise<SimInsurerOptions[]> {
   const em = orm.em.fork();
+  const clients = new ApiClientService(em);
   if ((await em.count(Tender)) === 0 && (await em.count(ApiClient)) === 0) {
-    const seeded = await new SeedService(em).run({ tenders: DEMO_TENDERS, seed: DEMO_SEED });
-    const clients = new ApiClientService(em);
+    const seeded = await new SeedService(em).run({ tenders: DEMO_TENDERS, seed: DEMO_SEED, insurerApiUrl: simulatorBaseUrl(simPort) });
     for (const demo of DEMO_CLIENTS) {
       await clients.create({
         ...demo,
@@ -31,5 +38,17 @@ export async function ensureDemoData(orm: MikroORM): Promise<boolean> {
       });
     }
   }
-  return (await em.count(ApiClient, { appId: DEMO_CLIENTS[0].appId })) > 0;
+  const prefix = `${simulatorBaseUrl(simPort)}/insurers/`;
+  const simulated = (await em.find(Insurer, {}, { orderBy: { name: 'asc' } })).filter((insurer) => insurer.quoteApiUrl.startsWith(prefix));
+  return Promise.all(
+    simulated.map(async (insurer, index) => {
+      const slug = insurerSlug(insurer.name);
+      const credentials = { appId: `sim-${slug}`, secret: `sim-${slug}-secret` };
+      if (!(await em.count(ApiClient, { appId: credentials.appId }))) {
+        await clients.create({ role: Role.INSURER, insurerId: insurer.id, description: 'insurer simulator callbacks', ...credentials });
+      }
+      // Prices differ by insurer so the proposal has something to compare.
+      return { slug, ...credentials, pricingFactor: 0.8 + (index % 5) * 0.1 };
+    }),
+  );
 }

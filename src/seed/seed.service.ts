@@ -71,6 +71,9 @@ const PATH: Record<TenderStatus, TenderStatus[]> = {
 
 const BATCH = 5000;
 
+/** The path segment of a seeded insurer at the simulator. */
+export const insurerSlug = (name: string): string => name.toLowerCase().replace(/\W+/g, '-');
+
 const startOfUtcDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
 const DAY = 24 * 3600 * 1000;
 
@@ -90,7 +93,7 @@ export class SeedService {
     const insurers = await this.ensure(Insurer, INSURER_NAMES, (name) => ({
       id: faker.string.uuid(),
       name,
-      quoteApiUrl: `${options.insurerApiUrl ?? 'http://127.0.0.1:4100'}/insurers/${name.toLowerCase().replace(/\W+/g, '-')}`,
+      quoteApiUrl: `${options.insurerApiUrl ?? 'http://127.0.0.1:4100'}/insurers/${insurerSlug(name)}`,
       createdAt: new Date(),
     }));
 
