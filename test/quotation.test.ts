@@ -85,7 +85,7 @@ describe('quotation integration end to end', () => {
 
     const requests = await settled();
     expect(requests.map((request) => request.status)).toEqual(['QUOTED', 'QUOTED', 'QUOTED']);
-    for (const slug of slugs) expect(simulator.stats(slug)).toEqual({ posts: 1, quotes: 1, callbacks: 1, fetches: 1 });
+    for (const slug of slugs) expect(simulator.stats(slug)).toEqual({ posts: 1, quotes: 1, callbacks: 1, callbackFailures: 0, fetches: 1 });
 
     const { body } = await graphql(
       gateway,
@@ -228,7 +228,7 @@ describe('the callback endpoint', () => {
     await requestQuotes([sim.insurers[0].id]);
     const [request] = await settled();
     expect(request.status).toBe('QUOTED');
-    expect(sim.simulator.stats(sim.slugs[0])).toMatchObject({ callbacks: 1, fetches: 1 });
+    expect(sim.simulator.stats(sim.slugs[0])).toMatchObject({ posts: 1, callbacks: 1, callbackFailures: 0, fetches: 1 });
     expect(await gateway.em().count(EarlyCallback)).toBe(0);
   });
 
@@ -239,6 +239,7 @@ describe('the callback endpoint', () => {
     const [request] = await settled();
     expect(request.options).toHaveLength(2);
     expect(await gateway.em().count(QuoteOption, { quoteRequest: created.id })).toBe(2);
+    expect(sim.simulator.stats(sim.slugs[0]).callbackFailures).toBe(0);
     expect(sim.simulator.stats(sim.slugs[0]).fetches).toBe(1);
   });
 

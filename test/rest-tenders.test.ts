@@ -74,7 +74,7 @@ describe('REST tender lists', () => {
     const { body } = await getJson(gateway, '/api/v1/tenders?limit=1', broker);
     const [tender] = body.payload;
     expect(Object.keys(tender).sort()).toEqual(
-      ['_id', 'broker_company', 'changes_metadata', 'created_at', 'customer', 'line_of_business', 'person_in_charge', 'product', 'status', 'tax_rate', 'updated_at'].sort(),
+      ['_id', 'broker_company', 'changes_metadata', 'created_at', 'customer', 'line_of_business', 'person_in_charge', 'policy_documentation', 'product', 'status', 'tax_rate', 'updated_at'].sort(),
     );
     expect(tender.created_at).toMatch(ISO_MS);
     expect(tender.updated_at).toMatch(ISO_MS);

@@ -16,3 +16,7 @@ export function assertRole(viewer: Viewer, roles: readonly Role[]): void {
     throw forbidden(`This operation needs one of the roles ${roles.join(', ')}; this token has role ${viewer.role}`);
   }
 }
+
+export function forbiddenUnless(allowed: boolean, message: string): void {
+  if (!allowed) throw forbidden(message);
+}

@@ -9,6 +9,7 @@ import { BrokerCompany } from '../parties/broker-company.entity';
 import { Customer } from '../parties/customer.entity';
 import { Person } from '../parties/person.entity';
 import { LineOfBusiness } from '../tenders/line-of-business.entity';
+import { TenderHistoryEntry } from '../tenders/tender-history-entry.entity';
 import { TenderInvitation } from '../tenders/tender-invitation.entity';
 import { Tender } from '../tenders/tender.entity';
 
@@ -25,5 +26,6 @@ export const entities = [
   QuoteRequest,
   RevokedToken,
   Tender,
+  TenderHistoryEntry,
   TenderInvitation,
 ];

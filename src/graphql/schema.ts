@@ -5,6 +5,7 @@ import { ApiClientResolver } from '../auth/api-client.resolver';
 import { InsurerResolver } from '../insurers/insurer.resolver';
 import { TenderProposalResolver } from '../proposals/tender-proposal.resolver';
 import { QuoteResolver } from '../quotes/quote.resolver';
+import { TenderLifecycleResolver } from '../tenders/tender-lifecycle.resolver';
 import { TenderResolver } from '../tenders/tender.resolver';
 import { authChecker } from './auth-checker';
 
@@ -13,7 +14,7 @@ let built: Promise<GraphQLSchema> | undefined;
 /** The schema is the same for every app in the process; build it once. */
 export function gatewaySchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
-    resolvers: [TenderResolver, InsurerResolver, ApiClientResolver, QuoteResolver, TenderProposalResolver],
+    resolvers: [TenderResolver, InsurerResolver, ApiClientResolver, QuoteResolver, TenderProposalResolver, TenderLifecycleResolver],
     authChecker,
     authMode: 'error',
     validate: false,

@@ -65,6 +65,8 @@ export interface SimStats {
   /** Distinct quotation requests (by Idempotency-Key) that were acknowledged. */
   quotes: number;
   callbacks: number;
+  /** Callback attempts the gateway did not accept (or that did not reach it). */
+  callbackFailures: number;
   fetches: number;
 }
 
@@ -112,7 +114,7 @@ export class InsurerSimulator {
         behaviours: [],
         quotes: new Map(),
         byIdempotencyKey: new Map(),
-        stats: { posts: 0, quotes: 0, callbacks: 0, fetches: 0 },
+        stats: { posts: 0, quotes: 0, callbacks: 0, callbackFailures: 0, fetches: 0 },
       });
     }
     this.app = this.routes();
@@ -291,9 +293,10 @@ export class InsurerSimulator {
           quote.delivered = true;
           return;
         }
+        insurer.stats.callbackFailures++;
         if (response.status < 500 && response.status !== 401) return; // the gateway refused it for good
       } catch {
-        // the gateway is unreachable: try again
+        insurer.stats.callbackFailures++; // the gateway is unreachable: try again
       }
       await sleep(100 * 2 ** attempt);
     }

@@ -16,7 +16,7 @@ function latestPerInsurer(requests: QuoteRequest[]): QuoteRequest[] {
   return [...latest.values()].sort((a, b) => a.insurer.name.localeCompare(b.insurer.name));
 }
 
-function presentRequest(request: QuoteRequest, taxRate: number, cheapestIds: Set<string>): QuoteRequestView {
+function presentRequest(request: QuoteRequest, taxRate: number, cheapestIds: Set<string>, orderedId: string | null): QuoteRequestView {
   const options: QuoteOptionView[] = request.options.getItems().map((option) => ({
     id: option.id,
     insuranceSum: option.insuranceSum,
@@ -24,6 +24,7 @@ function presentRequest(request: QuoteRequest, taxRate: number, cheapestIds: Set
     premium: option.premium,
     premiumWithTax: premiumWithTax(option.premium, taxRate),
     cheapest: cheapestIds.has(option.id),
+    ordered: option.id === orderedId,
   }));
   return {
     id: request.id,
@@ -63,7 +64,10 @@ export function buildProposal(tender: Tender, requests: QuoteRequest[], showTaxR
     }
   }
   const cheapestIds = new Set([...best.values()].map((entry) => entry.optionId));
-  const views = new Map(requests.map((request) => [request.id, presentRequest(request, tender.taxRate, latest.includes(request) ? cheapestIds : new Set())]));
+  const orderedId = tender.orderedOption?.id ?? null;
+  const views = new Map(
+    requests.map((request) => [request.id, presentRequest(request, tender.taxRate, latest.includes(request) ? cheapestIds : new Set(), orderedId)]),
+  );
   const cheapest: CheapestOptionView[] = [...best.values()]
     .map(({ request, optionId }) => {
       const option = views.get(request.id)!.options.find((candidate) => candidate.id === optionId)!;
@@ -76,6 +80,7 @@ export function buildProposal(tender: Tender, requests: QuoteRequest[], showTaxR
       taxRate: showTaxRate ? tender.taxRate : null,
       entries: latest.map((request) => ({ insurer: request.insurer, quoteRequest: views.get(request.id)! })),
       cheapest,
+      orderedOptionId: requests.length > 0 ? orderedId : null,
     },
     requests: requests.map((request) => views.get(request.id)!),
   };

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Viewer } from '../auth/viewer';
+import { newId } from '../db/ids';
 import { badInput, notFound } from '../errors/domain-error';
 import { EarlyCallback } from './early-callback.entity';
 import { QuoteRequestStatus } from './quote-request-status';
@@ -53,7 +54,7 @@ export async function receiveCallback(em: EntityManager, viewer: Viewer, insurer
   if (unacknowledged === 0) throw notFound(`No quote request of this insurer has the id ${insurerReference}`);
   await em.upsert(
     EarlyCallback,
-    { insurer: insurerId, insurerReference, receivedAt: new Date() },
+    { id: newId(), insurer: insurerId, insurerReference, receivedAt: new Date() },
     { onConflictFields: ['insurer', 'insurerReference'], onConflictAction: 'ignore' },
   );
   // The acknowledgement may have been stored between our lookup and the insert; then claim it here.

@@ -85,6 +85,9 @@ export class QuoteOptionView {
 
   @Field(() => Boolean, { description: 'The cheapest option for its insurance sum and deductible across the proposal.' })
   cheapest!: boolean;
+
+  @Field(() => Boolean, { description: 'Cover was ordered on this option.' })
+  ordered!: boolean;
 }
 
 @ObjectType('QuoteRequest', { description: 'A quotation request to one insurer and what came of it.' })
@@ -181,4 +184,7 @@ export class ProposalView {
 
   @Field(() => [CheapestOptionView], { description: 'Per insurance sum and deductible pair, the cheapest option.' })
   cheapest!: CheapestOptionView[];
+
+  @Field(() => ID, { nullable: true, description: 'The option cover was ordered on, once ordered.' })
+  orderedOptionId!: string | null;
 }

@@ -48,6 +48,11 @@ const REST_TENDER = /* GraphQL */ `
       last_name: lastName
       salutation
     }
+    policy_documentation: policyDocumentation {
+      status
+      policy_number: policyNumber
+      confirmed_at: confirmedAt
+    }
   }
 `;
 
@@ -82,6 +87,15 @@ export const REST_TENDER_LIST = /* GraphQL */ `
 export const REST_TENDER_BY_ID = /* GraphQL */ `
   query RestTender($id: ID!) {
     tender(id: $id) {
+      ...RestTender
+    }
+  }
+  ${REST_TENDER}
+`;
+
+export const REST_CONFIRM_POLICY_DOCUMENTATION = /* GraphQL */ `
+  mutation RestConfirmPolicyDocumentation($id: ID!, $policyNumber: String!, $confirmedAt: DateTimeISO) {
+    confirmPolicyDocumentation(tenderId: $id, policyNumber: $policyNumber, confirmedAt: $confirmedAt) {
       ...RestTender
     }
   }

@@ -10,7 +10,7 @@ const SORT_FIELDS: Record<string, string> = {
   product: 'PRODUCT',
 };
 const LIST_PARAMETERS = ['skip', 'limit', 'sort', 'status', 'line_of_business', 'updated_since'];
-const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+export const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 const GRAPHQL_INT_MAX = 2 ** 31 - 1;
 
 export interface TenderListVariables {
@@ -28,7 +28,7 @@ export interface ParsedListQuery {
   sortEcho: Record<string, 1 | -1>;
 }
 
-function isValidCalendarDate(year: number, month: number, day: number): boolean {
+export function isValidCalendarDate(year: number, month: number, day: number): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
@@ -85,8 +85,7 @@ export function parseListQuery(req: Request, pathStatuses: readonly TenderStatus
   }
 
   if (values.updated_since !== undefined) {
-    const match = ISO_TIMESTAMP.exec(values.updated_since);
-    if (!match || !isValidCalendarDate(Number(match[1]), Number(match[2]), Number(match[3])) || Number.isNaN(Date.parse(values.updated_since))) {
+    if (!isIsoTimestamp(values.updated_since)) {
       problems.push({ parameter: 'updated_since', message: 'must be an ISO 8601 timestamp with offset, e.g. 2026-05-04T09:15:00.000Z' });
     } else {
       variables.updatedSince = new Date(values.updated_since).toISOString();
@@ -101,4 +100,27 @@ export function parseListQuery(req: Request, pathStatuses: readonly TenderStatus
 export function assertNoQuery(req: Request): void {
   const names = Object.keys(req.query);
   if (names.length > 0) throw badInput('This resource takes no query parameters', names.map((name) => ({ parameter: name, message: 'unknown parameter' })));
+}
+
+/** `updated_since`-style timestamps: ISO 8601 with an offset, on a real calendar day. */
+export function isIsoTimestamp(value: string): boolean {
+  const match = ISO_TIMESTAMP.exec(value);
+  return !!match && isValidCalendarDate(Number(match[1]), Number(match[2]), Number(match[3])) && !Number.isNaN(Date.parse(value));
+}
+
+/** Body of `POST /public/v1/tenders/{id}/policy-documentation`: `{policy_number, confirmed_at?}`. */
+export function parsePolicyDocumentation(body: unknown): { policyNumber: string; confirmedAt?: string } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw badInput('The body must be a JSON object {"policy_number": "...", "confirmed_at": "..."}', [{ pointer: '', message: 'expected a JSON object' }]);
+  }
+  const record = body as Record<string, unknown>;
+  const problems: FieldProblem[] = Object.keys(record)
+    .filter((key) => key !== 'policy_number' && key !== 'confirmed_at')
+    .map((key) => ({ pointer: `/${key}`, message: 'unknown field' }));
+  if (typeof record.policy_number !== 'string') problems.push({ pointer: '/policy_number', message: 'required, a string' });
+  if (record.confirmed_at !== undefined && (typeof record.confirmed_at !== 'string' || !isIsoTimestamp(record.confirmed_at))) {
+    problems.push({ pointer: '/confirmed_at', message: 'must be an ISO 8601 timestamp with offset' });
+  }
+  if (problems.length > 0) throw badInput('The policy documentation is invalid', problems);
+  return { policyNumber: record.policy_number as string, confirmedAt: record.confirmed_at as string | undefined };
 }

@@ -4,10 +4,10 @@ import { Role } from '../auth/role';
 import { assertRole } from '../auth/viewer';
 import { prepareOperation } from '../graphql/prepared-operation';
 import { requestContext, type ContextDeps } from '../http/request-context';
-import { methodNotAllowed } from '../http/json-body';
+import { jsonBody, methodNotAllowed } from '../http/json-body';
 import { ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../tenders/tender-status';
-import { assertNoQuery, parseListQuery } from './tender-query-params';
-import { REST_TENDER_BY_ID, REST_TENDER_LIST } from './tender-operations.graphql';
+import { assertNoQuery, parseListQuery, parsePolicyDocumentation } from './tender-query-params';
+import { REST_CONFIRM_POLICY_DOCUMENTATION, REST_TENDER_BY_ID, REST_TENDER_LIST } from './tender-operations.graphql';
 
 interface ListRoute {
   path: string;
@@ -41,6 +41,7 @@ const readOnly = methodNotAllowed('GET, HEAD', 'The tender APIs are read-only: u
 export function tenderRoutes(deps: ContextDeps, schema: GraphQLSchema): Router {
   const list = prepareOperation(schema, REST_TENDER_LIST);
   const byId = prepareOperation(schema, REST_TENDER_BY_ID);
+  const confirmPolicy = prepareOperation(schema, REST_CONFIRM_POLICY_DOCUMENTATION);
   const router = Router();
 
   async function authorised(req: Request, roles: readonly Role[]) {
@@ -62,6 +63,17 @@ export function tenderRoutes(deps: ContextDeps, schema: GraphQLSchema): Router {
     });
     router.all(route.path, readOnly);
   }
+
+  // The insurer confirms the policy documentation of a tender it won (DESIGN 3); roles are the mutation's.
+  const policyPath = '/public/v1/tenders/:id/policy-documentation';
+  router.post(policyPath, ...jsonBody('4kb'), async (req, res) => {
+    const context = await authorised(req, INSURER_API);
+    assertNoQuery(req);
+    const { policyNumber, confirmedAt } = parsePolicyDocumentation(req.body);
+    const data = await confirmPolicy.run(context, { id: req.params.id, policyNumber, confirmedAt });
+    res.json(data.confirmPolicyDocumentation);
+  });
+  router.all(policyPath, methodNotAllowed('POST'));
 
   for (const route of ITEM_ROUTES) {
     router.get(route.path, async (req, res) => {

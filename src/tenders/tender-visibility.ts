@@ -3,6 +3,8 @@ import { Role } from '../auth/role';
 import type { Viewer } from '../auth/viewer';
 import type { Tender } from './tender.entity';
 import { TenderStatus } from './tender-status';
+import type { TenderHistoryEntry } from './tender-history-entry.entity';
+import { PolicyDocumentationStatus, type PolicyDocumentationView, type TenderHistoryEntryView } from './tender-lifecycle.types';
 import type { TenderView } from './tender.types';
 
 /**
@@ -46,5 +48,27 @@ export function presentTender(tender: Tender, viewer: Viewer): TenderView {
     customer: redacted ? null : tender.customer,
     brokerCompany: redacted ? null : tender.brokerCompany,
     personInCharge: redacted ? null : tender.personInCharge,
+    policyDocumentation: redacted || tender.status !== TenderStatus.SUCCESSFUL ? null : policyDocumentation(tender),
   };
+}
+
+function policyDocumentation(tender: Tender): PolicyDocumentationView {
+  return {
+    status: tender.policyNumber ? PolicyDocumentationStatus.CONFIRMED : PolicyDocumentationStatus.PENDING,
+    policyNumber: tender.policyNumber ?? null,
+    confirmedAt: tender.policyConfirmedAt ?? null,
+  };
+}
+
+/** History: in full for brokers, internal users and analysts; insurers see no actors, and none of a withheld tender. */
+export function presentHistory(entries: TenderHistoryEntry[], tender: Tender, viewer: Viewer): TenderHistoryEntryView[] {
+  if (isRedactedFor(viewer, tender)) return [];
+  return entries.map((entry) => ({
+    at: entry.at,
+    actor: viewer.role === Role.INSURER ? null : entry.actor,
+    actorRole: entry.actorRole,
+    fromStatus: entry.fromStatus ?? null,
+    toStatus: entry.toStatus,
+    reason: entry.reason ?? null,
+  }));
 }

@@ -4,6 +4,7 @@ import { Insurer } from '../insurers/insurer.entity';
 import { BrokerCompany } from '../parties/broker-company.entity';
 import { Customer } from '../parties/customer.entity';
 import { Person } from '../parties/person.entity';
+import { QuoteOption } from '../quotes/quote-option.entity';
 import { LineOfBusiness } from './line-of-business.entity';
 import { TenderInvitation } from './tender-invitation.entity';
 import { TenderStatus } from './tender-status';
@@ -46,9 +47,24 @@ export class Tender {
   @ManyToOne({ entity: () => Person, index: false })
   personInCharge!: Person;
 
-  /** The insurer whose option was ordered; decides who sees a SUCCESSFUL tender in full. */
+  /** The insurer of the ordered option; decides who may finalise, and who sees a SUCCESSFUL tender in full. */
   @ManyToOne({ entity: () => Insurer, nullable: true, index: false })
-  awardedInsurer?: Insurer;
+  awardedInsurer?: Insurer | null;
+
+  /** The option of a received quote the broker ordered cover for (IN_COVERNOTE onwards). */
+  @ManyToOne({ entity: () => QuoteOption, nullable: true, index: false })
+  orderedOption?: QuoteOption | null;
+
+  /** Risk information captured with the tender; the default for its quote requests. */
+  @Property({ type: 'json', nullable: true })
+  riskInformation?: Record<string, unknown> | null;
+
+  /** Set when the winning insurer confirms the policy documentation of a SUCCESSFUL tender. */
+  @Property({ type: 'string', length: 100, nullable: true })
+  policyNumber?: string | null;
+
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  policyConfirmedAt?: Date | null;
 
   /** `status_changed_to_<status>` → ISO 8601 timestamp, for every status the tender has entered. */
   @Property({ type: 'json' })

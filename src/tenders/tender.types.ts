@@ -5,6 +5,7 @@ import { BrokerCompany } from '../parties/broker-company.entity';
 import { Customer } from '../parties/customer.entity';
 import { Person } from '../parties/person.entity';
 import { LineOfBusiness } from './line-of-business.entity';
+import { PolicyDocumentationView } from './tender-lifecycle.types';
 import { TenderStatus } from './tender-status';
 
 export enum TenderSortField {
@@ -96,6 +97,9 @@ export class TenderView {
 
   @Field(() => Person, { nullable: true })
   personInCharge!: Person | null;
+
+  @Field(() => PolicyDocumentationView, { nullable: true, description: 'Only for SUCCESSFUL tenders.' })
+  policyDocumentation!: PolicyDocumentationView | null;
 }
 
 @ObjectType('TenderPage')

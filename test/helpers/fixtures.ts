@@ -5,6 +5,9 @@ import { BrokerCompany } from '../../src/parties/broker-company.entity';
 import { Customer } from '../../src/parties/customer.entity';
 import { Person } from '../../src/parties/person.entity';
 import { LineOfBusiness } from '../../src/tenders/line-of-business.entity';
+import { QuoteOption } from '../../src/quotes/quote-option.entity';
+import { QuoteRequestStatus } from '../../src/quotes/quote-request-status';
+import { QuoteRequest } from '../../src/quotes/quote-request.entity';
 import { TenderInvitation } from '../../src/tenders/tender-invitation.entity';
 import { Tender } from '../../src/tenders/tender.entity';
 import { TenderStatus, statusChangeKey } from '../../src/tenders/tender-status';
@@ -81,4 +84,22 @@ export async function createTender(
   for (const insurer of options.invited ?? []) em.create(TenderInvitation, { tender, insurer, createdAt });
   await em.flush();
   return tender;
+}
+
+/** A quote the tender received from `insurer` (as the dispatcher stores it), with one option. */
+export async function receivedQuote(em: EntityManager, tender: Tender, insurer: Insurer, premium = 1000): Promise<QuoteOption> {
+  const request = em.create(QuoteRequest, {
+    tender,
+    insurer,
+    status: QuoteRequestStatus.QUOTED,
+    limits: [{ insurance_sum: 1_000_000, deductible: 0 }],
+    riskInformation: {},
+    insurerReference: `Q-${tender.id}-${insurer.id}`,
+    requestedBy: 'fixture',
+    quotedAt: new Date(),
+  });
+  const option = em.create(QuoteOption, { quoteRequest: request, position: 0, insuranceSum: 1_000_000, deductible: 0, premium });
+  em.create(TenderInvitation, { tender, insurer, createdAt: new Date() });
+  await em.flush();
+  return option;
 }

@@ -1,9 +1,11 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121233219 } from './Migration20261121233219';
 import { Migration20261121235422 } from './Migration20261121235422';
+import { Migration20261122000657 } from './Migration20261122000657';
 
 /** Every migration in order; a new one is generated with `npm run cli -- db:migration:create` and added here. */
 export const sqliteMigrations: MigrationObject[] = [
   { name: 'Migration20261121233219', class: Migration20261121233219 },
   { name: 'Migration20261121235422', class: Migration20261121235422 },
+  { name: 'Migration20261122000657', class: Migration20261122000657 },
 ];

@@ -1,0 +1,169 @@
+import { OptimisticLockError, type EntityManager } from '@mikro-orm/core';
+import { Role } from '../auth/role';
+import { assertRole, forbiddenUnless, type Viewer } from '../auth/viewer';
+import { DomainError, badInput, type FieldProblem } from '../errors/domain-error';
+import { QuoteOption } from '../quotes/quote-option.entity';
+import { QuoteRequestStatus } from '../quotes/quote-request-status';
+import { findVisibleTender } from '../quotes/quote-request.service';
+import { TenderHistoryEntry } from './tender-history-entry.entity';
+import { Tender } from './tender.entity';
+import { OPEN_STATUSES, TenderStatus, statusChangeKey } from './tender-status';
+
+export type TenderOperation = 'startNegotiation' | 'orderCover' | 'finaliseContract' | 'closeTender' | 'reopenTender';
+
+interface Transition {
+  from: readonly TenderStatus[];
+  to: TenderStatus;
+  roles: readonly Role[];
+}
+
+/** DESIGN 3 "Tender lifecycle", the whole table: anything else is INVALID_TRANSITION. */
+export const TRANSITIONS: Record<TenderOperation, Transition> = {
+  startNegotiation: { from: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.REOPENED], to: TenderStatus.IN_NEGOTIATION, roles: [Role.BROKER, Role.INTERNAL] },
+  orderCover: {
+    from: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED],
+    to: TenderStatus.IN_COVERNOTE,
+    roles: [Role.BROKER, Role.INTERNAL],
+  },
+  finaliseContract: { from: [TenderStatus.IN_COVERNOTE], to: TenderStatus.SUCCESSFUL, roles: [Role.INSURER, Role.INTERNAL] },
+  closeTender: { from: OPEN_STATUSES, to: TenderStatus.CLOSED, roles: [Role.BROKER, Role.INTERNAL] },
+  reopenTender: { from: [TenderStatus.CLOSED], to: TenderStatus.REOPENED, roles: [Role.BROKER, Role.INTERNAL] },
+};
+
+const MAX_REASON = 1000;
+
+function validReason(reason: string | null | undefined, required: boolean): string | null {
+  const trimmed = reason?.trim() ?? '';
+  if (required && trimmed === '') throw badInput('A reason is required', [{ parameter: 'reason', message: 'must not be empty' }]);
+  if (trimmed.length > MAX_REASON) throw badInput('The reason is too long', [{ parameter: 'reason', message: `at most ${MAX_REASON} characters` }]);
+  return trimmed === '' ? null : trimmed;
+}
+
+/** Moves tenders through their lifecycle; every change stamps metadata and history, under optimistic locking. */
+export class TenderLifecycleService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly viewer: Viewer,
+  ) {}
+
+  startNegotiation(tenderId: string): Promise<Tender> {
+    return this.transition(tenderId, 'startNegotiation');
+  }
+
+  closeTender(tenderId: string, reason: string): Promise<Tender> {
+    return this.transition(tenderId, 'closeTender', { reason: validReason(reason, true) });
+  }
+
+  /** A reopened tender starts over: an earlier order to cover no longer stands. */
+  reopenTender(tenderId: string, reason?: string | null): Promise<Tender> {
+    return this.transition(tenderId, 'reopenTender', {
+      reason: validReason(reason, false),
+      prepare: (tender) => {
+        tender.orderedOption = null;
+        tender.awardedInsurer = null;
+      },
+    });
+  }
+
+  /** Cover is ordered on one option of a quote this tender received; its insurer becomes the awarded one. */
+  orderCover(tenderId: string, quoteOptionId: string): Promise<Tender> {
+    return this.transition(tenderId, 'orderCover', {
+      prepare: async (tender) => {
+        const option = await this.em.findOne(QuoteOption, { id: quoteOptionId }, { populate: ['quoteRequest.insurer'] });
+        const received = option && option.quoteRequest.tender.id === tender.id && option.quoteRequest.status === QuoteRequestStatus.QUOTED;
+        if (!received) {
+          throw badInput('The option is not one of the quotes this tender received', [{ parameter: 'quoteOptionId', message: 'unknown for this tender' }]);
+        }
+        tender.orderedOption = option;
+        tender.awardedInsurer = option.quoteRequest.insurer;
+      },
+    });
+  }
+
+  /** Only the insurer of the ordered option (or an internal user) finalises the contract. */
+  finaliseContract(tenderId: string): Promise<Tender> {
+    return this.transition(tenderId, 'finaliseContract', {
+      prepare: async (tender) => this.assertAwardedInsurer(tender, 'finalise the contract'),
+    });
+  }
+
+  /** The winning insurer confirms the policy documentation of a SUCCESSFUL tender; repeating it is harmless. */
+  async confirmPolicyDocumentation(tenderId: string, policyNumber: string, confirmedAt?: Date | null): Promise<Tender> {
+    assertRole(this.viewer, [Role.INSURER, Role.INTERNAL]);
+    const problems: FieldProblem[] = [];
+    if (!/^[\w./-]{1,100}$/.test(policyNumber)) problems.push({ parameter: 'policyNumber', message: '1 to 100 letters, digits, ".", "/", "-" or "_"' });
+    if (confirmedAt && (Number.isNaN(confirmedAt.getTime()) || confirmedAt.getTime() > Date.now() + 60_000)) {
+      problems.push({ parameter: 'confirmedAt', message: 'must not lie in the future' });
+    }
+    if (problems.length > 0) throw badInput('The policy documentation is invalid', problems);
+    const tender = await this.load(tenderId);
+    this.assertAwardedInsurer(tender, 'confirm the policy documentation');
+    if (tender.status !== TenderStatus.SUCCESSFUL) {
+      throw new DomainError('INVALID_TRANSITION', `Policy documentation is confirmed for SUCCESSFUL tenders; this one is ${tender.status}`);
+    }
+    if (tender.policyNumber) {
+      if (tender.policyNumber === policyNumber) return tender;
+      throw new DomainError('CONFLICT', `The policy documentation is confirmed already, with policy number ${tender.policyNumber}`);
+    }
+    tender.policyNumber = policyNumber;
+    tender.policyConfirmedAt = confirmedAt ?? new Date();
+    tender.updatedAt = new Date();
+    await this.flush();
+    return tender;
+  }
+
+  private assertAwardedInsurer(tender: Tender, what: string): void {
+    forbiddenUnless(
+      this.viewer.role === Role.INTERNAL || (this.viewer.role === Role.INSURER && tender.awardedInsurer?.id === this.viewer.insurerId),
+      `Only the insurer of the ordered option may ${what}`,
+    );
+  }
+
+  private async load(tenderId: string): Promise<Tender> {
+    const tender = await findVisibleTender(this.em, this.viewer, tenderId);
+    await this.em.populate(tender, ['lineOfBusiness', 'brokerCompany', 'personInCharge', 'awardedInsurer']);
+    return tender;
+  }
+
+  private async transition(
+    tenderId: string,
+    operation: TenderOperation,
+    options: { reason?: string | null; prepare?: (tender: Tender) => Promise<void> | void } = {},
+  ): Promise<Tender> {
+    const rule = TRANSITIONS[operation];
+    assertRole(this.viewer, rule.roles);
+    const tender = await this.load(tenderId);
+    if (!rule.from.includes(tender.status)) {
+      throw new DomainError('INVALID_TRANSITION', `${operation} is not possible for a tender in status ${tender.status}; it needs ${rule.from.join(' or ')}`);
+    }
+    await options.prepare?.(tender);
+    const now = new Date();
+    const from = tender.status;
+    tender.status = rule.to;
+    tender.changesMetadata = { ...tender.changesMetadata, [statusChangeKey(rule.to)]: now.toISOString() };
+    tender.updatedAt = now;
+    this.em.create(TenderHistoryEntry, {
+      tender,
+      at: now,
+      actor: this.viewer.appId,
+      actorRole: this.viewer.role,
+      fromStatus: from,
+      toStatus: rule.to,
+      reason: options.reason ?? null,
+    });
+    await this.flush();
+    return tender;
+  }
+
+  /** Optimistic locking: of two concurrent changes of one tender, the later flush fails with CONFLICT. */
+  private async flush(): Promise<void> {
+    try {
+      await this.em.flush();
+    } catch (error) {
+      if (error instanceof OptimisticLockError) {
+        throw new DomainError('CONFLICT', 'The tender was changed by someone else meanwhile; load it again and retry');
+      }
+      throw error;
+    }
+  }
+}

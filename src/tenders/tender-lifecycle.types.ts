@@ -1,0 +1,121 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, Float, GraphQLISODateTime, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { Role } from '../auth/role';
+import { TenderStatus } from './tender-status';
+
+@InputType('AddressInput', { description: 'Every part may be empty; country is a two-letter ISO 3166 code when given.' })
+export class AddressInput {
+  @Field(() => String, { defaultValue: '' })
+  street: string = '';
+
+  @Field(() => String, { defaultValue: '' })
+  houseNumber: string = '';
+
+  @Field(() => String, { defaultValue: '' })
+  zip: string = '';
+
+  @Field(() => String, { defaultValue: '' })
+  city: string = '';
+
+  @Field(() => String, { defaultValue: '' })
+  country: string = '';
+}
+
+@InputType('CustomerInput', { description: 'An existing customer by id, or a new one by companyId, name and address.' })
+export class CustomerInput {
+  @Field(() => ID, { nullable: true })
+  id?: string;
+
+  @Field(() => String, { nullable: true })
+  companyId?: string;
+
+  @Field(() => String, { nullable: true })
+  name?: string;
+
+  @Field(() => AddressInput, { nullable: true })
+  address?: AddressInput;
+}
+
+@InputType('PersonInput', { description: "A user of the broker company, found by accountId or created." })
+export class PersonInput {
+  @Field(() => String)
+  accountId!: string;
+
+  @Field(() => String)
+  email!: string;
+
+  @Field(() => String)
+  firstName!: string;
+
+  @Field(() => String)
+  lastName!: string;
+
+  @Field(() => String, { defaultValue: '' })
+  salutation: string = '';
+}
+
+@InputType('CreateTenderInput')
+export class CreateTenderInput {
+  @Field(() => String)
+  product!: string;
+
+  @Field(() => ID)
+  lineOfBusinessId!: string;
+
+  @Field(() => ID)
+  brokerCompanyId!: string;
+
+  @Field(() => CustomerInput)
+  customer!: CustomerInput;
+
+  @Field(() => PersonInput, { description: 'The user submitting the tender in the user interface.' })
+  submitter!: PersonInput;
+
+  @Field(() => PersonInput, { nullable: true, description: 'Defaults to the submitter.' })
+  personInCharge?: PersonInput;
+
+  @Field(() => Float, { description: 'Between 0 and 1, e.g. 0.19.' })
+  taxRate!: number;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Product-specific risk information (at most 16 KiB).' })
+  riskInformation?: Record<string, unknown>;
+}
+
+@ObjectType('TenderHistoryEntry', { description: 'One status change: who, when, from, to, why.' })
+export class TenderHistoryEntryView {
+  @Field(() => GraphQLISODateTime)
+  at!: Date;
+
+  @Field(() => String, { nullable: true, description: 'app_id of the client that made the change; withheld from insurers.' })
+  actor!: string | null;
+
+  @Field(() => Role)
+  actorRole!: Role;
+
+  @Field(() => TenderStatus, { nullable: true, description: 'Null for the creation.' })
+  fromStatus!: TenderStatus | null;
+
+  @Field(() => TenderStatus)
+  toStatus!: TenderStatus;
+
+  @Field(() => String, { nullable: true })
+  reason!: string | null;
+}
+
+export enum PolicyDocumentationStatus {
+  PENDING = 'PENDING',
+  CONFIRMED = 'CONFIRMED',
+}
+registerEnumType(PolicyDocumentationStatus, { name: 'PolicyDocumentationStatus' });
+
+@ObjectType('PolicyDocumentation', { description: 'Of a SUCCESSFUL tender: PENDING until the winning insurer confirms it.' })
+export class PolicyDocumentationView {
+  @Field(() => PolicyDocumentationStatus)
+  status!: PolicyDocumentationStatus;
+
+  @Field(() => String, { nullable: true })
+  policyNumber!: string | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  confirmedAt!: Date | null;
+}
