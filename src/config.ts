@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 export interface Config {
   nodeEnv: string;
   port: number;
-  /** `sqlite:<path>` style file path, `:memory:`, or `postgres://...` */
+  /** A SQLite file path or `:memory:`. */
   databaseUrl: string;
   dataDir: string;
   jwtSecret: string;
@@ -22,6 +22,12 @@ export interface Config {
   /** seed demo data and print demo credentials when the database is empty */
   demo: boolean;
   logLevel: string;
+  /** Browser origins allowed by CORS; empty: no CORS headers at all. */
+  corsOrigins: string[];
+  /** Requests per client (token subject, else address) per minute, then 429. */
+  rateLimitPerMinute: number;
+  /** A request still unanswered after this many ms gets a 503. */
+  requestTimeoutMs: number;
   quotes: QuoteDispatchConfig;
   /** Demo mode: where the bundled insurer simulator listens (0 = off). */
   simPort: number;
@@ -81,12 +87,20 @@ function jwtSecret(env: Env, nodeEnv: string, dataDir: string): string {
   return secret;
 }
 
+function origins(raw: string | undefined): string[] {
+  const list = (raw ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  for (const origin of list) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError(`CORS_ORIGINS entries must be origins such as https://app.example, got "${origin}"`);
+  }
+  return list;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   const dataDir = resolve(env.DATA_DIR ?? './data');
   const databaseUrl = env.DATABASE_URL || join(dataDir, 'tender-exchange.sqlite');
-  if (/^[a-z]+:\/\//i.test(databaseUrl) && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
-    throw new ConfigError(`DATABASE_URL must be a SQLite file path, ":memory:" or postgres://..., got "${databaseUrl}"`);
+  if (/^[a-z]+:\/\//i.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must be a SQLite file path or ":memory:" (PostgreSQL is not supported yet), got "${databaseUrl}"`);
   }
   const tokenDefaultTtl = integer(env, 'TOKEN_DEFAULT_TTL', 3600, 60, 31 * 24 * 3600);
   const tokenMaxTtl = integer(env, 'TOKEN_MAX_TTL', 24 * 3600, 60, 31 * 24 * 3600);
@@ -116,6 +130,9 @@ export function loadConfig(env: Env = process.env): Config {
     authRateWindow: integer(env, 'AUTH_RATE_WINDOW', 900, 1, 24 * 3600),
     demo: boolean(env, 'DEMO', nodeEnv !== 'production'),
     logLevel: env.LOG_LEVEL || 'info',
+    corsOrigins: origins(env.CORS_ORIGINS),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     quotes,
     simPort: integer(env, 'SIM_PORT', 4100, 0, 65535),
   };

@@ -51,6 +51,8 @@ describe('POST /auth/token', () => {
     ['an expiry beyond the maximum', { expiry: new Date(Date.now() + 400 * 24 * 3600_000).toISOString() }],
     ['a malformed expiry', { expiry: 'tomorrow' }],
     ['an expiry without an offset', { expiry: '2030-01-01T00:00:00' }],
+    ['an expiry on a day that does not exist', { expiry: '2026-11-31T10:00:00.000Z' }],
+    ['an expiry at hour 24', { expiry: '2026-12-01T24:00:00Z' }],
     ['a numeric secret', { secret: 12345 }],
     ['an unknown field', { scope: 'all' }],
   ])('answers %s with a 400 problem', async (_label, patch) => {

@@ -120,6 +120,14 @@ describe('GraphQL mutations for operators', () => {
     expect(unbound.body.errors[0].extensions.errors[0]).toMatchObject({ parameter: 'brokerCompanyId' });
   });
 
+  it('concurrent createInsurer calls with one name give one insurer and CONFLICT for the rest, never a 500', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => graphql(gateway, tokens.internal, 'mutation { createInsurer(input: { name: "Racing Insurance", quoteApiUrl: "http://r.example" }) { id } }')),
+    );
+    expect(results.filter((r) => !r.body.errors)).toHaveLength(1);
+    for (const r of results.filter((r) => r.body.errors)) expect(r.body.errors[0].extensions.code).toBe('CONFLICT');
+  });
+
   it('refuses mutations to analysts, brokers and insurers with FORBIDDEN and changes nothing', async () => {
     const before = await gateway.em().count(Insurer);
     for (const role of ['analyst', 'broker', 'insurer']) {

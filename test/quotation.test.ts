@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Role } from '../src/auth/role';
 import { EarlyCallback } from '../src/quotes/early-callback.entity';
 import { QuoteOption } from '../src/quotes/quote-option.entity';
+import { TenderInvitation } from '../src/tenders/tender-invitation.entity';
 import type { SimBehaviour } from '../src/insurer-sim/insurer-sim';
 import type { Tender } from '../src/tenders/tender.entity';
 import { createTender, createWorld, type World } from './helpers/fixtures';
@@ -136,6 +137,20 @@ describe('quotation integration end to end', () => {
 });
 
 describe('requestQuotes validation and access', () => {
+  it('concurrent requests for one tender all succeed, each insurer invited once', async () => {
+    const { insurers } = await simulate([{ name: 'Anchor Insurance' }, { name: 'Beacon Insurance' }, { name: 'Compass Insurance' }]);
+    const results = await Promise.all(
+      [...insurers, insurers[0]].map((insurer) =>
+        graphql(gateway, broker, REQUEST_QUOTES, {
+          input: { tenderId: tender.id, insurerIds: [insurer.id], limits: [{ insuranceSum: 1000, deductible: 0 }], riskInformation: {} },
+        }),
+      ),
+    );
+    for (const { body } of results) expect(body.errors).toBeUndefined();
+    expect(await gateway.em().count(TenderInvitation, { tender: tender.id })).toBe(3);
+    expect((await settled()).length).toBe(4);
+  });
+
   it('refuses bad limits, currencies and URLs field by field, and queues nothing', async () => {
     const { insurers } = await simulate([{ name: 'Anchor Insurance' }]);
     const { body } = await graphql(gateway, broker, REQUEST_QUOTES, {
@@ -264,6 +279,18 @@ describe('the callback endpoint', () => {
     expect(foreign.status).toBe(404);
     expect((await json(foreign)).code).toBe('NOT_FOUND');
     expect((await post(owner, { quote_request_id: 'Q-never-issued' })).status).toBe(404);
+  });
+
+  it('parks no more unknown ids than the insurer has unacknowledged requests', async () => {
+    const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'timeout' }]);
+    const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
+    await requestQuotes([sim.insurers[0].id]); // stays QUEUED (unacknowledged) for seconds
+    const post = (id: string) =>
+      fetch(`${gateway.url}${CALLBACK}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${owner}` }, body: JSON.stringify({ quote_request_id: id }) });
+    expect((await post('Q-maybe-mine')).status).toBe(202);
+    expect((await post('Q-maybe-mine')).status).toBe(202);
+    expect((await post('Q-another')).status).toBe(404);
+    expect(await gateway.em().count(EarlyCallback)).toBe(1);
   });
 
   it('refuses a missing token (401), a broker token (403), bad bodies (400) and other methods (405)', async () => {

@@ -189,6 +189,10 @@ describe('the transition table', () => {
     const { body } = await graphql(gateway, tokens.broker, 'query($id: ID!) { proposal(tenderId: $id) { orderedOptionId entries { quoteRequest { options { id ordered } } } } }', { id: second.id });
     expect(body.data.proposal.orderedOptionId).toBe(option.id);
     expect(body.data.proposal.entries[0].quoteRequest.options).toEqual([{ id: option.id, ordered: true }]);
+    // Another invited insurer learns neither which option was ordered nor who asked for quotes.
+    await receivedQuote(gateway.em(), second, world.insurers[1]);
+    const other = await graphql(gateway, tokens.otherInsurer, 'query($id: ID!) { proposal(tenderId: $id) { orderedOptionId entries { quoteRequest { requestedBy options { ordered } } } } }', { id: second.id });
+    expect(other.body.data.proposal).toEqual({ orderedOptionId: null, entries: [{ quoteRequest: { requestedBy: null, options: [{ ordered: false }] } }] });
   });
 
   it('reopening clears the order: the insurer can no longer finalise, the broker orders again', async () => {
@@ -221,6 +225,12 @@ describe('policy documentation', () => {
     expect((await json(changed)).code).toBe('CONFLICT');
   });
 
+  it('concurrent confirmations with the same policy number all succeed', async () => {
+    const { tender } = await tenderIn(TenderStatus.SUCCESSFUL);
+    const responses = await Promise.all(Array.from({ length: 4 }, () => post(tokens.insurer, tender.id, { policy_number: 'POL-SAME' })));
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+  });
+
   it('no other insurer, no broker, and not before SUCCESSFUL; bad bodies are 400', async () => {
     const { tender } = await tenderIn(TenderStatus.SUCCESSFUL);
     await receivedQuote(gateway.em(), tender, world.insurers[1]);
@@ -230,7 +240,8 @@ describe('policy documentation', () => {
     const early = await post(tokens.insurer, open.id, { policy_number: 'X-1' });
     expect(early.status).toBe(409);
     expect((await json(early)).code).toBe('INVALID_TRANSITION');
-    for (const body of [{}, { policy_number: 7 }, { policy_number: 'has spaces' }, { policy_number: 'P-1', confirmed_at: 'soon' }, { policy_number: 'P-1', extra: true }]) {
+    const bodies = [{}, { policy_number: 7 }, { policy_number: 'has spaces' }, { policy_number: 'P-1', confirmed_at: 'soon' }, { policy_number: 'P-1', confirmed_at: '0000-01-01T00:00:00+01:00' }, { policy_number: 'P-1', extra: true }];
+    for (const body of bodies) {
       expect((await post(tokens.insurer, tender.id, body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await fetch(`${gateway.url}/public/v1/tenders/${tender.id}/policy-documentation`, { headers: { authorization: `Bearer ${tokens.insurer}` } })).status).toBe(405);

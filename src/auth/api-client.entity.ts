@@ -29,6 +29,6 @@ export class ApiClient {
   @Property({ type: 'string', length: 200, default: '' })
   description: string = '';
 
-  @Property({ type: 'datetime', length: 3 })
+  @Property({ type: Date, length: 3 })
   createdAt: Date = new Date();
 }

@@ -6,9 +6,9 @@ export class RevokedToken {
   @PrimaryKey({ type: 'string', length: 64 })
   jti!: string;
 
-  @Property({ type: 'datetime', length: 3, index: true })
+  @Property({ type: Date, length: 3, index: true })
   expiresAt!: Date;
 
-  @Property({ type: 'datetime', length: 3 })
+  @Property({ type: Date, length: 3 })
   revokedAt: Date = new Date();
 }

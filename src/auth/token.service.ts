@@ -8,9 +8,8 @@ import { RevokedToken } from './revoked-token.entity';
 import { ROLES, Role } from './role';
 import { verifySecret } from './secret-hash';
 import type { Viewer } from './viewer';
+import { parseTimestamp } from '../validation/timestamp';
 
-/** RFC 3339 date-time with an explicit offset; fractional seconds optional. */
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 const ALGORITHM = 'HS256';
 /** Tolerated clock skew between our instances for `iat` in the future. */
 const IAT_SKEW_SECONDS = 60;
@@ -58,7 +57,7 @@ export class TokenService {
         problems.push({ pointer: `/${key}`, message: 'required, a non-empty string of at most 256 characters' });
       }
     }
-    if (record.expiry !== undefined && (typeof record.expiry !== 'string' || !RFC3339.test(record.expiry))) {
+    if (record.expiry !== undefined && !parseTimestamp(record.expiry)) {
       problems.push({ pointer: '/expiry', message: 'must be an RFC 3339 timestamp, e.g. 2026-05-04T09:15:00.000Z' });
     }
     if (problems.length > 0) throw badInput('The token request is invalid', problems);
@@ -67,8 +66,7 @@ export class TokenService {
 
   private expiryFor(requested: string | undefined, now: number): number {
     if (requested === undefined) return now + this.config.tokenDefaultTtl * 1000;
-    const at = Date.parse(requested);
-    if (Number.isNaN(at)) throw badInput('expiry is not a valid date', [{ pointer: '/expiry', message: 'not a valid date' }]);
+    const at = parseTimestamp(requested)!.getTime();
     if (at <= now) throw badInput('expiry lies in the past', [{ pointer: '/expiry', message: 'must lie in the future' }]);
     if (at > now + this.config.tokenMaxTtl * 1000) {
       throw badInput(`expiry lies more than ${this.config.tokenMaxTtl} seconds ahead`, [

@@ -31,10 +31,6 @@ export function databaseEngine(databaseUrl: string): DatabaseEngine {
  * JavaScript without file-system discovery (esbuild emits no decorator metadata either way).
  */
 export function ormOptions(config: Pick<Config, 'databaseUrl'>, overrides: Partial<Options> = {}): Options {
-  const engine = databaseEngine(config.databaseUrl);
-  if (engine === 'postgresql') {
-    throw new Error('PostgreSQL is not supported yet: set DATABASE_URL to a SQLite file path or :memory:');
-  }
   return {
     driver: SqliteDriver,
     dbName: config.databaseUrl,

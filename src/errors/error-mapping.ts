@@ -1,5 +1,4 @@
-import { GraphQLError } from 'graphql';
-import { DomainError, type ErrorCode } from './domain-error';
+import type { DomainError, ErrorCode } from './domain-error';
 
 /** The one table from domain codes to HTTP: used by REST problems and by GraphQL's HTTP status. */
 export const HTTP_STATUS: Record<ErrorCode, { status: number; title: string }> = {
@@ -13,6 +12,7 @@ export const HTTP_STATUS: Record<ErrorCode, { status: number; title: string }> =
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Content Too Large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },
   RATE_LIMITED: { status: 429, title: 'Too Many Requests' },
+  SERVICE_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
   INTERNAL_SERVER_ERROR: { status: 500, title: 'Internal Server Error' },
 };
 
@@ -38,14 +38,4 @@ export function toProblem(error: DomainError): Problem {
   };
   if (error.errors.length > 0) problem.errors = error.errors;
   return problem;
-}
-
-/** GraphQL codes are the domain codes; unexpected errors become a bare INTERNAL_SERVER_ERROR. */
-export function toGraphQLError(error: DomainError): GraphQLError {
-  return new GraphQLError(error.message, {
-    extensions: {
-      code: error.code,
-      ...(error.errors.length > 0 ? { errors: error.errors } : {}),
-    },
-  });
 }

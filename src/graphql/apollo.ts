@@ -6,6 +6,7 @@ import { GraphQLError, visit, type DocumentNode, type GraphQLFormattedError, typ
 import { Role } from '../auth/role';
 import { DomainError } from '../errors/domain-error';
 import { BEARER_CHALLENGE, HTTP_STATUS } from '../errors/error-mapping';
+import { asDomainError } from '../errors/normalize';
 import { logger } from '../logger';
 import type { RequestContext } from './context';
 
@@ -22,8 +23,9 @@ const CLIENT_ERROR_CODES = new Set([
 
 /** The GraphQL side of the one error mapping: domain codes become `extensions.code`, the rest is hidden. */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
-  if (original instanceof DomainError) {
+  const unwrapped = unwrapResolverError(error);
+  const original = asDomainError(unwrapped);
+  if (original) {
     return {
       message: original.message,
       locations: formatted.locations,
@@ -35,7 +37,7 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   if (typeof code === 'string' && (CLIENT_ERROR_CODES.has(code) || code in HTTP_STATUS) && code !== 'INTERNAL_SERVER_ERROR') {
     return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
   }
-  logger.error({ err: original }, 'unexpected GraphQL error');
+  logger.error({ err: unwrapped }, 'unexpected GraphQL error');
   return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
 }
 

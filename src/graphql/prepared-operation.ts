@@ -1,5 +1,6 @@
 import { execute, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { DomainError } from '../errors/domain-error';
+import { asDomainError } from '../errors/normalize';
 import type { RequestContext } from './context';
 
 export interface PreparedOperation {
@@ -19,9 +20,10 @@ export function prepareOperation(schema: GraphQLSchema, source: string): Prepare
       const result = await execute({ schema, document, contextValue: context, variableValues: variables });
       const [first] = result.errors ?? [];
       if (first) {
-        if (first.originalError instanceof DomainError) throw first.originalError;
-        // Variable coercion failures: the shim validated its inputs, so this is a caller error it let through.
-        if (!first.originalError && !first.path) throw new DomainError('BAD_USER_INPUT', first.message);
+        const domainError = asDomainError(first.originalError);
+        if (domainError) throw domainError;
+        // No path: the variables were refused before execution; the shim let a caller's bad value through.
+        if (!first.path) throw new DomainError('BAD_USER_INPUT', first.message);
         throw first.originalError ?? first;
       }
       return result.data as Record<string, unknown>;

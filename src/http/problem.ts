@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { DomainError } from '../errors/domain-error';
-import { BEARER_CHALLENGE, HTTP_STATUS, toProblem } from '../errors/error-mapping';
+import { BEARER_CHALLENGE, toProblem } from '../errors/error-mapping';
+import { asDomainError } from '../errors/normalize';
 import { logger } from '../logger';
 
 export function sendProblem(res: Response, error: DomainError, headers: Record<string, string> = {}): void {
@@ -10,8 +11,8 @@ export function sendProblem(res: Response, error: DomainError, headers: Record<s
   res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
 }
 
-/** body-parser's error types, turned into the domain codes the problem mapping knows. */
-function fromBodyParser(error: { type?: string; status?: number; message?: string }): DomainError | undefined {
+/** body-parser's and express's client errors, turned into the domain codes the problem mapping knows. */
+function fromHttpError(error: { type?: string; status?: number; message?: string }): DomainError | undefined {
   switch (error.type) {
     case 'entity.parse.failed':
       return new DomainError('BAD_USER_INPUT', 'The request body is not valid JSON');
@@ -25,18 +26,23 @@ function fromBodyParser(error: { type?: string; status?: number; message?: strin
     case 'stream.encoding.set':
       return new DomainError('BAD_USER_INPUT', 'The request body could not be read');
     default:
-      return undefined;
+      break;
   }
+  // Other http-errors from express and its middleware (static files, routing) carry their 4xx status.
+  const status = error.status;
+  if (status === 404) return new DomainError('NOT_FOUND', 'Not found');
+  if (status === 405) return new DomainError('METHOD_NOT_ALLOWED', 'Method not allowed');
+  if (status === 413) return new DomainError('PAYLOAD_TOO_LARGE', 'The request body is too large');
+  if (status === 415) return new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type');
+  if (typeof status === 'number' && status >= 400 && status < 500) return new DomainError('BAD_USER_INPUT', 'The request is malformed');
+  return undefined;
 }
 
 /** Last in the chain: every error leaves as problem+json; nothing internal is shown. */
 export const problemErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
-  const domainError =
-    error instanceof DomainError ? error : typeof error === 'object' && error !== null ? fromBodyParser(error) : undefined;
+  const domainError = asDomainError(error) ?? (typeof error === 'object' && error !== null ? fromHttpError(error) : undefined);
   if (res.headersSent) return;
   if (domainError) return sendProblem(res, domainError);
-  logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+  (req.log ?? logger).error({ err: error, method: req.method, path: req.path }, 'unhandled error');
   sendProblem(res, new DomainError('INTERNAL_SERVER_ERROR', 'An unexpected error occurred'));
 };
-
-export { HTTP_STATUS };

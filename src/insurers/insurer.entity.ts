@@ -23,6 +23,6 @@ export class Insurer {
   outboundCredential?: string;
 
   @Field(() => GraphQLISODateTime)
-  @Property({ type: 'datetime', length: 3 })
+  @Property({ type: Date, length: 3 })
   createdAt: Date = new Date();
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
+import { Role } from '../auth/role';
 import type { Viewer } from '../auth/viewer';
 import { QuoteRequestService, findVisibleTender } from '../quotes/quote-request.service';
 import type { ProposalView, QuoteRequestView } from '../quotes/quote.types';
@@ -19,6 +20,6 @@ export class ProposalService {
     const tender = await findVisibleTender(this.em, this.viewer, tenderId);
     const redacted = isRedactedFor(this.viewer, tender);
     const requests = redacted ? [] : await new QuoteRequestService(this.em, this.viewer).ofTender(tender);
-    return buildProposal(tender, requests, !redacted);
+    return buildProposal(tender, requests, { showTaxRate: !redacted, showActors: this.viewer.role !== Role.INSURER });
   }
 }

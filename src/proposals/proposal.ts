@@ -16,7 +16,7 @@ function latestPerInsurer(requests: QuoteRequest[]): QuoteRequest[] {
   return [...latest.values()].sort((a, b) => a.insurer.name.localeCompare(b.insurer.name));
 }
 
-function presentRequest(request: QuoteRequest, taxRate: number, cheapestIds: Set<string>, orderedId: string | null): QuoteRequestView {
+function presentRequest(request: QuoteRequest, taxRate: number, cheapestIds: Set<string>, orderedId: string | null, showActors: boolean): QuoteRequestView {
   const options: QuoteOptionView[] = request.options.getItems().map((option) => ({
     id: option.id,
     insuranceSum: option.insuranceSum,
@@ -39,7 +39,7 @@ function presentRequest(request: QuoteRequest, taxRate: number, cheapestIds: Set
     lastError: request.lastError ?? null,
     failureReason: request.failureReason ?? null,
     options,
-    requestedBy: request.requestedBy,
+    requestedBy: showActors ? request.requestedBy : null,
     createdAt: request.createdAt,
     updatedAt: request.updatedAt,
     acknowledgedAt: request.acknowledgedAt ?? null,
@@ -51,9 +51,14 @@ function presentRequest(request: QuoteRequest, taxRate: number, cheapestIds: Set
 /**
  * The proposal overview (DESIGN 3, step 5): per insurer its latest request and options, premiums with tax,
  * and per insurance sum / deductible pair the cheapest option (ties: the insurer first by name).
- * `requests` must come with `insurer` and `options` loaded.
+ * `requests` are those the viewer may see, with `insurer` and `options` loaded; `showActors` reveals who
+ * asked for them (not to insurers).
  */
-export function buildProposal(tender: Tender, requests: QuoteRequest[], showTaxRate: boolean): { proposal: ProposalView; requests: QuoteRequestView[] } {
+export function buildProposal(
+  tender: Tender,
+  requests: QuoteRequest[],
+  { showTaxRate, showActors }: { showTaxRate: boolean; showActors: boolean },
+): { proposal: ProposalView; requests: QuoteRequestView[] } {
   const latest = latestPerInsurer(requests);
   const best = new Map<string, { request: QuoteRequest; optionId: string; premium: number }>();
   for (const request of latest) {
@@ -64,9 +69,11 @@ export function buildProposal(tender: Tender, requests: QuoteRequest[], showTaxR
     }
   }
   const cheapestIds = new Set([...best.values()].map((entry) => entry.optionId));
-  const orderedId = tender.orderedOption?.id ?? null;
+  // The ordered option is named only to a viewer who sees it among the options: a losing insurer does not.
+  const ordered = tender.orderedOption?.id ?? null;
+  const orderedId = requests.some((request) => request.options.getItems().some((option) => option.id === ordered)) ? ordered : null;
   const views = new Map(
-    requests.map((request) => [request.id, presentRequest(request, tender.taxRate, latest.includes(request) ? cheapestIds : new Set(), orderedId)]),
+    requests.map((request) => [request.id, presentRequest(request, tender.taxRate, latest.includes(request) ? cheapestIds : new Set(), orderedId, showActors)]),
   );
   const cheapest: CheapestOptionView[] = [...best.values()]
     .map(({ request, optionId }) => {
@@ -80,7 +87,7 @@ export function buildProposal(tender: Tender, requests: QuoteRequest[], showTaxR
       taxRate: showTaxRate ? tender.taxRate : null,
       entries: latest.map((request) => ({ insurer: request.insurer, quoteRequest: views.get(request.id)! })),
       cheapest,
-      orderedOptionId: requests.length > 0 ? orderedId : null,
+      orderedOptionId: orderedId,
     },
     requests: requests.map((request) => views.get(request.id)!),
   };

@@ -18,6 +18,6 @@ export class EarlyCallback {
   @Property({ type: 'string', length: 200 })
   insurerReference!: string;
 
-  @Property({ type: 'datetime', length: 3 })
+  @Property({ type: Date, length: 3 })
   receivedAt: Date = new Date();
 }

@@ -49,9 +49,12 @@ export async function receiveCallback(em: EntityManager, viewer: Viewer, insurer
   if (request) {
     return request.status === QuoteRequestStatus.PROCESSING && markAvailable(em, insurerId, insurerReference, new Date());
   }
-  // Unknown id: it may belong to a request whose acknowledgement is still on its way back to us.
+  // Unknown id: it may belong to a request whose acknowledgement is still on its way back to us. There cannot
+  // be more such callbacks than unacknowledged requests, which bounds what an insurer can park here.
+  if (await em.count(EarlyCallback, { insurer: insurerId, insurerReference })) return false; // parked already
   const unacknowledged = await em.count(QuoteRequest, { insurer: insurerId, status: QuoteRequestStatus.QUEUED });
-  if (unacknowledged === 0) throw notFound(`No quote request of this insurer has the id ${insurerReference}`);
+  const parked = await em.count(EarlyCallback, { insurer: insurerId });
+  if (parked >= unacknowledged) throw notFound(`No quote request of this insurer has the id ${insurerReference}`);
   await em.upsert(
     EarlyCallback,
     { id: newId(), insurer: insurerId, insurerReference, receivedAt: new Date() },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/core';
 import type { QuoteDispatchConfig } from '../config';
 import { logger } from '../logger';
+import type { DispatcherObserver } from '../ops/metrics';
 import { InsurerClient, PartnerError, retryDelay } from './insurer-client';
 import { parseAcknowledgement, parseQuote } from './insurer-payloads';
 import { claimEarlyCallback } from './quote-callback.service';
@@ -26,11 +27,13 @@ export class QuoteDispatcher {
   private loop?: Promise<void>;
   private woken = false;
   private wakeSleeper?: () => void;
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly orm: MikroORM,
     private readonly config: QuoteDispatchConfig,
     private readonly client = new InsurerClient(config),
+    private readonly observer?: DispatcherObserver,
   ) {}
 
   start(): void {
@@ -46,30 +49,38 @@ export class QuoteDispatcher {
     await this.loop;
   }
 
-  /** New work was recorded: look now instead of at the next poll. */
+  /** New work was recorded, or a slot came free: look now instead of at the next poll. */
   wake = (): void => {
     this.woken = true;
     this.wakeSleeper?.();
   };
 
-  /** Claims the work that is due and does it; answers how many requests it handled. */
-  async runOnce(): Promise<number> {
-    const claimed = await this.claim();
-    await Promise.all(claimed.map((id) => this.process(id)));
-    return claimed.length;
-  }
-
+  /**
+   * Keeps up to `concurrency` requests in hand, so a slow insurer holds one slot, not the others. Claims more
+   * as slots come free; otherwise sleeps until woken or until the next request falls due.
+   */
   private async run(): Promise<void> {
     while (this.running) {
       this.woken = false;
-      let handled = 0;
-      try {
-        handled = await this.runOnce();
-      } catch (error) {
-        logger.error({ err: error }, 'quote dispatcher pass failed');
+      const free = this.config.concurrency - this.inFlight.size;
+      let claimed: string[] = [];
+      if (free > 0) {
+        try {
+          claimed = await this.claim(free);
+        } catch (error) {
+          logger.error({ err: error }, 'quote dispatcher could not claim work');
+        }
       }
-      if (handled === 0 && !this.woken && this.running) await this.sleep(await this.idleTime());
+      for (const id of claimed) {
+        const task: Promise<void> = this.process(id).finally(() => {
+          this.inFlight.delete(task);
+          this.wake();
+        });
+        this.inFlight.add(task);
+      }
+      if (claimed.length === 0) await this.sleep(free > 0 ? await this.idleTime() : this.config.pollIntervalMs);
     }
+    await Promise.all(this.inFlight);
   }
 
   /** Until the next request falls due, at most one poll interval. */
@@ -87,7 +98,9 @@ export class QuoteDispatcher {
     }
   }
 
+  /** Returns at once when woken or stopped meanwhile, so no wake-up is lost. */
   private sleep(ms: number): Promise<void> {
+    if (this.woken || !this.running) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       function done() {
@@ -98,14 +111,14 @@ export class QuoteDispatcher {
     });
   }
 
-  private async claim(): Promise<string[]> {
+  private async claim(limit: number): Promise<string[]> {
     const em = this.orm.em.fork();
     const now = new Date();
     const free = { $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] };
     const due = await em.find(
       QuoteRequest,
       { status: { $in: DISPATCHABLE }, nextAttemptAt: { $lte: now }, ...free },
-      { fields: ['id'], orderBy: { nextAttemptAt: 'asc' }, limit: this.config.concurrency },
+      { fields: ['id'], orderBy: { nextAttemptAt: 'asc' }, limit },
     );
     const claimed: string[] = [];
     for (const { id } of due) {
@@ -127,10 +140,11 @@ export class QuoteDispatcher {
       if (request.status === QuoteRequestStatus.QUEUED) await this.send(em, request);
       else if (request.status === QuoteRequestStatus.AVAILABLE) await this.fetchQuote(em, request);
     } catch (error) {
-      const failure =
-        error instanceof PartnerError ? error : new PartnerError(`internal error: ${(error as Error).message}`, true);
+      const failure = error instanceof PartnerError ? error : new PartnerError(`internal error: ${(error as Error).message}`, true);
       if (!(error instanceof PartnerError)) logger.error({ err: error, quoteRequest: id }, 'quote request step failed');
-      await this.recordFailure(em, request, failure);
+      await this.recordFailure(em, request, failure).catch((cause: unknown) =>
+        logger.error({ err: cause, quoteRequest: id }, 'could not record the failure; the lease will expire and the step run again'),
+      );
     }
   }
 
@@ -139,7 +153,7 @@ export class QuoteDispatcher {
     return em.nativeUpdate(
       QuoteRequest,
       { id: request.id, status: from, leaseOwner: this.owner },
-      { ...changes, leaseOwner: null, leaseUntil: null, updatedAt: new Date() }
+      { ...changes, leaseOwner: null, leaseUntil: null, updatedAt: new Date() },
     );
   }
 
@@ -150,14 +164,19 @@ export class QuoteDispatcher {
       request.id,
     );
     const insurerReference = parseAcknowledgement(answer);
+    let promoted: boolean;
     try {
-      await this.finish(em, request, QuoteRequestStatus.QUEUED, {
-        status: QuoteRequestStatus.PROCESSING,
-        insurerReference,
-        acknowledgedAt: new Date(),
-        attempts: 0,
-        nextAttemptAt: null,
-        lastError: null,
+      // The acknowledgement and a callback that came before it are stored together: no crash parts them.
+      promoted = await em.transactional(async (tx) => {
+        const stored = await this.finish(tx, request, QuoteRequestStatus.QUEUED, {
+          status: QuoteRequestStatus.PROCESSING,
+          insurerReference,
+          acknowledgedAt: new Date(),
+          attempts: 0,
+          nextAttemptAt: null,
+          lastError: null,
+        });
+        return stored === 1 && (await claimEarlyCallback(tx, request.insurer.id, insurerReference));
       });
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) {
@@ -165,7 +184,7 @@ export class QuoteDispatcher {
       }
       throw error;
     }
-    if (await claimEarlyCallback(em, request.insurer.id, insurerReference)) this.wake();
+    if (promoted) this.wake();
   }
 
   private async fetchQuote(em: EntityManager, request: QuoteRequest): Promise<void> {
@@ -198,6 +217,7 @@ export class QuoteDispatcher {
     const message = `${step}: ${error.message}`;
     logger.warn({ quoteRequest: request.id, insurer: request.insurer.id, attempts, retryable: error.retryable }, message);
     if (!error.retryable || attempts >= this.config.maxAttempts) {
+      this.observer?.failed();
       const reason = error.retryable ? `gave up after ${attempts} attempts ${message}` : message;
       await this.finish(em, request, request.status, {
         status: QuoteRequestStatus.FAILED,
@@ -208,6 +228,7 @@ export class QuoteDispatcher {
       });
       return;
     }
+    this.observer?.retryScheduled();
     await this.finish(em, request, request.status, {
       attempts,
       lastError: message.slice(0, 1000),

@@ -48,7 +48,7 @@ export class QuoteRequest {
   @Property({ type: 'integer' })
   attempts: number = 0;
 
-  @Property({ type: 'datetime', length: 3, nullable: true })
+  @Property({ type: Date, length: 3, nullable: true })
   nextAttemptAt?: Date | null;
 
   @Property({ type: 'string', length: 1000, nullable: true })
@@ -60,7 +60,7 @@ export class QuoteRequest {
   @Property({ type: 'string', length: 36, nullable: true })
   leaseOwner?: string | null;
 
-  @Property({ type: 'datetime', length: 3, nullable: true })
+  @Property({ type: Date, length: 3, nullable: true })
   leaseUntil?: Date | null;
 
   @Property({ type: 'string', length: 64 })
@@ -69,18 +69,18 @@ export class QuoteRequest {
   @OneToMany({ entity: () => QuoteOption, mappedBy: 'quoteRequest', orderBy: { position: 'asc' } })
   options = new Collection<QuoteOption>(this);
 
-  @Property({ type: 'datetime', length: 3, nullable: true })
+  @Property({ type: Date, length: 3, nullable: true })
   acknowledgedAt?: Date | null;
 
-  @Property({ type: 'datetime', length: 3, nullable: true })
+  @Property({ type: Date, length: 3, nullable: true })
   callbackReceivedAt?: Date | null;
 
-  @Property({ type: 'datetime', length: 3, nullable: true })
+  @Property({ type: Date, length: 3, nullable: true })
   quotedAt?: Date | null;
 
-  @Property({ type: 'datetime', length: 3 })
+  @Property({ type: Date, length: 3 })
   createdAt: Date = new Date();
 
-  @Property({ type: 'datetime', length: 3 })
+  @Property({ type: Date, length: 3 })
   updatedAt: Date = new Date();
 }

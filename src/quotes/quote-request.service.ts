@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { Role } from '../auth/role';
 import { assertRole, type Viewer } from '../auth/viewer';
+import { newId } from '../db/ids';
 import { DomainError, badInput, notFound, type FieldProblem } from '../errors/domain-error';
 import { Insurer } from '../insurers/insurer.entity';
 import { isHttpUrl } from '../insurers/insurer.service';
@@ -104,12 +105,10 @@ export class QuoteRequestService {
     if (problems.length > 0) throw badInput('The quote request is invalid', problems);
 
     return this.em.transactional(async (tx) => {
-      const invited = await tx.find(TenderInvitation, { tender: tender.id, insurer: { $in: insurerIds } });
       const now = new Date();
-      const requests = insurers.map((insurer) => {
-        if (!invited.some((invitation) => invitation.insurer.id === insurer.id)) tx.create(TenderInvitation, { tender, insurer, createdAt: now });
-        return tx.create(QuoteRequest, {
-          tender,
+      const requests = insurers.map((insurer) =>
+        tx.create(QuoteRequest, {
+          tender: tender.id,
           insurer,
           limits,
           riskInformation,
@@ -117,8 +116,16 @@ export class QuoteRequestService {
           nextAttemptAt: now,
           createdAt: now,
           updatedAt: now,
-        });
-      });
+        }),
+      );
+      // Native upserts: invitations neither touch the tender's version nor clash with a concurrent request.
+      for (const insurer of insurers) {
+        await tx.upsert(
+          TenderInvitation,
+          { id: newId(), tender: tender.id, insurer: insurer.id, createdAt: now },
+          { onConflictFields: ['insurer', 'tender'], onConflictAction: 'ignore' },
+        );
+      }
       await tx.flush();
       return requests;
     });

@@ -128,8 +128,8 @@ export class QuoteRequestView {
   @Field(() => [QuoteOptionView], { description: 'The quote options, once QUOTED.' })
   options!: QuoteOptionView[];
 
-  @Field(() => String)
-  requestedBy!: string;
+  @Field(() => String, { nullable: true, description: 'app_id of the client that asked; withheld from insurers.' })
+  requestedBy!: string | null;
 
   @Field(() => GraphQLISODateTime)
   createdAt!: Date;

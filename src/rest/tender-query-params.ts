@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { badInput, type FieldProblem } from '../errors/domain-error';
 import { TenderStatus } from '../tenders/tender-status';
+import { parseTimestamp } from '../validation/timestamp';
 
 /** REST sort names → GraphQL `TenderSortField` values. */
 const SORT_FIELDS: Record<string, string> = {
@@ -10,7 +11,6 @@ const SORT_FIELDS: Record<string, string> = {
   product: 'PRODUCT',
 };
 const LIST_PARAMETERS = ['skip', 'limit', 'sort', 'status', 'line_of_business', 'updated_since'];
-export const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 const GRAPHQL_INT_MAX = 2 ** 31 - 1;
 
 export interface TenderListVariables {
@@ -26,10 +26,6 @@ export interface ParsedListQuery {
   variables: TenderListVariables;
   /** The envelope's `metadata.sort`: `{"updated_at": -1, "created_at": 1}`, `{}` without `sort`. */
   sortEcho: Record<string, 1 | -1>;
-}
-
-export function isValidCalendarDate(year: number, month: number, day: number): boolean {
-  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 /** Refuses what it does not understand: unknown or repeated parameters and every malformed value. */
@@ -85,11 +81,9 @@ export function parseListQuery(req: Request, pathStatuses: readonly TenderStatus
   }
 
   if (values.updated_since !== undefined) {
-    if (!isIsoTimestamp(values.updated_since)) {
-      problems.push({ parameter: 'updated_since', message: 'must be an ISO 8601 timestamp with offset, e.g. 2026-05-04T09:15:00.000Z' });
-    } else {
-      variables.updatedSince = new Date(values.updated_since).toISOString();
-    }
+    const since = parseTimestamp(values.updated_since);
+    if (!since) problems.push({ parameter: 'updated_since', message: 'must be an ISO 8601 timestamp with offset, e.g. 2026-05-04T09:15:00.000Z' });
+    else variables.updatedSince = since.toISOString();
   }
 
   if (problems.length > 0) throw badInput('The query parameters are invalid', problems);
@@ -102,12 +96,6 @@ export function assertNoQuery(req: Request): void {
   if (names.length > 0) throw badInput('This resource takes no query parameters', names.map((name) => ({ parameter: name, message: 'unknown parameter' })));
 }
 
-/** `updated_since`-style timestamps: ISO 8601 with an offset, on a real calendar day. */
-export function isIsoTimestamp(value: string): boolean {
-  const match = ISO_TIMESTAMP.exec(value);
-  return !!match && isValidCalendarDate(Number(match[1]), Number(match[2]), Number(match[3])) && !Number.isNaN(Date.parse(value));
-}
-
 /** Body of `POST /public/v1/tenders/{id}/policy-documentation`: `{policy_number, confirmed_at?}`. */
 export function parsePolicyDocumentation(body: unknown): { policyNumber: string; confirmedAt?: string } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -118,7 +106,7 @@ export function parsePolicyDocumentation(body: unknown): { policyNumber: string;
     .filter((key) => key !== 'policy_number' && key !== 'confirmed_at')
     .map((key) => ({ pointer: `/${key}`, message: 'unknown field' }));
   if (typeof record.policy_number !== 'string') problems.push({ pointer: '/policy_number', message: 'required, a string' });
-  if (record.confirmed_at !== undefined && (typeof record.confirmed_at !== 'string' || !isIsoTimestamp(record.confirmed_at))) {
+  if (record.confirmed_at !== undefined && !parseTimestamp(record.confirmed_at)) {
     problems.push({ pointer: '/confirmed_at', message: 'must be an ISO 8601 timestamp with offset' });
   }
   if (problems.length > 0) throw badInput('The policy documentation is invalid', problems);

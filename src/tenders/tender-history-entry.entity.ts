@@ -14,7 +14,7 @@ export class TenderHistoryEntry {
   @ManyToOne({ entity: () => Tender, index: false })
   tender!: Tender;
 
-  @Property({ type: 'datetime', length: 3 })
+  @Property({ type: Date, length: 3 })
   at!: Date;
 
   /** The app_id of the API client that made the change. */

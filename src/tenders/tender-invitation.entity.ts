@@ -16,6 +16,6 @@ export class TenderInvitation {
   @ManyToOne({ entity: () => Insurer, index: false })
   insurer!: Insurer;
 
-  @Property({ type: 'datetime', length: 3 })
+  @Property({ type: Date, length: 3 })
   createdAt: Date = new Date();
 }

@@ -108,7 +108,14 @@ export class TenderLifecycleService {
     tender.policyNumber = policyNumber;
     tender.policyConfirmedAt = confirmedAt ?? new Date();
     tender.updatedAt = new Date();
-    await this.flush();
+    try {
+      await this.flush();
+    } catch (error) {
+      // A concurrent confirmation won; if it confirmed the same number, this retry is harmless too.
+      const current = await this.em.fork().findOne(Tender, { id: tenderId });
+      if (current?.policyNumber !== policyNumber) throw error;
+      return new TenderLifecycleService(this.em.fork(), this.viewer).load(tenderId);
+    }
     return tender;
   }
 

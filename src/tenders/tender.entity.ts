@@ -63,7 +63,7 @@ export class Tender {
   @Property({ type: 'string', length: 100, nullable: true })
   policyNumber?: string | null;
 
-  @Property({ type: 'datetime', length: 3, nullable: true })
+  @Property({ type: Date, length: 3, nullable: true })
   policyConfirmedAt?: Date | null;
 
   /** `status_changed_to_<status>` → ISO 8601 timestamp, for every status the tender has entered. */
@@ -73,10 +73,10 @@ export class Tender {
   @OneToMany({ entity: () => TenderInvitation, mappedBy: 'tender' })
   invitations = new Collection<TenderInvitation>(this);
 
-  @Property({ type: 'datetime', length: 3 })
+  @Property({ type: Date, length: 3 })
   createdAt: Date = new Date();
 
-  @Property({ type: 'datetime', length: 3 })
+  @Property({ type: Date, length: 3 })
   updatedAt: Date = new Date();
 
   @Property({ type: 'integer', version: true })

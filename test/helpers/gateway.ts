@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import pino, { type Logger } from 'pino';
 import { createApp, type App } from '../../src/app';
 import { ApiClientService } from '../../src/auth/api-client.service';
 import { Role } from '../../src/auth/role';
@@ -25,7 +26,6 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** The real app on an ephemeral loopback port, over a fresh SQLite file (or the given data folder). */
 /** Quick retries and short timeouts, so failure paths finish within a test. */
 export const FAST_DISPATCH_ENV: Record<string, string> = {
   QUOTE_TIMEOUT_MS: '1000',
@@ -36,8 +36,9 @@ export const FAST_DISPATCH_ENV: Record<string, string> = {
   QUOTE_LEASE_MS: '3000',
 };
 
+/** The real app on an ephemeral loopback port, over a fresh SQLite file (or the given data folder). */
 export async function startGateway(
-  options: { dataDir?: string; env?: Record<string, string>; dispatch?: boolean } = {},
+  options: { dataDir?: string; env?: Record<string, string>; dispatch?: boolean; logger?: Logger } = {},
 ): Promise<Gateway> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tender-exchange-test-'));
   const config = loadConfig({
@@ -51,7 +52,7 @@ export async function startGateway(
     ...options.env,
   });
   const orm = await openDatabase(config);
-  const app: App = await createApp({ config, orm });
+  const app: App = await createApp({ config, orm, logger: options.logger ?? pino({ level: 'error' }) });
   if (options.dispatch !== false) app.dispatcher.start();
   const server: Server = createServer(app.express);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
