@@ -5,7 +5,7 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['test/**/*.test.ts'],
-    setupFiles: ['reflect-metadata'],
+    setupFiles: ['reflect-metadata', 'test/setup/openapi-contract.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -2,6 +2,7 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { HeaderMap } from '@apollo/server';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { GraphQLError, visit, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { Role } from '../auth/role';
 import { DomainError } from '../errors/domain-error';
@@ -76,14 +77,29 @@ const introspectionGate: ApolloServerPlugin<RequestContext> = {
   },
 };
 
+/**
+ * Static limits on every operation (graphql-armor): depth, cost, aliases, directives and tokens, and no
+ * "did you mean" suggestions that would map the schema for strangers. Introspection is exempt from depth and cost.
+ */
+export const OPERATION_LIMITS = { maxDepth: 12, maxCost: 5000, maxAliases: 50, maxDirectives: 20, maxTokens: 2000 } as const;
+
 export async function startApollo(schema: GraphQLSchema): Promise<ApolloServer<RequestContext>> {
+  const armor = new ApolloArmor({
+    maxDepth: { n: OPERATION_LIMITS.maxDepth, ignoreIntrospection: true },
+    costLimit: { maxCost: OPERATION_LIMITS.maxCost, ignoreIntrospection: true },
+    maxAliases: { n: OPERATION_LIMITS.maxAliases },
+    maxDirectives: { n: OPERATION_LIMITS.maxDirectives },
+    // Tokens are limited by graphql-js's own parser below: armor's token plugin turns syntax errors into 500s.
+    maxTokens: { enabled: false },
+    blockFieldSuggestion: { enabled: true },
+  }).protect();
   const server = new ApolloServer<RequestContext>({
     schema,
     introspection: true,
-    allowBatchedHttpRequests: false,
-    includeStacktraceInErrorResponses: false,
+    ...armor,
+    parseOptions: { maxTokens: OPERATION_LIMITS.maxTokens },
     formatError: formatGraphQLError,
-    plugins: [introspectionGate, ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
+    plugins: [...armor.plugins, introspectionGate, ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
   });
   await server.start();
   return server;

@@ -48,7 +48,8 @@ export class Metrics {
       async collect() {
         const em = orm.em.fork() as SqlEntityManager;
         const counts = new Map<string, number>(Object.values(QuoteRequestStatus).map((state) => [state, 0]));
-        const rows = await em.createQueryBuilder(QuoteRequest, 'q').select(['q.status']).count('q.id', true).groupBy('q.status').execute<{ status: string; count: number }[]>();
+        const table = em.getMetadata().get(QuoteRequest.name).tableName;
+        const rows: { status: string; count: number | string }[] = await em.getKnex()(table).select('status').count({ count: '*' }).groupBy('status');
         for (const row of rows) counts.set(row.status, Number(row.count));
         for (const [state, count] of counts) this.set({ state }, count);
       },

@@ -1,0 +1,72 @@
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { afterAll } from 'vitest';
+import { openApiDocument } from '../../src/openapi/openapi-document';
+
+/**
+ * Every REST response the suite receives is checked against the OpenAPI document: a documented status,
+ * the documented content type, and a body that matches the schema. So the document cannot drift from the code.
+ */
+type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>; components: object };
+const doc = openApiDocument as unknown as Doc;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+
+const templates = Object.keys(doc.paths).map((template) => ({
+  template,
+  pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+}));
+const compiled = new Map<string, ValidateFunction>();
+const violations: string[] = [];
+
+function validatorFor(key: string, schema: object): ValidateFunction {
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile({ ...schema, components: doc.components });
+    compiled.set(key, validate);
+  }
+  return validate;
+}
+
+async function check(method: string, url: URL, response: Response): Promise<void> {
+  // The most specific template: literal paths (/tenders/open) before parameters (/tenders/{id}).
+  const match = templates.filter(({ pattern }) => pattern.test(url.pathname)).sort((a, b) => a.template.split('{').length - b.template.split('{').length)[0];
+  const operation = match && doc.paths[match.template][method.toLowerCase()];
+  if (!operation) return; // not a documented operation: a 404/405 problem, checked by the tests themselves
+  const where = `${method} ${url.pathname} → ${response.status}`;
+  const documented = operation.responses[String(response.status)];
+  if (!documented) {
+    violations.push(`${where}: status not documented`);
+    return;
+  }
+  if (method === 'HEAD' || !documented.content) return;
+  const type = (response.headers.get('content-type') ?? '').split(';')[0];
+  const content = documented.content[type];
+  if (!content) {
+    violations.push(`${where}: content type ${type} not documented`);
+    return;
+  }
+  const body = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    violations.push(`${where}: body is not JSON`);
+    return;
+  }
+  const validate = validatorFor(`${match.template} ${method} ${response.status} ${type}`, content.schema);
+  if (!validate(parsed)) violations.push(`${where}: ${ajv.errorsText(validate.errors)}`);
+}
+
+const originalFetch = globalThis.fetch;
+globalThis.fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const response = await originalFetch(input, init);
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  if (url.hostname === '127.0.0.1' || url.hostname === 'localhost') await check(method, url, response.clone());
+  return response;
+};
+
+afterAll(() => {
+  if (violations.length > 0) throw new Error(`REST responses that contradict the OpenAPI document:\n${violations.join('\n')}`);
+});
