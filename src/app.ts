@@ -12,6 +12,7 @@ import { contextError, startApollo } from './graphql/apollo';
 import type { RequestContext } from './graphql/context';
 import { gatewaySchema } from './graphql/schema';
 import { clientRateLimit, corsPolicy, requestLogging, requestTimeout, securityHeaders } from './http/hardening';
+import { parseJson, refuseMalformedUrls } from './http/json-body';
 import { problemErrorHandler, sendProblem } from './http/problem';
 import { requestContext } from './http/request-context';
 import { logger as defaultLogger } from './logger';
@@ -49,7 +50,7 @@ export async function createApp({ config, orm, logger = defaultLogger }: AppDeps
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestLogging(logger), metrics.middleware, securityHeaders);
+  app.use(requestLogging(logger), metrics.middleware, securityHeaders, refuseMalformedUrls);
   if (config.corsOrigins.length > 0) app.use(corsPolicy(config));
   app.use(operationsRoutes(orm, metrics), docsRoutes());
   app.use(requestTimeout(config), clientRateLimit(config));
@@ -62,7 +63,7 @@ export async function createApp({ config, orm, logger = defaultLogger }: AppDeps
       res.removeHeader('Content-Security-Policy');
       next();
     },
-    express.json({ limit: '256kb' }),
+    parseJson('256kb'),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
         try {

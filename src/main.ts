@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
+import { createHttpServer } from './http/server';
 import { openDatabase } from './db/database';
 import { InsurerSimulator, type SimInsurerOptions } from './insurer-sim/insurer-sim';
 import { logger } from './logger';
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
   const orm = await openDatabase(config);
   const simulated = config.demo ? await ensureDemoData(orm, config.simPort) : [];
   const app = await createApp({ config, orm });
-  const server = createServer(app.express);
+  const server = createHttpServer(app.express);
   await listen(server, config.port);
   const base = `http://localhost:${config.port}`;
 

@@ -5,7 +5,7 @@ import { HeaderMap } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { GraphQLError, visit, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { Role } from '../auth/role';
-import { DomainError } from '../errors/domain-error';
+import { DomainError, type ErrorCode } from '../errors/domain-error';
 import { BEARER_CHALLENGE, HTTP_STATUS } from '../errors/error-mapping';
 import { asDomainError } from '../errors/normalize';
 import { logger } from '../logger';
@@ -61,17 +61,31 @@ function usesIntrospection(document: DocumentNode): boolean {
   return found;
 }
 
-/** Introspection is for the people exploring the API: internal and analyst tokens. */
-const introspectionGate: ApolloServerPlugin<RequestContext> = {
+/**
+ * Per-request rules: introspection is for the people exploring the API (internal and analyst tokens);
+ * subscriptions are not offered; and an operation that produced no data at all answers with the HTTP status
+ * of its first error (404 for an unknown tender, 403 for a forbidden mutation), partial results stay 200.
+ */
+const requestPolicy: ApolloServerPlugin<RequestContext> = {
   async requestDidStart() {
     return {
-      async didResolveOperation({ document, contextValue }) {
+      async didResolveOperation({ document, operation, contextValue }) {
+        if (operation?.operation === 'subscription') {
+          throw new GraphQLError('Subscriptions are not supported', { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+        }
         const { role } = contextValue.viewer;
         if (role !== Role.INTERNAL && role !== Role.ANALYST && usesIntrospection(document)) {
           throw new GraphQLError('Introspection is available to internal and analyst tokens only', {
             extensions: { code: 'FORBIDDEN', http: { status: 403 } },
           });
         }
+      },
+      async willSendResponse({ response }) {
+        if (response.body.kind !== 'single') return;
+        const { data, errors } = response.body.singleResult;
+        const code = errors?.[0]?.extensions?.code;
+        if (data != null || typeof code !== 'string' || !(code in HTTP_STATUS)) return;
+        if (response.http.status === undefined || response.http.status === 200) response.http.status = HTTP_STATUS[code as ErrorCode].status;
       },
     };
   },
@@ -99,7 +113,7 @@ export async function startApollo(schema: GraphQLSchema): Promise<ApolloServer<R
     ...armor,
     parseOptions: { maxTokens: OPERATION_LIMITS.maxTokens },
     formatError: formatGraphQLError,
-    plugins: [...armor.plugins, introspectionGate, ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
+    plugins: [...armor.plugins, requestPolicy, ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
   });
   await server.start();
   return server;

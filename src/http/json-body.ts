@@ -13,10 +13,30 @@ const requireJson: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Strict JSON bodies up to `limit`; parse errors and oversize bodies become problems in the error handler. */
-export function jsonBody(limit: string): RequestHandler[] {
-  return [requireJson, express.json({ limit, strict: true, type: 'application/json' })];
+/** NUL characters have no place in any field and some databases refuse them outright. */
+function refuseNul(_req: unknown, _res: unknown, raw: Buffer): void {
+  if (raw.includes(0) || /\\u0000/i.test(raw.toString('latin1'))) throw new Error('NUL character in the body');
 }
+
+/** JSON bodies up to `limit`; parse errors, NULs and oversize bodies become problems in the error handler. */
+export const parseJson = (limit: string): RequestHandler => express.json({ limit, strict: true, type: 'application/json', verify: refuseNul });
+
+/** Strict JSON bodies for the REST routes: any other content type is refused. */
+export function jsonBody(limit: string): RequestHandler[] {
+  return [requireJson, parseJson(limit)];
+}
+
+/** URLs that do not decode, or decode to NUL characters, are refused before routing. */
+export const refuseMalformedUrls: RequestHandler = (req, _res, next) => {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(req.url);
+  } catch {
+    throw new DomainError('BAD_USER_INPUT', 'The URL is not correctly percent-encoded');
+  }
+  if (decoded.includes('\0')) throw new DomainError('BAD_USER_INPUT', 'The URL contains a NUL character');
+  next();
+};
 
 export const methodNotAllowed =
   (allow: string, detail = `Use ${allow}`): RequestHandler =>

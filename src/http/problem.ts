@@ -16,6 +16,8 @@ function fromHttpError(error: { type?: string; status?: number; message?: string
   switch (error.type) {
     case 'entity.parse.failed':
       return new DomainError('BAD_USER_INPUT', 'The request body is not valid JSON');
+    case 'entity.verify.failed':
+      return new DomainError('BAD_USER_INPUT', 'The request body contains a NUL character');
     case 'entity.too.large':
       return new DomainError('PAYLOAD_TOO_LARGE', 'The request body is too large');
     case 'encoding.unsupported':

@@ -28,6 +28,7 @@ const bearerErrors = {
   '401': problem('No, malformed, expired, revoked or foreign token (WWW-Authenticate: Bearer error="invalid_token").'),
   '403': problem("The token's role may not use this path."),
   '429': problem('Too many requests from this client (Retry-After).'),
+  '431': problem('The request headers are too large (for example a huge token).'),
 };
 
 function listOperation(summary: string, statuses: readonly string[], roles: string) {
@@ -282,7 +283,8 @@ export const openApiDocument = {
           '401': problem('Unknown app_id or wrong secret.'),
           '413': problem('Body too large.'),
           '415': problem('Body is not application/json.'),
-          '429': problem('Too many failed attempts from this address (Retry-After).'),
+          '429': problem('Too many failed attempts from this address, or too many requests (Retry-After).'),
+          '431': problem('The request headers are too large.'),
         },
       },
     },
@@ -297,8 +299,10 @@ export const openApiDocument = {
           },
           '400': problem('A non-empty body.'),
           '401': problem('No valid token.'),
+          '413': problem('Body too large.'),
           '415': problem('Body is not application/json.'),
           '429': problem('Too many requests from this client (Retry-After).'),
+          '431': problem('The request headers are too large.'),
         },
       },
     },

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { ApiClientService } from '../../src/auth/api-client.service';
 import { Role } from '../../src/auth/role';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase } from '../../src/db/database';
+import { createHttpServer } from '../../src/http/server';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -54,7 +55,7 @@ export async function startGateway(
   const orm = await openDatabase(config);
   const app: App = await createApp({ config, orm, logger: options.logger ?? pino({ level: 'error' }) });
   if (options.dispatch !== false) app.dispatcher.start();
-  const server: Server = createServer(app.express);
+  const server: Server = createHttpServer(app.express);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const stop = async () => {
