@@ -26,9 +26,9 @@ let brokerBinding: { brokerCompanyId: string };
 /** The gateway as the test process sees it: its address, and the same database file. */
 const target = () => ({ url: `http://127.0.0.1:${port}`, em: () => orm.em.fork() }) as unknown as Gateway;
 
-async function setUp(behaviour: SimBehaviour) {
+async function setUp(behaviour: SimBehaviour, env: Record<string, string> = {}) {
   sims = await startSimulatedInsurers(target(), [{ name: 'Anchor Insurance', behaviour }]);
-  gateway = await spawnGateway(dataDir, port);
+  gateway = await spawnGateway(dataDir, port, env);
 }
 
 async function requestQuotes() {
@@ -101,5 +101,21 @@ describe('quote requests survive a killed gateway', () => {
     expect((await requestRow()).status).toBe('AVAILABLE');
     await restartAndExpectOneQuote();
     expect(sims.simulator.stats(sims.slugs[0]).fetches).toBe(2);
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('SIGTERM lets the dispatcher finish the request in hand, then the process exits 0', async () => {
+    // The insurer answers after 1.5 s, within this gateway's timeout.
+    await setUp('slow', { QUOTE_TIMEOUT_MS: '4000', QUOTE_LEASE_MS: '8000' });
+    await requestQuotes();
+    await waitFor('the insurer to receive the request', async () => sims.simulator.stats(sims.slugs[0]).posts === 1);
+    const exitCode = await gateway!.terminate();
+    gateway = undefined;
+    expect(exitCode).toBe(0);
+    // The acknowledgement that arrived during the shutdown was stored, and the lease released.
+    const row = await requestRow();
+    expect(row.status).toBe('PROCESSING');
+    expect(row.leaseOwner).toBeNull();
   });
 });

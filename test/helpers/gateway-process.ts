@@ -16,6 +16,8 @@ export interface GatewayProcess {
   url: string;
   /** SIGKILL: no shutdown hook runs, whatever was in flight is cut off. */
   kill(): Promise<void>;
+  /** SIGTERM: a graceful shutdown; answers the exit code. */
+  terminate(): Promise<number | null>;
 }
 
 /** `npm start` as its own process on `dataDir`'s database, as an operator runs it. */
@@ -38,7 +40,7 @@ export async function spawnGateway(dataDir: string, port: number, env: Record<st
   });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -53,6 +55,10 @@ export async function spawnGateway(dataDir: string, port: number, env: Record<st
     kill: async () => {
       child.kill('SIGKILL');
       await exited;
+    },
+    terminate: async () => {
+      child.kill('SIGTERM');
+      return exited;
     },
   };
 }
