@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 export interface Config {
   nodeEnv: string;
   port: number;
-  /** A SQLite file path or `:memory:`. */
+  /** A SQLite file path, `:memory:`, or `postgres://user@host:port/database`. */
   databaseUrl: string;
   dataDir: string;
   jwtSecret: string;
@@ -99,8 +99,8 @@ export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   const dataDir = resolve(env.DATA_DIR ?? './data');
   const databaseUrl = env.DATABASE_URL || join(dataDir, 'tender-exchange.sqlite');
-  if (/^[a-z]+:\/\//i.test(databaseUrl)) {
-    throw new ConfigError(`DATABASE_URL must be a SQLite file path or ":memory:" (PostgreSQL is not supported yet), got "${databaseUrl}"`);
+  if (/^[a-z]+:\/\//i.test(databaseUrl) && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must be a SQLite file path, ":memory:" or postgres://..., got "${databaseUrl}"`);
   }
   const tokenDefaultTtl = integer(env, 'TOKEN_DEFAULT_TTL', 3600, 60, 31 * 24 * 3600);
   const tokenMaxTtl = integer(env, 'TOKEN_MAX_TTL', 24 * 3600, 60, 31 * 24 * 3600);

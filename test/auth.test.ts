@@ -27,12 +27,14 @@ describe('POST /auth/token', () => {
   it('issues a JWT with the documented claims and a 60-minute default expiry', async () => {
     const before = Date.now();
     const response = await postToken({ app_id: broker.appId, secret: broker.secret });
+    const after = Date.now();
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const body = await json(response);
     expect(body.expiry).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-    expect(Date.parse(body.expiry) - before).toBeGreaterThan(59 * 60_000);
-    expect(Date.parse(body.expiry) - before).toBeLessThanOrEqual(60 * 60_000);
+    // exp is in whole seconds: at most one second before "60 minutes after the request".
+    expect(Date.parse(body.expiry)).toBeGreaterThanOrEqual(before + 60 * 60_000 - 1000);
+    expect(Date.parse(body.expiry)).toBeLessThanOrEqual(after + 60 * 60_000);
     const claims = jwt.verify(body.access_token, TEST_JWT_SECRET) as jwt.JwtPayload;
     expect(claims).toMatchObject({ iss: 'tender-exchange', aud: 'tender-exchange-api', sub: broker.appId, role: 'broker', broker_company_id: world.brokers[0].id });
     expect(typeof claims.jti).toBe('string');

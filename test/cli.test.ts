@@ -9,6 +9,7 @@ import { openDatabase } from '../src/db/database';
 import { Tender } from '../src/tenders/tender.entity';
 import { TenderInvitation } from '../src/tenders/tender-invitation.entity';
 import { ALL_STATUSES } from '../src/tenders/tender-status';
+import { dropDatabaseFor, databaseUrlFor } from './helpers/database';
 import { getJson, requestToken, startGateway, TEST_JWT_SECRET } from './helpers/gateway';
 
 const run = promisify(execFile);
@@ -24,7 +25,7 @@ function freshFolder(): string {
 async function cli(folder: string, ...args: string[]) {
   try {
     const { stdout, stderr } = await run(join('node_modules', '.bin', 'tsx'), ['src/cli/main.ts', ...args], {
-      env: { ...process.env, DATA_DIR: folder, DATABASE_URL: join(folder, 'db.sqlite'), JWT_SECRET: TEST_JWT_SECRET },
+      env: { ...process.env, DATA_DIR: folder, DATABASE_URL: await databaseUrlFor(folder), JWT_SECRET: TEST_JWT_SECRET },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -34,7 +35,7 @@ async function cli(folder: string, ...args: string[]) {
 }
 
 async function tenderRows(folder: string) {
-  const orm = await openDatabase(loadConfig({ DATABASE_URL: join(folder, 'db.sqlite'), DATA_DIR: folder, JWT_SECRET: TEST_JWT_SECRET }));
+  const orm = await openDatabase(loadConfig({ DATABASE_URL: await databaseUrlFor(folder), DATA_DIR: folder, JWT_SECRET: TEST_JWT_SECRET }));
   try {
     const em = orm.em.fork();
     const tenders = await em.find(Tender, {}, { orderBy: { id: 'asc' }, populate: ['customer', 'lineOfBusiness'] });
@@ -44,8 +45,11 @@ async function tenderRows(folder: string) {
   }
 }
 
-afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+afterAll(async () => {
+  for (const folder of folders) {
+    await dropDatabaseFor(folder);
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
 
 describe('operator CLI', () => {
@@ -67,7 +71,7 @@ describe('operator CLI', () => {
     const client = JSON.parse(created.stdout);
     expect(client).toMatchObject({ role: 'insurer', insurer_id: insurer.id });
 
-    const gateway = await startGateway({ dataDir: folder, env: { DATABASE_URL: join(folder, 'db.sqlite') } });
+    const gateway = await startGateway({ dataDir: folder });
     try {
       const token = await requestToken(gateway, { appId: client.app_id, secret: client.secret });
       expect((await getJson(gateway, '/public/v1/tenders', token)).body.metadata.count).toBe('0');

@@ -10,6 +10,7 @@ import type { SimBehaviour } from '../src/insurer-sim/insurer-sim';
 import { QuoteOption } from '../src/quotes/quote-option.entity';
 import { QuoteRequest } from '../src/quotes/quote-request.entity';
 import type { Tender } from '../src/tenders/tender.entity';
+import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { createTender, createWorld } from './helpers/fixtures';
 import { TEST_JWT_SECRET, createClient, graphql, requestToken, type Gateway } from './helpers/gateway';
 import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
@@ -57,7 +58,7 @@ async function restartAndExpectOneQuote() {
 beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-restart-'));
   port = await freePort();
-  orm = await openDatabase(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: join(dataDir, 'tender-exchange.sqlite'), JWT_SECRET: TEST_JWT_SECRET }));
+  orm = await openDatabase(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: await databaseUrlFor(dataDir), JWT_SECRET: TEST_JWT_SECRET }));
   const world = await createWorld(orm.em.fork());
   tender = await createTender(orm.em.fork(), world);
   brokerBinding = { brokerCompanyId: world.brokers[0].id };
@@ -68,6 +69,7 @@ afterEach(async () => {
   gateway = undefined;
   await sims?.close();
   await orm.close();
+  await dropDatabaseFor(dataDir);
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -1,8 +1,10 @@
 import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { SqliteDriver } from '@mikro-orm/sqlite';
 import type { Options } from '@mikro-orm/core';
 import type { Config } from '../config';
 import { entities } from './entities';
+import { postgresqlMigrations } from './migrations/postgresql';
 import { sqliteMigrations } from './migrations/sqlite';
 
 /**
@@ -28,29 +30,32 @@ export function databaseEngine(databaseUrl: string): DatabaseEngine {
 
 /**
  * Entities and migrations are listed statically so the same code runs under tsx, vitest and compiled
- * JavaScript without file-system discovery (esbuild emits no decorator metadata either way).
+ * JavaScript without file-system discovery (esbuild emits no decorator metadata either way). Each engine has
+ * its own migrations, generated from the same entities.
  */
 export function ormOptions(config: Pick<Config, 'databaseUrl'>, overrides: Partial<Options> = {}): Options {
-  return {
-    driver: SqliteDriver,
-    dbName: config.databaseUrl,
+  const engine = databaseEngine(config.databaseUrl);
+  const common: Options = {
     entities,
     extensions: [Migrator],
     discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
     migrations: {
-      migrationsList: sqliteMigrations,
+      migrationsList: engine === 'postgresql' ? postgresqlMigrations : sqliteMigrations,
       transactional: true,
       allOrNothing: true,
       snapshot: false,
       silent: true,
-      path: 'src/db/migrations/sqlite',
-      pathTs: 'src/db/migrations/sqlite',
+      path: `src/db/migrations/${engine}`,
+      pathTs: `src/db/migrations/${engine}`,
       emit: 'ts',
     },
-    pool: { afterCreate: sqliteConnectionSettings },
     forceUtcTimezone: true,
     allowGlobalContext: false,
     debug: false,
-    ...overrides,
   };
+  const engineOptions: Options =
+    engine === 'postgresql'
+      ? { driver: PostgreSqlDriver, clientUrl: config.databaseUrl, pool: { min: 0, max: 10 } }
+      : { driver: SqliteDriver, dbName: config.databaseUrl, pool: { afterCreate: sqliteConnectionSettings } };
+  return { ...common, ...engineOptions, ...overrides };
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { databaseUrlFor } from './database';
 import { FAST_DISPATCH_ENV, TEST_JWT_SECRET } from './gateway';
 
 /** A free loopback port, so a restarted gateway can come back on the same address. */
@@ -29,7 +29,7 @@ export async function spawnGateway(dataDir: string, port: number, env: Record<st
       NODE_ENV: 'test',
       PORT: String(port),
       DATA_DIR: dataDir,
-      DATABASE_URL: join(dataDir, 'tender-exchange.sqlite'),
+      DATABASE_URL: await databaseUrlFor(dataDir),
       JWT_SECRET: TEST_JWT_SECRET,
       DEMO: 'false',
       LOG_LEVEL: 'error',

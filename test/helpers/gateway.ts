@@ -11,6 +11,7 @@ import { Role } from '../../src/auth/role';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase } from '../../src/db/database';
 import { createHttpServer } from '../../src/http/server';
+import { databaseUrlFor, dropDatabaseFor } from './database';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -45,7 +46,7 @@ export async function startGateway(
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
-    DATABASE_URL: join(dataDir, 'tender-exchange.sqlite'),
+    DATABASE_URL: await databaseUrlFor(dataDir),
     JWT_SECRET: TEST_JWT_SECRET,
     DEMO: 'false',
     AUTH_RATE_LIMIT: '1000',
@@ -74,6 +75,7 @@ export async function startGateway(
     stop,
     close: async () => {
       await stop();
+      await dropDatabaseFor(dataDir);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,5 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122005416 } from './Migration20261122005416';
+
+/** Every migration in order; a new one is generated with `npm run cli -- db:migration:create` and added here. */
+export const postgresqlMigrations: MigrationObject[] = [{ name: 'Migration20261122005416', class: Migration20261122005416 }];
