@@ -12,7 +12,14 @@ import { sqliteMigrations } from './migrations/sqlite';
  * mode except on power loss. 64 MiB of page cache (default 2 MiB) keeps a large tender table's index pages
  * in memory.
  */
-const SQLITE_PRAGMAS = ['pragma journal_mode = wal', 'pragma synchronous = normal', 'pragma cache_size = -65536', 'pragma foreign_keys = on'];
+const SQLITE_PRAGMAS = [
+  'pragma journal_mode = wal',
+  'pragma synchronous = normal',
+  'pragma cache_size = -65536',
+  'pragma foreign_keys = on',
+  // Another process (a second gateway, the CLI) may hold the write lock for a moment: wait instead of failing.
+  'pragma busy_timeout = 5000',
+];
 
 interface SqliteConnection {
   exec(sql: string, callback: (error: Error | null) => void): void;

@@ -45,14 +45,19 @@ export function parseCallback(body: unknown): string {
  */
 export async function receiveCallback(em: EntityManager, viewer: Viewer, insurerReference: string): Promise<boolean> {
   const insurerId = viewer.insurerId!;
-  const request = await em.findOne(QuoteRequest, { insurer: insurerId, insurerReference }, { fields: ['id', 'status'] });
-  if (request) {
-    return request.status === QuoteRequestStatus.PROCESSING && markAvailable(em, insurerId, insurerReference, new Date());
-  }
+  const findRequest = () => em.findOne(QuoteRequest, { insurer: insurerId, insurerReference }, { fields: ['id', 'status'] });
+  const honour = (request: Pick<QuoteRequest, 'status'>) =>
+    request.status === QuoteRequestStatus.PROCESSING && markAvailable(em, insurerId, insurerReference, new Date());
+
+  const request = await findRequest();
+  if (request) return honour(request);
+  if (await em.count(EarlyCallback, { insurer: insurerId, insurerReference })) return false; // parked already
   // Unknown id: it may belong to a request whose acknowledgement is still on its way back to us. There cannot
   // be more such callbacks than unacknowledged requests, which bounds what an insurer can park here.
-  if (await em.count(EarlyCallback, { insurer: insurerId, insurerReference })) return false; // parked already
   const unacknowledged = await em.count(QuoteRequest, { insurer: insurerId, status: QuoteRequestStatus.QUEUED });
+  // The acknowledgement may have been stored since the first look (another instance, another connection).
+  const acknowledged = await findRequest();
+  if (acknowledged) return honour(acknowledged);
   const parked = await em.count(EarlyCallback, { insurer: insurerId });
   if (parked >= unacknowledged) throw notFound(`No quote request of this insurer has the id ${insurerReference}`);
   await em.upsert(
@@ -60,6 +65,7 @@ export async function receiveCallback(em: EntityManager, viewer: Viewer, insurer
     { id: newId(), insurer: insurerId, insurerReference, receivedAt: new Date() },
     { onConflictFields: ['insurer', 'insurerReference'], onConflictAction: 'ignore' },
   );
-  // The acknowledgement may have been stored between our lookup and the insert; then claim it here.
+  // The acknowledgement may be stored between our look and the insert: either its transaction sees this
+  // callback, or this claim sees its PROCESSING row (waiting for its lock if need be).
   return claimEarlyCallback(em, insurerId, insurerReference);
 }

@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MikroORM } from '@mikro-orm/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Role } from '../src/auth/role';
+import { loadConfig } from '../src/config';
+import { openDatabase } from '../src/db/database';
+import { QuoteOption } from '../src/quotes/quote-option.entity';
+import { QuoteRequestStatus } from '../src/quotes/quote-request-status';
+import { QuoteRequest } from '../src/quotes/quote-request.entity';
+import type { Tender } from '../src/tenders/tender.entity';
+import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
+import { createTender, createWorld } from './helpers/fixtures';
+import { TEST_JWT_SECRET, createClient, graphql, requestToken, type Gateway } from './helpers/gateway';
+import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
+import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
+
+let dataDir: string;
+let orm: MikroORM;
+const instances: GatewayProcess[] = [];
+const sims: SimulatedInsurers[] = [];
+const tenders: Tender[] = [];
+let brokerCompanyId: string;
+
+const target = (url: string) => ({ url, em: () => orm.em.fork() }) as unknown as Gateway;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-instances-'));
+  orm = await openDatabase(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: await databaseUrlFor(dataDir), JWT_SECRET: TEST_JWT_SECRET }));
+  const world = await createWorld(orm.em.fork());
+  brokerCompanyId = world.brokers[0].id;
+  for (let i = 0; i < 4; i++) tenders.push(await createTender(orm.em.fork(), world));
+  const [portA, portB] = [await freePort(), await freePort()];
+  // The insurers of the first simulator call back instance A, the other's instance B.
+  sims.push(await startSimulatedInsurers(target(`http://127.0.0.1:${portA}`), [{ name: 'Anchor Insurance' }, { name: 'Beacon Insurance' }]));
+  sims.push(await startSimulatedInsurers(target(`http://127.0.0.1:${portB}`), [{ name: 'Compass Insurance' }]));
+  instances.push(await spawnGateway(dataDir, portA), await spawnGateway(dataDir, portB));
+}, 120_000);
+
+afterAll(async () => {
+  for (const instance of instances) await instance.kill();
+  for (const sim of sims) await sim.close();
+  await orm?.close();
+  await dropDatabaseFor(dataDir);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('several gateway instances on one database', () => {
+  it('deliver every quote request exactly once and honour every callback, whichever instance gets it', async () => {
+    const insurerIds = sims.flatMap((sim) => sim.insurers.map((insurer) => insurer.id));
+    for (const [index, tender] of tenders.entries()) {
+      const instance = target(instances[index % 2].url);
+      const token = await requestToken(instance, await createClient(instance, Role.BROKER, { brokerCompanyId }));
+      const { body } = await graphql(instance, token, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
+        input: { tenderId: tender.id, insurerIds, limits: [{ insuranceSum: 500_000, deductible: 0 }], riskInformation: {} },
+      });
+      expect(body.errors).toBeUndefined();
+    }
+    await waitFor(
+      'all twelve quotes',
+      async () => (await orm.em.fork().count(QuoteRequest, { status: QuoteRequestStatus.QUOTED })) === 12,
+      30_000,
+    );
+    for (const sim of sims) {
+      for (const slug of sim.slugs) expect(sim.simulator.stats(slug)).toMatchObject({ posts: 4, quotes: 4, callbacks: 4, callbackFailures: 0, fetches: 4 });
+    }
+    expect(await orm.em.fork().count(QuoteOption)).toBe(12);
+  }, 60_000);
+});
