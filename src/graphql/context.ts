@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Viewer } from '../auth/viewer';
+import type { Loaders } from './loaders';
 
 /** Built once per request, for GraphQL and the REST shim alike. */
 export interface RequestContext {
@@ -8,4 +9,5 @@ export interface RequestContext {
   viewer: Viewer;
   /** Tells the quote dispatcher that new work was committed. */
   wakeDispatcher: () => void;
+  loaders: Loaders;
 }

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { Request } from 'express';
 import type { TokenService } from '../auth/token.service';
 import type { RequestContext } from '../graphql/context';
+import { createLoaders } from '../graphql/loaders';
 
 export interface ContextDeps {
   orm: MikroORM;
@@ -13,5 +14,5 @@ export interface ContextDeps {
 export async function requestContext(deps: ContextDeps, req: Request): Promise<RequestContext> {
   const em = deps.orm.em.fork();
   const viewer = await deps.tokens.authenticate(em, req.headers.authorization);
-  return { em, viewer, wakeDispatcher: deps.wakeDispatcher };
+  return { em, viewer, wakeDispatcher: deps.wakeDispatcher, loaders: createLoaders(em, viewer) };
 }

@@ -1,10 +1,17 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { Role } from '../auth/role';
 import type { Viewer } from '../auth/viewer';
-import { QuoteRequestService, findVisibleTender } from '../quotes/quote-request.service';
+import { notFound } from '../errors/domain-error';
+import { QuoteRequest } from '../quotes/quote-request.entity';
 import type { ProposalView, QuoteRequestView } from '../quotes/quote.types';
-import { isRedactedFor } from '../tenders/tender-visibility';
+import { Tender } from '../tenders/tender.entity';
+import { isRedactedFor, visibleTenders } from '../tenders/tender-visibility';
 import { buildProposal } from './proposal';
+
+export interface ProposalResult {
+  proposal: ProposalView;
+  requests: QuoteRequestView[];
+}
 
 export class ProposalService {
   constructor(
@@ -13,13 +20,35 @@ export class ProposalService {
   ) {}
 
   /**
-   * The tender's proposal and quote requests as this viewer may see them: brokers and internal users all,
-   * an insurer only its own, and nothing of a tender withheld from it for privacy.
+   * Proposals and quote requests of several tenders, as this viewer may see them, in two queries whatever their
+   * number: brokers and internal users see all, an insurer only its own, and nothing of a tender withheld from
+   * it for privacy. A tender the viewer may not see comes back as NOT_FOUND, in its place.
    */
-  async load(tenderId: string): Promise<{ proposal: ProposalView; requests: QuoteRequestView[] }> {
-    const tender = await findVisibleTender(this.em, this.viewer, tenderId);
-    const redacted = isRedactedFor(this.viewer, tender);
-    const requests = redacted ? [] : await new QuoteRequestService(this.em, this.viewer).ofTender(tender);
-    return buildProposal(tender, requests, { showTaxRate: !redacted, showActors: this.viewer.role !== Role.INSURER });
+  async loadMany(tenderIds: readonly string[]): Promise<(ProposalResult | Error)[]> {
+    const tenders = await this.em.find(Tender, { $and: [{ id: { $in: [...tenderIds] } }, visibleTenders(this.viewer)] });
+    const shown = tenders.filter((tender) => !isRedactedFor(this.viewer, tender)).map((tender) => tender.id);
+    const own = this.viewer.role === Role.INSURER ? { insurer: this.viewer.insurerId! } : {};
+    const requests =
+      shown.length === 0
+        ? []
+        : await this.em.find(
+            QuoteRequest,
+            { tender: { $in: shown }, ...own },
+            { populate: ['insurer', 'options'], orderBy: { createdAt: 'desc', id: 'desc' } },
+          );
+    const byId = new Map(tenders.map((tender) => [tender.id, tender]));
+    return tenderIds.map((id) => {
+      const tender = byId.get(id);
+      if (!tender) return notFound(`Tender ${id} not found`);
+      const redacted = isRedactedFor(this.viewer, tender);
+      const mine = requests.filter((request) => request.tender.id === id);
+      return buildProposal(tender, mine, { showTaxRate: !redacted, showActors: this.viewer.role !== Role.INSURER });
+    });
+  }
+
+  async load(tenderId: string): Promise<ProposalResult> {
+    const [result] = await this.loadMany([tenderId]);
+    if (result instanceof Error) throw result;
+    return result;
   }
 }

@@ -130,14 +130,4 @@ export class QuoteRequestService {
       return requests;
     });
   }
-
-  /** The tender's quote requests, newest first; an insurer sees only its own. */
-  async ofTender(tender: Tender): Promise<QuoteRequest[]> {
-    const own = this.viewer.role === Role.INSURER ? { insurer: this.viewer.insurerId! } : {};
-    return this.em.find(
-      QuoteRequest,
-      { tender: tender.id, ...own },
-      { populate: ['insurer', 'options'], orderBy: { createdAt: 'desc', id: 'desc' } },
-    );
-  }
 }

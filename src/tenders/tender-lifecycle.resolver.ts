@@ -2,11 +2,9 @@ import { Arg, Authorized, Ctx, FieldResolver, GraphQLISODateTime, ID, Mutation, 
 import { Role } from '../auth/role';
 import type { RequestContext } from '../graphql/context';
 import { TenderCreationService } from './tender-creation.service';
-import { TenderHistoryEntry } from './tender-history-entry.entity';
 import { TenderLifecycleService } from './tender-lifecycle.service';
 import { CreateTenderInput, TenderHistoryEntryView } from './tender-lifecycle.types';
 import { TenderStatistics, tenderStatistics } from './tender-statistics';
-import { Tender } from './tender.entity';
 import { presentHistory, presentTender } from './tender-visibility';
 import { TenderView } from './tender.types';
 
@@ -75,10 +73,8 @@ export class TenderLifecycleResolver {
   }
 
   @FieldResolver(() => [TenderHistoryEntryView], { description: 'Every status change, oldest first.' })
-  async history(@Root() view: TenderView, @Ctx() { em, viewer }: RequestContext): Promise<TenderHistoryEntryView[]> {
-    const tender = await em.findOneOrFail(Tender, { id: view.id }, { populate: ['awardedInsurer'] });
-    const entries = await em.find(TenderHistoryEntry, { tender: view.id }, { orderBy: { at: 'asc', id: 'asc' } });
-    return presentHistory(entries, tender, viewer);
+  async history(@Root() view: TenderView, @Ctx() { loaders, viewer }: RequestContext): Promise<TenderHistoryEntryView[]> {
+    return presentHistory(await loaders.history.load(view.id), view.redacted, viewer);
   }
 
   @Authorized(Role.ANALYST, Role.INTERNAL)

@@ -61,8 +61,8 @@ function policyDocumentation(tender: Tender): PolicyDocumentationView {
 }
 
 /** History: in full for brokers, internal users and analysts; insurers see no actors, and none of a withheld tender. */
-export function presentHistory(entries: TenderHistoryEntry[], tender: Tender, viewer: Viewer): TenderHistoryEntryView[] {
-  if (isRedactedFor(viewer, tender)) return [];
+export function presentHistory(entries: TenderHistoryEntry[], redacted: boolean, viewer: Viewer): TenderHistoryEntryView[] {
+  if (redacted) return [];
   return entries.map((entry) => ({
     at: entry.at,
     actor: viewer.role === Role.INSURER ? null : entry.actor,

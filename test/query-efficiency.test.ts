@@ -1,0 +1,80 @@
+import type { AbstractSqlConnection } from '@mikro-orm/knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Role } from '../src/auth/role';
+import { QuoteOption } from '../src/quotes/quote-option.entity';
+import { QuoteRequestStatus } from '../src/quotes/quote-request-status';
+import { QuoteRequest } from '../src/quotes/quote-request.entity';
+import { SeedService, type SeedResult } from '../src/seed/seed.service';
+import { Tender } from '../src/tenders/tender.entity';
+import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+
+let gateway: Gateway;
+let seeded: SeedResult;
+const tokens: Record<string, string> = {};
+let statements = 0;
+
+/** SQL statements the request `run` makes (the dispatcher is off, so nothing else talks to the database). */
+async function countStatements(run: () => Promise<unknown>): Promise<number> {
+  statements = 0;
+  await run();
+  return statements;
+}
+
+beforeAll(async () => {
+  gateway = await startGateway({ dispatch: false });
+  seeded = await new SeedService(gateway.em()).run({ tenders: 400, seed: 3 });
+  // Quotes for every tender, so nested proposals have rows to load.
+  const em = gateway.em();
+  for (const tender of await em.find(Tender, {}, { populate: ['invitations'] })) {
+    const invitation = tender.invitations.getItems()[0];
+    const request = em.create(QuoteRequest, {
+      tender,
+      insurer: invitation.insurer,
+      status: QuoteRequestStatus.QUOTED,
+      limits: [{ insurance_sum: 1_000_000, deductible: 0 }],
+      riskInformation: {},
+      insurerReference: `Q-${tender.id}`,
+      requestedBy: 'seed',
+    });
+    em.create(QuoteOption, { quoteRequest: request, position: 0, insuranceSum: 1_000_000, deductible: 0, premium: 2500 });
+  }
+  await em.flush();
+  tokens.internal = await tokenFor(gateway, Role.INTERNAL);
+  tokens.broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: seeded.brokerCompanies[0].id });
+  tokens.insurer = await tokenFor(gateway, Role.INSURER, { insurerId: seeded.insurers[0].id });
+  (gateway.orm.em.getConnection() as AbstractSqlConnection).getKnex().on('query', () => statements++);
+});
+
+afterAll(() => gateway?.close());
+
+const NESTED = `query($limit: Int) { tenders(limit: $limit) { count items {
+  id status lineOfBusiness { name } customer { name address { city } } brokerCompany { name } personInCharge { email }
+  policyDocumentation { status } history { toStatus }
+  proposal { taxRate entries { insurer { name } quoteRequest { status options { premium premiumWithTax cheapest } } } cheapest { insurer { name } } }
+} } }`;
+
+describe('statements per request do not grow with the page size', () => {
+  for (const role of ['internal', 'broker', 'insurer']) {
+    const prefix = role === 'insurer' ? '/public/v1' : '/api/v1';
+
+    it(`REST ${prefix}/tenders for the ${role}: limit 1 and limit 200 cost the same statements`, async () => {
+      const one = await countStatements(() => getJson(gateway, `${prefix}/tenders?limit=1`, tokens[role]));
+      const many = await countStatements(async () => expect((await getJson(gateway, `${prefix}/tenders?limit=200`, tokens[role])).body.payload.length).toBeGreaterThan(20));
+      expect(many).toBe(one);
+      expect(one).toBeGreaterThanOrEqual(2); // the revocation check and the page with its count
+      expect(one).toBeLessThanOrEqual(4);
+    });
+
+    it(`GraphQL tenders with nested customer, history and proposal for the ${role}: limit 1 and 200 the same`, async () => {
+      const one = await countStatements(() => graphql(gateway, tokens[role], NESTED, { limit: 1 }));
+      const many = await countStatements(async () => {
+        const { body } = await graphql(gateway, tokens[role], NESTED, { limit: 200 });
+        expect(body.errors).toBeUndefined();
+        expect(body.data.tenders.items.length).toBeGreaterThan(20);
+      });
+      expect(many).toBe(one);
+      expect(one).toBeGreaterThanOrEqual(4);
+      expect(one).toBeLessThanOrEqual(8);
+    });
+  }
+});
