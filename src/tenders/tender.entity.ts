@@ -20,6 +20,7 @@ import { TenderStatus } from './tender-status';
 @Index({ name: 'tender_product_created_at_idx', properties: ['product', 'createdAt'] })
 @Index({ name: 'tender_lob_created_at_idx', properties: ['lineOfBusiness', 'createdAt'] })
 @Index({ name: 'tender_broker_created_at_idx', properties: ['brokerCompany', 'createdAt'] })
+@Index({ name: 'tender_broker_updated_at_idx', properties: ['brokerCompany', 'updatedAt'] })
 export class Tender {
   [OptionalProps]?: 'id' | 'status' | 'changesMetadata' | 'createdAt' | 'updatedAt' | 'version';
 
