@@ -1,9 +1,9 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { Config } from '../config';
-import { DomainError, badInput } from '../errors/domain-error';
+import { badInput } from '../errors/domain-error';
+import { rateLimitedAnswer } from '../http/hardening';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
-import { sendProblem } from '../http/problem';
 import type { ContextDeps } from '../http/request-context';
 
 /** `{auth_url}` = `{base_url}/auth` (DESIGN 1): token issue and revocation, spec 4.3 and 5. */
@@ -18,13 +18,7 @@ export function authRoutes(deps: ContextDeps, config: Config): Router {
     skipSuccessfulRequests: true,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
-    handler: (req, res) => {
-      const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-      const retryAfter = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now()) - Date.now()) / 1000));
-      sendProblem(res, new DomainError('RATE_LIMITED', 'Too many failed token requests; try again later'), {
-        'Retry-After': String(retryAfter),
-      });
-    },
+    handler: rateLimitedAnswer('Too many failed token requests; try again later'),
   });
 
   router.post('/auth/token', limitFailures, ...json, async (req, res) => {

@@ -54,6 +54,15 @@ function tokenSubject(authorization: string | undefined): string | undefined {
   return typeof subject === 'string' ? subject : undefined;
 }
 
+/** The 429 of every rate limit: a RATE_LIMITED problem with Retry-After until the window resets. */
+export function rateLimitedAnswer(detail: string): RequestHandler {
+  return (req, res) => {
+    const resetTime = (req as typeof req & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+    const retryAfter = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now()) - Date.now()) / 1000));
+    sendProblem(res, new DomainError('RATE_LIMITED', detail), { 'Retry-After': String(retryAfter) });
+  };
+}
+
 /** Per-client request rate, with RateLimit headers (IETF draft 7) and Retry-After on 429. */
 export function clientRateLimit(config: Config): RequestHandler {
   return rateLimit({
@@ -65,13 +74,7 @@ export function clientRateLimit(config: Config): RequestHandler {
       const subject = tokenSubject(req.headers.authorization);
       return subject ? `client:${subject}` : `address:${ipKeyGenerator(req.ip ?? 'unknown')}`;
     },
-    handler: (req, res) => {
-      const resetTime = (req as typeof req & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-      const retryAfter = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now()) - Date.now()) / 1000));
-      sendProblem(res, new DomainError('RATE_LIMITED', `More than ${config.rateLimitPerMinute} requests per minute from this client`), {
-        'Retry-After': String(retryAfter),
-      });
-    },
+    handler: rateLimitedAnswer(`More than ${config.rateLimitPerMinute} requests per minute from this client`),
   });
 }
 
