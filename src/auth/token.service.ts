@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import jwt from 'jsonwebtoken';
 import type { Config } from '../config';
@@ -38,7 +38,12 @@ interface Claims {
 const unauthenticated = (message: string) => new DomainError('UNAUTHENTICATED', message);
 
 export class TokenService {
-  constructor(private readonly config: Config) {}
+  /** A key object made once: given a string, jsonwebtoken first tries (and fails) to parse it as a public key on every call. */
+  private readonly key: KeyObject;
+
+  constructor(private readonly config: Config) {
+    this.key = createSecretKey(Buffer.from(config.jwtSecret));
+  }
 
   /** Validates the body of `POST /auth/token` field by field; unknown fields are refused, not ignored. */
   parseRequest(body: unknown): TokenRequest {
@@ -88,7 +93,7 @@ export class TokenService {
     const claims: Omit<Claims, 'jti' | 'iat'> = { sub: client.appId, role: client.role, exp };
     if (client.insurer) claims.insurer_id = client.insurer.id;
     if (client.brokerCompany) claims.broker_company_id = client.brokerCompany.id;
-    const accessToken = jwt.sign(claims, this.config.jwtSecret, {
+    const accessToken = jwt.sign(claims, this.key, {
       algorithm: ALGORITHM,
       issuer: this.config.jwtIssuer,
       audience: this.config.jwtAudience,
@@ -101,7 +106,7 @@ export class TokenService {
   verify(token: string): Viewer {
     let decoded: unknown;
     try {
-      decoded = jwt.verify(token, this.config.jwtSecret, {
+      decoded = jwt.verify(token, this.key, {
         algorithms: [ALGORITHM],
         issuer: this.config.jwtIssuer,
         audience: this.config.jwtAudience,

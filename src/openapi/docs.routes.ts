@@ -1,5 +1,6 @@
 import express, { Router } from 'express';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
+// The package's main module loads the whole Swagger UI bundle; the path helper alone is all the server needs.
+import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
 import { openApiDocument } from './openapi-document';
 
 const PAGE = `<!doctype html>
