@@ -1,4 +1,4 @@
-import { OptimisticLockError, type EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/core';
 import { Role } from '../auth/role';
 import { assertRole, forbiddenUnless, type Viewer } from '../auth/viewer';
 import { DomainError, badInput, type FieldProblem } from '../errors/domain-error';
@@ -109,7 +109,7 @@ export class TenderLifecycleService {
     tender.policyConfirmedAt = confirmedAt ?? new Date();
     tender.updatedAt = new Date();
     try {
-      await this.flush();
+      await this.em.flush();
     } catch (error) {
       // A concurrent confirmation won; if it confirmed the same number, this retry is harmless too.
       const current = await this.em.fork().findOne(Tender, { id: tenderId });
@@ -158,19 +158,8 @@ export class TenderLifecycleService {
       toStatus: rule.to,
       reason: options.reason ?? null,
     });
-    await this.flush();
+    // Optimistic locking: the version check fails the later of two concurrent changes (CONFLICT, errors/normalize.ts).
+    await this.em.flush();
     return tender;
-  }
-
-  /** Optimistic locking: of two concurrent changes of one tender, the later flush fails with CONFLICT. */
-  private async flush(): Promise<void> {
-    try {
-      await this.em.flush();
-    } catch (error) {
-      if (error instanceof OptimisticLockError) {
-        throw new DomainError('CONFLICT', 'The tender was changed by someone else meanwhile; load it again and retry');
-      }
-      throw error;
-    }
   }
 }
