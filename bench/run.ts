@@ -1,26 +1,48 @@
 import 'reflect-metadata';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import type { EntityManager } from '@mikro-orm/core';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { ApiClientService } from '../src/auth/api-client.service';
 import { Role } from '../src/auth/role';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
-import { SeedService } from '../src/seed/seed.service';
+import { databaseEngine, type DatabaseEngine } from '../src/db/orm-options';
+import { Insurer } from '../src/insurers/insurer.entity';
+import { InsurerSimulator } from '../src/insurer-sim/insurer-sim';
+import { QuoteRequestStatus } from '../src/quotes/quote-request-status';
+import { QuoteRequest } from '../src/quotes/quote-request.entity';
+import { CALLBACK_PATH } from '../src/quotes/quote-callback.routes';
 import { REST_TENDER_LIST } from '../src/rest/tender-operations.graphql';
+import { SeedService } from '../src/seed/seed.service';
+import { Tender } from '../src/tenders/tender.entity';
+import { TenderStatus } from '../src/tenders/tender-status';
 
 /**
- * `npm run bench`: seeds BENCH_TENDERS tenders (default 100 000) into a fresh SQLite file, starts the gateway
- * and a minimal baseline handler in processes of their own, and loads both with autocannon over loopback.
- * Prints figures and ratios against the baseline measured in the same run; never fails on a number.
+ * `npm run bench`: for each engine (BENCH_ENGINES, default "sqlite,postgresql"), seeds BENCH_TENDERS tenders
+ * (default 100 000) into a fresh database, starts the compiled gateway (`node dist/main.js`, production mode) and
+ * the minimal baseline handler in processes of their own, and loads them with autocannon over loopback.
+ * The baseline and the gateway take turns, BENCH_ROUNDS rounds of BENCH_SECONDS each, and each figure is the
+ * median of its rounds: on a shared machine, speed drifts over a minute, and turns keep the ratios fair.
+ * Prints figures and the targets of issue 6 beside them, writes `bench/results/<time>-<engine>.json`, and
+ * never fails on a number.
  */
 const TENDERS = Number(process.env.BENCH_TENDERS ?? 100_000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const CALLBACK_RATE = 200;
+const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? CALLBACK_RATE * 10);
+const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgresql').split(',') as DatabaseEngine[];
+const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const GATEWAY_PORT = 4701;
 const BASELINE_PORT = 4702;
+const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 
 interface Figure {
   scenario: string;
@@ -28,24 +50,27 @@ interface Figure {
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
+  errors: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-async function waitForUrl(url: string, timeoutMs = 60_000): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await fetch(url).then((r) => r.ok, () => false)) return Date.now() - started;
-    await sleep(25);
+async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
   }
-  throw new Error(`${url} did not come up`);
 }
 
-function start(script: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+function start(command: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, command, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-/** Peak resident set size of a process, sampled while the load runs. */
+/** Peak resident set size of a process, sampled every 100 ms. */
 function watchRss(pid: number): { stop(): number } {
   let peak = 0;
   const timer = setInterval(() => {
@@ -54,69 +79,168 @@ function watchRss(pid: number): { stop(): number } {
     } catch {
       // the process is gone
     }
-  }, 200);
+  }, 100);
   return { stop: () => (clearInterval(timer), peak) };
 }
 
-async function load(scenario: string, options: autocannon.Options): Promise<Figure> {
-  const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
-  const figure = {
-    scenario,
-    requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    non2xx: result.non2xx,
-  };
-  console.log(`${scenario.padEnd(44)} ${String(figure.requestsPerSecond).padStart(7)} req/s  p50 ${String(figure.p50Ms).padStart(4)} ms  p99 ${String(figure.p99Ms).padStart(4)} ms${figure.non2xx ? `  (${figure.non2xx} non-2xx)` : ''}`);
+async function once(options: autocannon.Options): Promise<autocannon.Result> {
+  return autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
+}
+
+function print(figure: Figure): Figure {
+  const flags = [figure.non2xx ? `${figure.non2xx} non-2xx` : '', figure.errors ? `${figure.errors} errors` : ''].filter(Boolean).join(', ');
+  console.log(
+    `  ${figure.scenario.padEnd(44)} ${String(figure.requestsPerSecond).padStart(6)} req/s  p50 ${String(figure.p50Ms).padStart(4)} ms  p99 ${String(figure.p99Ms).padStart(4)} ms${flags ? `  (${flags})` : ''}`,
+  );
   return figure;
 }
 
-async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'tender-exchange-bench-'));
-  const databaseUrl = join(dir, 'bench.sqlite');
-  const env = { DATABASE_URL: databaseUrl, DATA_DIR: dir, JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123' };
+/** Runs the scenarios in turns, ROUNDS times, and reports each one's medians. */
+async function inTurns(scenarios: { scenario: string; options: autocannon.Options }[]): Promise<Figure[]> {
+  const results = new Map<string, autocannon.Result[]>(scenarios.map((s) => [s.scenario, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const { scenario, options } of scenarios) results.get(scenario)!.push(await once(options));
+  }
+  return scenarios.map(({ scenario }) => {
+    const runs = results.get(scenario)!;
+    return print({
+      scenario,
+      requestsPerSecond: Math.round(median(runs.map((r) => r.requests.average))),
+      p50Ms: median(runs.map((r) => r.latency.p50)),
+      p99Ms: median(runs.map((r) => r.latency.p99)),
+      non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
+      errors: runs.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
+    });
+  });
+}
+
+async function token(base: string, credentials: { appId: string; secret: string }): Promise<string> {
+  const response = await fetch(`${base}/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ app_id: credentials.appId, secret: credentials.secret }),
+  });
+  if (!response.ok) throw new Error(`token: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+interface Database {
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function freshDatabase(engine: DatabaseEngine): Promise<Database> {
+  if (engine === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'tender-exchange-bench-'));
+    return { url: join(dir, 'bench.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `tx_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name}`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** The insurer system for the callback scenario: a simulator on loopback whose quotes wait for our callbacks. */
+async function startSilentInsurer(): Promise<{ server: Server; url: string; simulator?: InsurerSimulator }> {
+  const holder: { simulator?: InsurerSimulator } = {};
+  const server = createServer((req, res) => holder.simulator!.app(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return Object.assign(holder, { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/insurers/bench` });
+}
+
+async function benchEngine(engine: DatabaseEngine): Promise<void> {
+  console.log(`\n## ${engine}`);
+  const database = await freshDatabase(engine);
+  const dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-bench-data-'));
+  const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, JWT_SECRET };
   const orm = await openDatabase(loadConfig(env));
-  const seedStarted = Date.now();
-  await new SeedService(orm.em.fork()).run({ tenders: TENDERS, seed: 1 });
-  const { client, secret } = await new ApiClientService(orm.em.fork()).create({ role: Role.INTERNAL, description: 'bench' });
-  await orm.close();
-  console.log(`seeded ${TENDERS} tenders in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s; ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB`);
-
-  const gateway = start('src/main.ts', { ...env, PORT: String(GATEWAY_PORT), DEMO: 'false', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', AUTH_RATE_LIMIT: '1000000' });
-  const readyMs = await waitForUrl(`http://127.0.0.1:${GATEWAY_PORT}/readyz`);
-  const baseline = start('bench/baseline-server.ts', { BENCH_SQLITE: databaseUrl, PORT: String(BASELINE_PORT) });
-  await waitForUrl(`http://127.0.0.1:${BASELINE_PORT}/tenders?limit=1`);
-  const rss = watchRss(gateway.pid!);
-
+  const insurerSystem = await startSilentInsurer();
+  const processes: ChildProcess[] = [];
   try {
-    const gw = `http://127.0.0.1:${GATEWAY_PORT}`;
-    const token = ((await (await fetch(`${gw}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ app_id: client.appId, secret }) })).json()) as { access_token: string }).access_token;
-    const auth = { authorization: `Bearer ${token}` };
-    const first = ((await (await fetch(`${gw}/api/v1/tenders?limit=1`, { headers: auth })).json()) as { payload: { _id: string }[] }).payload[0]._id;
-    const deepSkip = TENDERS - 50;
+    const seedStarted = Date.now();
+    await new SeedService(orm.em.fork()).run({ tenders: TENDERS, seed: 1 });
+    const internal = await new ApiClientService(orm.em.fork()).create({ role: Role.INTERNAL, description: 'bench' });
+    const em = orm.em.fork();
+    const insurer = em.create(Insurer, { name: 'Bench Insurance', quoteApiUrl: insurerSystem.url, createdAt: new Date() });
+    await em.flush();
+    const insurerClient = await new ApiClientService(orm.em.fork()).create({ role: Role.INSURER, insurerId: insurer.id, description: 'bench callbacks' });
+    console.log(`seeded ${TENDERS} tenders in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
 
-    const figures: Figure[] = [];
-    figures.push(await load('baseline: first page (limit 50)', { url: `http://127.0.0.1:${BASELINE_PORT}/tenders?limit=50` }));
-    figures.push(await load('REST /api/v1/tenders?limit=50', { url: `${gw}/api/v1/tenders?limit=50`, headers: auth }));
-    figures.push(
-      await load('GraphQL, the same page', {
-        url: `${gw}/graphql`,
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: REST_TENDER_LIST, variables: { limit: 50 } }),
-      }),
-    );
-    figures.push(await load('REST one tender', { url: `${gw}/api/v1/tenders/${first}`, headers: auth }));
-    figures.push(await load(`baseline: deep page (skip ${deepSkip})`, { url: `http://127.0.0.1:${BASELINE_PORT}/tenders?limit=50&skip=${deepSkip}` }));
-    figures.push(await load(`REST deep page (skip ${deepSkip})`, { url: `${gw}/api/v1/tenders?limit=50&skip=${deepSkip}`, headers: auth }));
-    figures.push(
-      await load('POST /auth/token', {
-        url: `${gw}/auth/token`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ app_id: client.appId, secret }),
-      }),
-    );
+    const gw = `http://127.0.0.1:${GATEWAY_PORT}`;
+    insurerSystem.simulator = new InsurerSimulator({
+      gatewayUrl: gw,
+      insurers: [{ slug: 'bench', appId: insurerClient.client.appId, secret: insurerClient.secret, behaviour: 'silent' }],
+    });
+
+    const started = Date.now();
+    const gateway = start(['dist/main.js'], {
+      ...env,
+      NODE_ENV: 'production',
+      PORT: String(GATEWAY_PORT),
+      DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      AUTH_RATE_LIMIT: '1000000',
+    });
+    processes.push(gateway);
+    const rss = watchRss(gateway.pid!);
+    const exited = new Promise<never>((_, reject) => gateway.once('exit', (code) => reject(new Error(`the gateway exited (${code})`))));
+    exited.catch(() => undefined);
+    await Promise.race([waitFor('the gateway', async () => (await fetch(`${gw}/readyz`)).ok, 60_000), exited]);
+    const readyMs = Date.now() - started;
+    processes.push(start(['--import', 'tsx', 'bench/baseline-server.ts'], { BENCH_DATABASE_URL: database.url, PORT: String(BASELINE_PORT) }));
+    const base = `http://127.0.0.1:${BASELINE_PORT}`;
+    await waitFor('the baseline', async () => (await fetch(`${base}/tenders?limit=1`)).ok, 60_000);
+
+    const auth = { authorization: `Bearer ${await token(gw, { appId: internal.client.appId, secret: internal.secret })}` };
+    const first = ((await (await fetch(`${gw}/api/v1/tenders?limit=1`, { headers: auth })).json()) as { payload: { _id: string }[] }).payload[0]._id;
+    const deepSkip = Math.max(0, TENDERS - 50);
+    const graphqlPage = JSON.stringify({ query: REST_TENDER_LIST, variables: { limit: 50 } });
+
+    // Warm-up: JIT compilation and caches, not measured.
+    for (const url of [`${base}/tenders?limit=50`, `${gw}/api/v1/tenders?limit=50`]) await autocannon({ url, headers: auth, connections: CONNECTIONS, amount: 300 });
+
+    const figures = [
+      ...(await inTurns([
+        { scenario: 'baseline: first page (limit 50)', options: { url: `${base}/tenders?limit=50` } },
+        { scenario: 'REST /api/v1/tenders?limit=50', options: { url: `${gw}/api/v1/tenders?limit=50`, headers: auth } },
+        {
+          scenario: 'GraphQL /graphql, the same page',
+          options: { url: `${gw}/graphql`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: graphqlPage },
+        },
+      ])),
+      ...(await inTurns([
+        { scenario: `baseline: deep page (skip ${deepSkip})`, options: { url: `${base}/tenders?limit=50&skip=${deepSkip}` } },
+        { scenario: `REST deep page (skip ${deepSkip})`, options: { url: `${gw}/api/v1/tenders?limit=50&skip=${deepSkip}`, headers: auth } },
+      ])),
+      ...(await inTurns([
+        { scenario: 'REST one tender', options: { url: `${gw}/api/v1/tenders/${first}`, headers: auth } },
+        {
+          scenario: 'POST /auth/token',
+          options: {
+            url: `${gw}/auth/token`,
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ app_id: internal.client.appId, secret: internal.secret }),
+          },
+        },
+      ])),
+    ];
+    const callback = await callbackScenario(orm.em.fork(), gw, auth, insurer, { appId: insurerClient.client.appId, secret: insurerClient.secret });
+    figures.push(print(callback.figure));
     const peakRss = rss.stop();
 
     const by = (name: string) => figures.find((f) => f.scenario.startsWith(name))!;
@@ -125,27 +249,110 @@ async function main(): Promise<void> {
       graphqlVsBaseline: by('GraphQL').requestsPerSecond / by('baseline: first').requestsPerSecond,
       deepVsFirstP50: by('REST deep').p50Ms / Math.max(1, by('REST /api').p50Ms),
     };
+    const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
     console.log(`
-targets (printed, not asserted):
-  REST page / baseline throughput      ${ratios.restVsBaseline.toFixed(2)}  (target ≥ 0.7)
-  GraphQL page / baseline throughput   ${ratios.graphqlVsBaseline.toFixed(2)}  (target ≥ 0.5)
-  deep page p50 / first page p50       ${ratios.deepVsFirstP50.toFixed(2)}  (target ≤ 2)
-  gateway RSS at peak                  ${(peakRss / 2 ** 20).toFixed(0)} MB  (target < 300 MB)
-  start to ready                       ${readyMs} ms  (target < 2000 ms)
-  callback p99 at 200 req/s            not measured yet`);
+  targets (printed, not asserted)
+  REST page / baseline throughput       ${ratios.restVsBaseline.toFixed(2)}   target ≥ 0.7     ${mark(ratios.restVsBaseline >= 0.7)}
+  GraphQL page / baseline throughput    ${ratios.graphqlVsBaseline.toFixed(2)}   target ≥ 0.5     ${mark(ratios.graphqlVsBaseline >= 0.5)}
+  deep page p50 / first page p50        ${ratios.deepVsFirstP50.toFixed(2)}   target ≤ 2       ${mark(ratios.deepVsFirstP50 <= 2)}
+  callback p99 at ${CALLBACK_RATE} req/s             ${callback.figure.p99Ms} ms   target < 20 ms   ${mark(callback.figure.p99Ms < 20)}
+  callbacks honoured                    ${callback.honoured}/${callback.sent}   target all   ${mark(callback.honoured === callback.sent)}
+  gateway RSS at peak                   ${(peakRss / 2 ** 20).toFixed(0)} MB   target < 300 MB  ${mark(peakRss < 300 * 2 ** 20)}
+  start to ready                        ${readyMs} ms   target < 2000 ms ${mark(readyMs < 2000)}`);
 
     mkdirSync('bench/results', { recursive: true });
-    const file = join('bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}-sqlite.json`);
+    const file = join('bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${engine}.json`);
+    const machine = { cpu: cpus()[0]?.model, cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: process.platform };
+    const settings = { tenders: TENDERS, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, callbackRate: CALLBACK_RATE };
     writeFileSync(
       file,
-      `${JSON.stringify({ engine: 'sqlite', tenders: TENDERS, seconds: SECONDS, connections: CONNECTIONS, cores: cpus().length, figures, ratios, peakRssBytes: peakRss, readyMs }, null, 2)}\n`,
+      `${JSON.stringify({ engine, machine, settings, figures, ratios, callback: { sent: callback.sent, honoured: callback.honoured, drainMs: callback.drainMs }, peakRssBytes: peakRss, readyMs }, null, 2)}\n`,
     );
-    console.log(`\nwrote ${file}`);
+    console.log(`\n  wrote ${file}`);
   } finally {
-    gateway.kill('SIGTERM');
-    baseline.kill('SIGTERM');
-    await sleep(500);
-    rmSync(dir, { recursive: true, force: true });
+    for (const child of processes) child.kill('SIGTERM');
+    await sleep(1000);
+    await insurerSystem.simulator?.close();
+    insurerSystem.server.close();
+    await orm.close();
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Quote requests for CALLBACKS open tenders go to the silent insurer, which acknowledges and waits; then its
+ * callbacks arrive at a fixed CALLBACK_RATE per second, one per request. Every callback must lead to a fetched quote.
+ */
+async function callbackScenario(
+  em: EntityManager,
+  gw: string,
+  auth: Record<string, string>,
+  insurer: Insurer,
+  credentials: { appId: string; secret: string },
+): Promise<{ figure: Figure; sent: number; honoured: number; drainMs: number }> {
+  const tenders = await em.find(Tender, { status: { $in: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED] } }, { fields: ['id'], limit: CALLBACKS, orderBy: { id: 'asc' } });
+  const mutation = `mutation ($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }`;
+  const queue = [...tenders];
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      for (let tender = queue.shift(); tender; tender = queue.shift()) {
+        const input = { tenderId: tender.id, insurerIds: [insurer.id], limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }], riskInformation: { typeOfBusiness: 'bench' } };
+        const response = await fetch(`${gw}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query: mutation, variables: { input } }) });
+        const body = (await response.json()) as { errors?: unknown[] };
+        if (body.errors) throw new Error(`requestQuotes: ${JSON.stringify(body.errors)}`);
+      }
+    }),
+  );
+  const count = (status: QuoteRequestStatus[]) => em.fork().count(QuoteRequest, { insurer: insurer.id, status: { $in: status } });
+  await waitFor('acknowledgements', async () => (await count([QuoteRequestStatus.PROCESSING])) === tenders.length);
+  const references = (await em.fork().find(QuoteRequest, { insurer: insurer.id }, { fields: ['insurerReference'] })).map((r) => r.insurerReference!);
+
+  const insurerAuth = `Bearer ${await token(gw, credentials)}`;
+  let next = 0;
+  const sentAt = Date.now();
+  const result = await autocannon({
+    url: `${gw}${CALLBACK_PATH}`,
+    connections: 20,
+    overallRate: CALLBACK_RATE,
+    amount: references.length,
+    requests: [
+      {
+        method: 'POST',
+        headers: { authorization: insurerAuth, 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ quote_request_id: references[next++ % references.length] }) }),
+      },
+    ],
+  });
+  const done = [QuoteRequestStatus.QUOTED, QuoteRequestStatus.DECLINED];
+  const honoured = await waitFor(
+    'every callback to be honoured',
+    async () => {
+      const fetched = await count(done);
+      return fetched === references.length ? fetched : false;
+    },
+    120_000,
+  ).catch(async () => count(done));
+  return {
+    sent: references.length,
+    honoured,
+    drainMs: Date.now() - sentAt,
+    figure: {
+      scenario: `callback at ${CALLBACK_RATE} req/s (${references.length})`,
+      requestsPerSecond: Math.round(result.requests.average),
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      non2xx: result.non2xx,
+      errors: result.errors + result.timeouts,
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  console.log(`${TENDERS} tenders; ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections; ${cpus().length} cores (${cpus()[0]?.model}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+  for (const engine of ENGINES) {
+    if (engine !== 'sqlite' && engine !== databaseEngine(POSTGRES_URL)) throw new Error(`unknown engine ${engine}`);
+    await benchEngine(engine);
   }
 }
 

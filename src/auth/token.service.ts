@@ -11,6 +11,7 @@ import type { Viewer } from './viewer';
 import { parseTimestamp } from '../validation/timestamp';
 
 const ALGORITHM = 'HS256';
+const IS_REVOKED = 'select 1 as revoked from revoked_token where jti = ?';
 /** Tolerated clock skew between our instances for `iat` in the future. */
 const IAT_SKEW_SECONDS = 60;
 
@@ -139,7 +140,10 @@ export class TokenService {
   /** Reads `Authorization: Bearer <token>` and returns the viewer of a valid, unrevoked token. */
   async authenticate(em: EntityManager, authorization: string | undefined): Promise<Viewer> {
     const viewer = this.verifyHeader(authorization);
-    if (await em.count(RevokedToken, { jti: viewer.jti })) throw unauthenticated('The access token has been revoked');
+    // Every authenticated request asks this, so it is one fixed statement: through `em.count` it cost about 1 ms
+    // of CPU per request. Not cached: another instance may revoke the token at any moment.
+    const revoked = await em.getConnection().execute(IS_REVOKED, [viewer.jti], 'get');
+    if (revoked) throw unauthenticated('The access token has been revoked');
     return viewer;
   }
 

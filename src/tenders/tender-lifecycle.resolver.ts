@@ -5,6 +5,7 @@ import { TenderCreationService } from './tender-creation.service';
 import { TenderLifecycleService } from './tender-lifecycle.service';
 import { CreateTenderInput, TenderHistoryEntryView } from './tender-lifecycle.types';
 import { TenderStatistics, tenderStatistics } from './tender-statistics';
+import { recordOfEntity } from './tender-record';
 import { presentHistory, presentTender } from './tender-visibility';
 import { TenderView } from './tender.types';
 
@@ -16,13 +17,13 @@ export class TenderLifecycleResolver {
   @Authorized(Role.INTERNAL)
   @Mutation(() => TenderView, { description: 'Creates a tender in QUOTES_AVAILABLE (the user interface\'s path).' })
   async createTender(@Arg('input', () => CreateTenderInput) input: CreateTenderInput, @Ctx() { em, viewer }: RequestContext): Promise<TenderView> {
-    return presentTender(await new TenderCreationService(em, viewer).create(input), viewer);
+    return presentTender(recordOfEntity(await new TenderCreationService(em, viewer).create(input)), viewer);
   }
 
   @Authorized(...BROKER_SIDE)
   @Mutation(() => TenderView, { description: 'QUOTES_AVAILABLE or REOPENED → IN_NEGOTIATION.' })
   async startNegotiation(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { em, viewer }: RequestContext): Promise<TenderView> {
-    return presentTender(await new TenderLifecycleService(em, viewer).startNegotiation(tenderId), viewer);
+    return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer).startNegotiation(tenderId)), viewer);
   }
 
   @Authorized(...BROKER_SIDE)
@@ -32,13 +33,13 @@ export class TenderLifecycleResolver {
     @Arg('quoteOptionId', () => ID) quoteOptionId: string,
     @Ctx() { em, viewer }: RequestContext,
   ): Promise<TenderView> {
-    return presentTender(await new TenderLifecycleService(em, viewer).orderCover(tenderId, quoteOptionId), viewer);
+    return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer).orderCover(tenderId, quoteOptionId)), viewer);
   }
 
   @Authorized(Role.INSURER, Role.INTERNAL)
   @Mutation(() => TenderView, { description: 'IN_COVERNOTE → SUCCESSFUL, by the insurer of the ordered option.' })
   async finaliseContract(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { em, viewer }: RequestContext): Promise<TenderView> {
-    return presentTender(await new TenderLifecycleService(em, viewer).finaliseContract(tenderId), viewer);
+    return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer).finaliseContract(tenderId)), viewer);
   }
 
   @Authorized(...BROKER_SIDE)
@@ -48,7 +49,7 @@ export class TenderLifecycleResolver {
     @Arg('reason', () => String) reason: string,
     @Ctx() { em, viewer }: RequestContext,
   ): Promise<TenderView> {
-    return presentTender(await new TenderLifecycleService(em, viewer).closeTender(tenderId, reason), viewer);
+    return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer).closeTender(tenderId, reason)), viewer);
   }
 
   @Authorized(...BROKER_SIDE)
@@ -58,7 +59,7 @@ export class TenderLifecycleResolver {
     @Arg('reason', () => String, { nullable: true }) reason: string | null,
     @Ctx() { em, viewer }: RequestContext,
   ): Promise<TenderView> {
-    return presentTender(await new TenderLifecycleService(em, viewer).reopenTender(tenderId, reason), viewer);
+    return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer).reopenTender(tenderId, reason)), viewer);
   }
 
   @Authorized(Role.INSURER, Role.INTERNAL)
@@ -69,7 +70,7 @@ export class TenderLifecycleResolver {
     @Arg('confirmedAt', () => GraphQLISODateTime, { nullable: true }) confirmedAt: Date | null,
     @Ctx() { em, viewer }: RequestContext,
   ): Promise<TenderView> {
-    return presentTender(await new TenderLifecycleService(em, viewer).confirmPolicyDocumentation(tenderId, policyNumber, confirmedAt), viewer);
+    return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer).confirmPolicyDocumentation(tenderId, policyNumber, confirmedAt)), viewer);
   }
 
   @FieldResolver(() => [TenderHistoryEntryView], { description: 'Every status change, oldest first.' })

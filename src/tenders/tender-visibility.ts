@@ -4,6 +4,7 @@ import type { Viewer } from '../auth/viewer';
 import type { Tender } from './tender.entity';
 import { TenderStatus } from './tender-status';
 import type { TenderHistoryEntry } from './tender-history-entry.entity';
+import type { TenderRecord } from './tender-record';
 import { PolicyDocumentationStatus, type PolicyDocumentationView, type TenderHistoryEntryView } from './tender-lifecycle.types';
 import type { TenderView } from './tender.types';
 
@@ -27,14 +28,14 @@ export function visibleTenders(viewer: Viewer): FilterQuery<Tender> {
  * Data privacy (DESIGN 3): an insurer keeps only the identifying fields of a CLOSED tender and of a
  * SUCCESSFUL tender another insurer won.
  */
-export function isRedactedFor(viewer: Viewer, tender: Tender): boolean {
+export function isRedactedFor(viewer: Viewer, status: TenderStatus, awardedInsurerId: string | null | undefined): boolean {
   if (viewer.role !== Role.INSURER) return false;
-  if (tender.status === TenderStatus.CLOSED) return true;
-  return tender.status === TenderStatus.SUCCESSFUL && tender.awardedInsurer?.id !== viewer.insurerId;
+  if (status === TenderStatus.CLOSED) return true;
+  return status === TenderStatus.SUCCESSFUL && awardedInsurerId !== viewer.insurerId;
 }
 
-export function presentTender(tender: Tender, viewer: Viewer): TenderView {
-  const redacted = isRedactedFor(viewer, tender);
+export function presentTender(tender: TenderRecord, viewer: Viewer): TenderView {
+  const redacted = isRedactedFor(viewer, tender.status, tender.awardedInsurerId);
   return {
     id: tender.id,
     status: tender.status,
@@ -52,11 +53,11 @@ export function presentTender(tender: Tender, viewer: Viewer): TenderView {
   };
 }
 
-function policyDocumentation(tender: Tender): PolicyDocumentationView {
+function policyDocumentation(tender: TenderRecord): PolicyDocumentationView {
   return {
     status: tender.policyNumber ? PolicyDocumentationStatus.CONFIRMED : PolicyDocumentationStatus.PENDING,
-    policyNumber: tender.policyNumber ?? null,
-    confirmedAt: tender.policyConfirmedAt ?? null,
+    policyNumber: tender.policyNumber,
+    confirmedAt: tender.policyConfirmedAt,
   };
 }
 

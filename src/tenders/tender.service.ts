@@ -2,12 +2,10 @@ import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/core'
 import type { Viewer } from '../auth/viewer';
 import { badInput, notFound, type FieldProblem } from '../errors/domain-error';
 import { Tender } from './tender.entity';
+import { countTenders, findTenderRecords } from './tender-record';
 import { ALL_STATUSES } from './tender-status';
 import { presentTender, visibleTenders } from './tender-visibility';
 import { MAX_PAGE_SIZE, SortDirection, TenderSortField, type TenderListArgs, type TenderPage, type TenderView } from './tender.types';
-
-/** Relations every tender representation shows; loaded with the page in a fixed number of queries. */
-const TENDER_RELATIONS = ['lineOfBusiness', 'customer', 'brokerCompany', 'personInCharge', 'awardedInsurer'] as const;
 
 export class TenderService {
   constructor(
@@ -16,7 +14,7 @@ export class TenderService {
   ) {}
 
   async get(id: string): Promise<TenderView> {
-    const tender = await this.em.findOne(Tender, { $and: [{ id }, visibleTenders(this.viewer)] }, { populate: TENDER_RELATIONS });
+    const [tender] = await findTenderRecords(this.em, { where: { $and: [{ id }, visibleTenders(this.viewer)] } });
     // A tender the viewer may not see does not exist for it: 404, never 403.
     if (!tender) throw notFound(`Tender ${id} not found`);
     return presentTender(tender, this.viewer);
@@ -30,10 +28,10 @@ export class TenderService {
     if (args.status && !ALL_STATUSES.every((status) => args.status!.includes(status))) filters.push({ status: { $in: args.status } });
     if (args.lineOfBusinessId !== undefined && args.lineOfBusinessId !== null) filters.push({ lineOfBusiness: args.lineOfBusinessId });
     if (args.updatedSince) filters.push({ updatedAt: { $gte: args.updatedSince } });
-    // Counted on its own: findAndCount would join the populated relations into the count as well.
+    // Counted on its own, without the joins of the page.
     const [tenders, count] = await Promise.all([
-      this.em.find(Tender, { $and: filters }, { populate: TENDER_RELATIONS, orderBy: orderBy(args), offset: args.skip, limit: args.limit }),
-      this.em.count(Tender, { $and: filters }),
+      findTenderRecords(this.em, { where: { $and: filters }, page: { orderBy: orderBy(args), offset: args.skip, limit: args.limit } }),
+      countTenders(this.em, { $and: filters }),
     ]);
     return {
       count,
