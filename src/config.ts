@@ -26,6 +26,8 @@ export interface Config {
   corsOrigins: string[];
   /** Requests per client (token subject, else address) per minute, then 429. */
   rateLimitPerMinute: number;
+  /** Where rate-limit counters live: `database` (shared by every instance) or `memory` (this process only). */
+  rateLimitStore: 'database' | 'memory';
   /** A request still unanswered after this many ms gets a 503. */
   requestTimeoutMs: number;
   quotes: QuoteDispatchConfig;
@@ -61,6 +63,13 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!values.includes(raw as T)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {
@@ -132,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     corsOrigins: origins(env.CORS_ORIGINS),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['database', 'memory'] as const, 'database'),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     quotes,
     simPort: integer(env, 'SIM_PORT', 4100, 0, 65535),

@@ -12,7 +12,7 @@ import { QuoteRequest } from '../src/quotes/quote-request.entity';
 import type { Tender } from '../src/tenders/tender.entity';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { createTender, createWorld } from './helpers/fixtures';
-import { TEST_JWT_SECRET, createClient, graphql, requestToken, type Gateway } from './helpers/gateway';
+import { TEST_JWT_SECRET, createClient, getJson, graphql, requestToken, type Gateway } from './helpers/gateway';
 import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 
@@ -24,6 +24,14 @@ const tenders: Tender[] = [];
 let brokerCompanyId: string;
 
 const target = (url: string) => ({ url, em: () => orm.em.fork() }) as unknown as Gateway;
+const CLIENT_LIMIT = 30;
+const FAILED_TOKEN_LIMIT = 4;
+
+/** Rate-limit windows are aligned to the clock: start a counting test well inside one, not at its edge. */
+async function awayFromWindowEdge(windowMs: number): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+}
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-instances-'));
@@ -35,7 +43,8 @@ beforeAll(async () => {
   // The insurers of the first simulator call back instance A, the other's instance B.
   sims.push(await startSimulatedInsurers(target(`http://127.0.0.1:${portA}`), [{ name: 'Anchor Insurance' }, { name: 'Beacon Insurance' }]));
   sims.push(await startSimulatedInsurers(target(`http://127.0.0.1:${portB}`), [{ name: 'Compass Insurance' }]));
-  instances.push(await spawnGateway(dataDir, portA), await spawnGateway(dataDir, portB));
+  const limits = { RATE_LIMIT_PER_MINUTE: String(CLIENT_LIMIT), AUTH_RATE_LIMIT: String(FAILED_TOKEN_LIMIT) };
+  instances.push(await spawnGateway(dataDir, portA, limits), await spawnGateway(dataDir, portB, limits));
 }, 120_000);
 
 afterAll(async () => {
@@ -66,5 +75,46 @@ describe('several gateway instances on one database', () => {
       for (const slug of sim.slugs) expect(sim.simulator.stats(slug)).toMatchObject({ posts: 4, quotes: 4, callbacks: 4, callbackFailures: 0, fetches: 4 });
     }
     expect(await orm.em.fork().count(QuoteOption)).toBe(12);
+  }, 60_000);
+
+  it("count a client's requests against one limit, whichever instance receives them", async () => {
+    const [a, b] = instances.map((instance) => target(instance.url));
+    const token = await requestToken(a, await createClient(a, Role.BROKER, { brokerCompanyId }));
+    await awayFromWindowEdge(60_000);
+    const statuses: number[] = [];
+    for (let i = 0; i < CLIENT_LIMIT; i++) statuses.push((await getJson(i % 2 ? b : a, '/api/v1/tenders?limit=1', token)).status);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    for (const instance of [a, b]) {
+      const refused = await getJson(instance, '/api/v1/tenders?limit=1', token);
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe('RATE_LIMITED');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+  }, 60_000);
+
+  it('refuse a token at one instance once it was revoked at the other', async () => {
+    const [a, b] = instances.map((instance) => target(instance.url));
+    const token = await requestToken(a, await createClient(a, Role.BROKER, { brokerCompanyId }));
+    expect((await getJson(b, '/api/v1/tenders?limit=1', token)).status).toBe(200);
+    const revoked = await fetch(`${a.url}/auth/token-revoke`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(revoked.status).toBe(200);
+    const refused = await getJson(b, '/api/v1/tenders?limit=1', token);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('invalid_token');
+  });
+  // Last: afterwards this address may not get tokens for the rest of the window.
+  it('count failed token requests from one address across instances', async () => {
+    const [a, b] = instances.map((instance) => target(instance.url));
+    await awayFromWindowEdge(900_000);
+    const attempt = (instance: Gateway) =>
+      fetch(`${instance.url}/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ app_id: 'nobody', secret: 'wrong' }),
+      }).then((response) => response.status);
+    const statuses: number[] = [];
+    for (let i = 0; i < FAILED_TOKEN_LIMIT; i++) statuses.push(await attempt(i % 2 ? b : a));
+    expect(statuses).toEqual(Array(FAILED_TOKEN_LIMIT).fill(401));
+    expect([await attempt(a), await attempt(b)]).toEqual([429, 429]);
   }, 60_000);
 });

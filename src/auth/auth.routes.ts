@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { Config } from '../config';
 import { badInput } from '../errors/domain-error';
-import { rateLimitedAnswer } from '../http/hardening';
+import { rateLimitedAnswer, rateLimitStore } from '../http/hardening';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
 import type { ContextDeps } from '../http/request-context';
 
@@ -13,6 +13,7 @@ export function authRoutes(deps: ContextDeps, config: Config): Router {
 
   // Brute-force limiting: only failed attempts count, per client address.
   const limitFailures = rateLimit({
+    store: rateLimitStore(config, deps.orm, 'token-failures:'),
     windowMs: config.authRateWindow * 1000,
     limit: config.authRateLimit,
     skipSuccessfulRequests: true,

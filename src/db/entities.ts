@@ -1,5 +1,6 @@
 import { ApiClient } from '../auth/api-client.entity';
 import { RevokedToken } from '../auth/revoked-token.entity';
+import { RateLimitCounter } from '../http/rate-limit-counter.entity';
 import { Insurer } from '../insurers/insurer.entity';
 import { EarlyCallback } from '../quotes/early-callback.entity';
 import { QuoteOption } from '../quotes/quote-option.entity';
@@ -24,6 +25,7 @@ export const entities = [
   Person,
   QuoteOption,
   QuoteRequest,
+  RateLimitCounter,
   RevokedToken,
   Tender,
   TenderHistoryEntry,

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
 import type { RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import type { MikroORM } from '@mikro-orm/core';
+import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import helmet from 'helmet';
 import jwt from 'jsonwebtoken';
 import { pinoHttp } from 'pino-http';
@@ -10,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { DomainError } from '../errors/domain-error';
 import { sendProblem } from './problem';
+import { DatabaseRateLimitStore } from './rate-limit-store';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -63,9 +65,15 @@ export function rateLimitedAnswer(detail: string): RequestHandler {
   };
 }
 
+/** Counters every instance shares (DESIGN: several instances on one database), unless configured per process. */
+export function rateLimitStore(config: Config, orm: MikroORM, prefix: string): Store | undefined {
+  return config.rateLimitStore === 'database' ? new DatabaseRateLimitStore(orm, prefix) : undefined;
+}
+
 /** Per-client request rate, with RateLimit headers (IETF draft 7) and Retry-After on 429. */
-export function clientRateLimit(config: Config): RequestHandler {
+export function clientRateLimit(config: Config, orm: MikroORM): RequestHandler {
   return rateLimit({
+    store: rateLimitStore(config, orm, 'client-rate:'),
     windowMs: 60_000,
     limit: config.rateLimitPerMinute,
     standardHeaders: 'draft-7',
