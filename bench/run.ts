@@ -30,7 +30,7 @@ import { TenderStatus } from '../src/tenders/tender-status';
  * The baseline and the gateway take turns, BENCH_ROUNDS rounds of BENCH_SECONDS each, and each figure is the
  * median of its rounds: on a shared machine, speed drifts over a minute, and turns keep the ratios fair.
  * Prints figures and the targets of issue 6 beside them, writes `bench/results/<time>-<engine>.json`, and
- * never fails on a number.
+ * never fails on a number. BENCH_SCENARIOS (default "reads,callback") picks the read scenarios, the callback, or both.
  */
 const TENDERS = Number(process.env.BENCH_TENDERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -39,7 +39,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const CALLBACK_RATE = 200;
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? CALLBACK_RATE * 10);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgresql').split(',') as DatabaseEngine[];
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'reads,callback').split(','));
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** As `npm run start:prod` runs the gateway. */
+const PRODUCTION_NODE_OPTIONS = ['--max-old-space-size=192'];
 const GATEWAY_PORT = 4701;
 const BASELINE_PORT = 4702;
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
@@ -186,7 +189,8 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     });
 
     const started = Date.now();
-    const gateway = start(['dist/main.js'], {
+    // BENCH_GATEWAY_ARGS: extra node options for the gateway, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+    const gateway = start([...PRODUCTION_NODE_OPTIONS, ...(process.env.BENCH_GATEWAY_ARGS ?? '').split(' ').filter(Boolean), 'dist/main.js'], {
       ...env,
       NODE_ENV: 'production',
       PORT: String(GATEWAY_PORT),
@@ -213,7 +217,8 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     // Warm-up: JIT compilation and caches, not measured.
     for (const url of [`${base}/tenders?limit=50`, `${gw}/api/v1/tenders?limit=50`]) await autocannon({ url, headers: auth, connections: CONNECTIONS, amount: 300 });
 
-    const figures = [
+    const figures: Figure[] = [];
+    if (SCENARIOS.has('reads')) figures.push(
       ...(await inTurns([
         { scenario: 'baseline: first page (limit 50)', options: { url: `${base}/tenders?limit=50` } },
         { scenario: 'REST /api/v1/tenders?limit=50', options: { url: `${gw}/api/v1/tenders?limit=50`, headers: auth } },
@@ -238,12 +243,14 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
           },
         },
       ])),
-    ];
-    const callback = await callbackScenario(orm.em.fork(), gw, auth, insurer, { appId: insurerClient.client.appId, secret: insurerClient.secret });
-    figures.push(print(callback.figure));
+    );
+    const callback = SCENARIOS.has('callback')
+      ? await callbackScenario(orm.em.fork(), gw, auth, insurer, { appId: insurerClient.client.appId, secret: insurerClient.secret })
+      : { figure: { scenario: 'callback', requestsPerSecond: 0, p50Ms: NaN, p99Ms: NaN, non2xx: 0, errors: 0 }, sent: 0, honoured: 0, drainMs: 0 };
+    if (SCENARIOS.has('callback')) figures.push(print(callback.figure));
     const peakRss = rss.stop();
 
-    const by = (name: string) => figures.find((f) => f.scenario.startsWith(name))!;
+    const by = (name: string) => figures.find((f) => f.scenario.startsWith(name)) ?? { requestsPerSecond: NaN, p50Ms: NaN };
     const ratios = {
       restVsBaseline: by('REST /api').requestsPerSecond / by('baseline: first').requestsPerSecond,
       graphqlVsBaseline: by('GraphQL').requestsPerSecond / by('baseline: first').requestsPerSecond,

@@ -1,4 +1,4 @@
-import type { FilterQuery } from '@mikro-orm/core';
+import { raw, type FilterQuery } from '@mikro-orm/core';
 import { Role } from '../auth/role';
 import type { Viewer } from '../auth/viewer';
 import type { Tender } from './tender.entity';
@@ -20,7 +20,12 @@ export function visibleTenders(viewer: Viewer): FilterQuery<Tender> {
     case Role.BROKER:
       return { brokerCompany: viewer.brokerCompanyId! };
     case Role.INSURER:
-      return { invitations: { $some: { insurer: viewer.insurerId! } } };
+      // EXISTS, not MikroORM's `$some` (an IN over a join): the planner can then walk the sort key's index and
+      // probe the invitation index per row, so a first page costs the same whatever the insurer's number of
+      // invitations; `$some` sorted every invited tender for each page (100 ms and more at 30 000).
+      return {
+        [raw((alias: string) => `exists (select 1 from tender_invitation ti where ti.tender_id = ${alias}.id and ti.insurer_id = ?)`, [viewer.insurerId!])]: [],
+      };
   }
 }
 

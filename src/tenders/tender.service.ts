@@ -22,16 +22,18 @@ export class TenderService {
 
   async list(args: TenderListArgs): Promise<TenderPage> {
     validatePaging(args);
-    const filters: FilterQuery<Tender>[] = [visibleTenders(this.viewer)];
+    const filters: FilterQuery<Tender>[] = [];
     // A filter that admits every status is no filter; left in, it would steer the planner to the status index
     // and a full sort instead of walking the sort key's index.
     if (args.status && !ALL_STATUSES.every((status) => args.status!.includes(status))) filters.push({ status: { $in: args.status } });
     if (args.lineOfBusinessId !== undefined && args.lineOfBusinessId !== null) filters.push({ lineOfBusiness: args.lineOfBusinessId });
     if (args.updatedSince) filters.push({ updatedAt: { $gte: args.updatedSince } });
     // Counted on its own, without the joins of the page.
+    // The visibility filter is built per statement: a raw fragment in it is consumed by the query it is used in.
+    const where = () => ({ $and: [visibleTenders(this.viewer), ...filters] });
     const [tenders, count] = await Promise.all([
-      findTenderRecords(this.em, { where: { $and: filters }, page: { orderBy: orderBy(args), offset: args.skip, limit: args.limit } }),
-      countTenders(this.em, { $and: filters }),
+      findTenderRecords(this.em, { where: where(), page: { orderBy: orderBy(args), offset: args.skip, limit: args.limit } }),
+      countTenders(this.em, where()),
     ]);
     return {
       count,
