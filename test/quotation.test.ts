@@ -258,6 +258,30 @@ describe('the callback endpoint', () => {
     expect(sim.simulator.stats(sim.slugs[0]).fetches).toBe(1);
   });
 
+  it('fetches nothing before the callback: a silent insurer\'s quote waits until the insurer calls back', async () => {
+    const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'silent' }]);
+    await requestQuotes([sim.insurers[0].id]);
+    const [waiting] = await waitFor('the acknowledgement', async () => {
+      const requests = await quoteRequests();
+      return requests[0]?.status === 'PROCESSING' && requests;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // several dispatcher turns
+    expect((await quoteRequests())[0].status).toBe('PROCESSING');
+    expect(sim.simulator.stats(sim.slugs[0]).fetches).toBe(0);
+
+    const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
+    const callback = await fetch(`${gateway.url}${CALLBACK}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${owner}` },
+      body: JSON.stringify({ quote_request_id: waiting.insurerReference }),
+    });
+    expect(callback.status).toBe(202);
+    const [request] = await settled();
+    expect(request.status).toBe('QUOTED');
+    expect(request.options).toHaveLength(1);
+    expect(sim.simulator.stats(sim.slugs[0]).fetches).toBe(1);
+  });
+
   it('answers 202 and is idempotent; another insurer\'s id, or an unknown id, is a 404', async () => {
     const sim = await simulate([{ name: 'Anchor Insurance' }, { name: 'Beacon Insurance' }]);
     await requestQuotes([sim.insurers[0].id]);

@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122005416 } from './Migration20261122005416';
 import { Migration20261122011428 } from './Migration20261122011428';
 import { Migration20261122024545 } from './Migration20261122024545';
+import { Migration20261122031500 } from './Migration20261122031500';
 
 /** Every migration in order; a new one is generated with `npm run cli -- db:migration:create` and added here. */
 export const postgresqlMigrations: MigrationObject[] = [
   { name: 'Migration20261122005416', class: Migration20261122005416 },
   { name: 'Migration20261122011428', class: Migration20261122011428 },
   { name: 'Migration20261122024545', class: Migration20261122024545 },
+  { name: 'Migration20261122031500', class: Migration20261122031500 },
 ];
