@@ -334,6 +334,9 @@ async function callbackScenario(
       },
     ],
   });
+  const within = async (seconds: number) => `${await serverSideShare(gw, CALLBACK_PATH, seconds)} within ${seconds * 1000} ms`;
+  console.log(`  callbacks answered by the gateway (its own histogram): ${await within(0.01)}, ${await within(0.025)}, ${await within(0.1)}`);
+  if (process.env.BENCH_DEBUG) console.log((await (await fetch(`${gw}/metrics`)).text()).split('\n').filter((l) => /eventloop_lag|quote_requests/.test(l) && !l.startsWith('#')).join('\n'));
   const done = [QuoteRequestStatus.QUOTED, QuoteRequestStatus.DECLINED];
   const honoured = await waitFor(
     'every callback to be honoured',
@@ -356,6 +359,18 @@ async function callbackScenario(
       errors: result.errors + result.timeouts,
     },
   };
+}
+
+/** The share of a route's requests the gateway itself answered within `seconds`, from its Prometheus histogram. */
+async function serverSideShare(gw: string, route: string, seconds: number): Promise<string> {
+  const text = await (await fetch(`${gw}/metrics`)).text();
+  const count = (le: string) =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith('http_request_duration_seconds_bucket') && line.includes(`route="${route}"`) && line.includes(`le="${le}"`))
+      .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+  const total = count('+Inf');
+  return total ? `${((count(String(seconds)) / total) * 100).toFixed(1)} %` : 'none';
 }
 
 async function main(): Promise<void> {

@@ -43,6 +43,26 @@ describe('GraphQL API', () => {
     expect(body.data.tenders.items.every((t: { status: string }) => t.status === 'CLOSED')).toBe(true);
   });
 
+  it('answers a repeated operation (compiled by graphql-jit after its first use) exactly as its first run', async () => {
+    const page = `query($limit: Int!) {
+      tenders(limit: $limit) { count items { id status taxRate customer { name address { city } } history { toStatus } proposal { taxRate entries { insurer { name } quoteRequest { status } } } } }
+    }`;
+    const missing = 'query($id: ID!) { tender(id: $id) { id } }';
+    const thrice = async (role: string, query: string, variables: Record<string, unknown>) => {
+      const runs = [];
+      for (let i = 0; i < 3; i++) runs.push(await graphql(gateway, tokens[role], query, variables));
+      for (const run of runs.slice(1)) expect({ status: run.status, body: run.body }, role).toEqual({ status: runs[0].status, body: runs[0].body });
+      return runs[0];
+    };
+    for (const role of ['internal', 'insurer']) {
+      expect((await thrice(role, page, { limit: 4 })).body.data.tenders.items.length, role).toBeGreaterThan(0);
+      const notFound = await thrice(role, missing, { id: 'no-such-tender' });
+      expect([notFound.status, notFound.body.errors[0].extensions.code]).toEqual([404, 'NOT_FOUND']);
+    }
+    const badVariables = await thrice('internal', page, { limit: 'four' });
+    expect([badVariables.status, badVariables.body.errors[0].extensions.code]).toEqual([400, 'BAD_USER_INPUT']);
+  });
+
   it('answers a page size over 200 with BAD_USER_INPUT naming limit', async () => {
     const { body } = await graphql(gateway, tokens.broker, '{ tenders(limit: 201) { count } }');
     expect(body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ parameter: 'limit' }] });

@@ -4,13 +4,14 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { HeaderMap } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { GraphQLError, visit, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { Role } from '../auth/role';
 import { DomainError, type ErrorCode } from '../errors/domain-error';
 import { BEARER_CHALLENGE, HTTP_STATUS } from '../errors/error-mapping';
 import { asDomainError } from '../errors/normalize';
 import { logger } from '../logger';
 import type { RequestContext } from './context';
+import { jitGateway, usesIntrospection } from './jit-executor';
 
 /** Codes Apollo and graphql-js raise for a bad request; their messages are safe to show. */
 const CLIENT_ERROR_CODES = new Set([
@@ -50,16 +51,6 @@ export function contextError(error: DomainError): GraphQLError {
   return new GraphQLError(error.message, {
     extensions: { code: error.code, http: { status: HTTP_STATUS[error.code].status, headers } },
   });
-}
-
-function usesIntrospection(document: DocumentNode): boolean {
-  let found = false;
-  visit(document, {
-    Field(node) {
-      if (node.name.value === '__schema' || node.name.value === '__type') found = true;
-    },
-  });
-  return found;
 }
 
 /**
@@ -109,7 +100,8 @@ export async function startApollo(schema: GraphQLSchema): Promise<ApolloServer<R
     blockFieldSuggestion: { enabled: true },
   }).protect();
   const server = new ApolloServer<RequestContext>({
-    schema,
+    // Our own schema, executed by graphql-jit for repeated operations (see jit-executor.ts).
+    gateway: jitGateway(schema),
     introspection: true,
     ...armor,
     parseOptions: { maxTokens: OPERATION_LIMITS.maxTokens },

@@ -49,6 +49,8 @@ export async function receiveCallback(em: EntityManager, viewer: Viewer, insurer
   const honour = (request: Pick<QuoteRequest, 'status'>) =>
     request.status === QuoteRequestStatus.PROCESSING && markAvailable(em, insurerId, insurerReference, new Date());
 
+  // The usual case first, in one statement: a PROCESSING request of this insurer becomes AVAILABLE.
+  if (await markAvailable(em, insurerId, insurerReference, new Date())) return true;
   const request = await findRequest();
   if (request) return honour(request);
   if (await em.count(EarlyCallback, { insurer: insurerId, insurerReference })) return false; // parked already
