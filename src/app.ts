@@ -53,7 +53,7 @@ export async function createApp({ config, orm, logger = defaultLogger }: AppDeps
   app.use(requestLogging(logger), metrics.middleware, securityHeaders, refuseMalformedUrls);
   if (config.corsOrigins.length > 0) app.use(corsPolicy(config));
   app.use(operationsRoutes(orm, metrics), docsRoutes());
-  app.use(requestTimeout(config), clientRateLimit(config, orm));
+  app.use(requestTimeout(config), clientRateLimit(config, orm, tokens));
 
   app.use(authRoutes(deps, config));
   app.use(

@@ -2,6 +2,7 @@ import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../src/auth/api-client.entity';
 import { Role } from '../src/auth/role';
+import { RateLimitCounter } from '../src/http/rate-limit-counter.entity';
 import { createWorld, type World } from './helpers/fixtures';
 import { TEST_JWT_SECRET, createClient, json, getJson, requestToken, startGateway, type Credentials, type Gateway } from './helpers/gateway';
 
@@ -125,6 +126,16 @@ describe('bearer token checks', () => {
     const basic = await fetch(`${gateway.url}/api/v1/tenders`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
     expect(basic.status).toBe(401);
     await expectRefused('garbage');
+  });
+
+  it('counts a forged token against its address, not its subject: a huge or odd subject is a 401, never a 500', async () => {
+    const before = await gateway.em().count(RateLimitCounter);
+    for (const subject of ['x'.repeat(10_000), 'nul\u0000byte', 'client-of-someone-else']) {
+      await expectRefused(sign({}, 'not-the-secret-but-long-enough-for-hs256-000', { subject }));
+    }
+    const keys = (await gateway.em().find(RateLimitCounter, {})).map((row) => row.key);
+    expect(keys.length).toBeLessThanOrEqual(before + 1);
+    expect(keys.some((key) => key.includes('someone-else') || key.includes('xxxx'))).toBe(false);
   });
 
   it('refuses an expired token', async () => {

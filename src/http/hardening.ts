@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { MikroORM } from '@mikro-orm/core';
 import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import helmet from 'helmet';
-import jwt from 'jsonwebtoken';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
+import type { TokenService } from '../auth/token.service';
 import type { Config } from '../config';
 import { DomainError } from '../errors/domain-error';
 import { sendProblem } from './problem';
@@ -50,10 +50,17 @@ export function corsPolicy(config: Config): RequestHandler {
 }
 
 /** The token's subject, unverified: only to pick the client's rate-limit bucket. */
-function tokenSubject(authorization: string | undefined): string | undefined {
-  const token = authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined;
-  const subject = token ? (jwt.decode(token) as { sub?: unknown } | null)?.sub : undefined;
-  return typeof subject === 'string' ? subject : undefined;
+/**
+ * The client a request counts against: the subject of a token whose signature verifies (no database look-up), or
+ * else the address. An unverified `sub` is never a key: a forged token could name any client, or an endless
+ * supply of new ones, each a counter of its own.
+ */
+function rateLimitKey(tokens: TokenService, req: Request): string {
+  try {
+    return `client:${tokens.verifyHeader(req.headers.authorization).appId}`;
+  } catch {
+    return `address:${ipKeyGenerator(req.ip ?? 'unknown')}`;
+  }
 }
 
 /** The 429 of every rate limit: a RATE_LIMITED problem with Retry-After until the window resets. */
@@ -71,17 +78,14 @@ export function rateLimitStore(config: Config, orm: MikroORM, prefix: string): S
 }
 
 /** Per-client request rate, with RateLimit headers (IETF draft 7) and Retry-After on 429. */
-export function clientRateLimit(config: Config, orm: MikroORM): RequestHandler {
+export function clientRateLimit(config: Config, orm: MikroORM, tokens: TokenService): RequestHandler {
   return rateLimit({
     store: rateLimitStore(config, orm, 'client-rate:'),
     windowMs: 60_000,
     limit: config.rateLimitPerMinute,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
-    keyGenerator: (req) => {
-      const subject = tokenSubject(req.headers.authorization);
-      return subject ? `client:${subject}` : `address:${ipKeyGenerator(req.ip ?? 'unknown')}`;
-    },
+    keyGenerator: (req) => rateLimitKey(tokens, req),
     handler: rateLimitedAnswer(`More than ${config.rateLimitPerMinute} requests per minute from this client`),
   });
 }
