@@ -24,7 +24,7 @@ export interface Config {
   logLevel: string;
   /** Browser origins allowed by CORS; empty: no CORS headers at all. */
   corsOrigins: string[];
-  /** Requests per client (token subject, else address) per minute, then 429. */
+  /** Requests per client (the API client of a valid token, else the address) per minute, then 429. */
   rateLimitPerMinute: number;
   /** Where rate-limit counters live: `database` (shared by every instance) or `memory` (this process only). */
   rateLimitStore: 'database' | 'memory';
