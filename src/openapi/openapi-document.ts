@@ -1,5 +1,6 @@
-import { ALL_STATUSES, OPEN_STATUSES } from '../tenders/tender-status';
+import { ALL_STATUSES } from '../tenders/tender-status';
 import { CALLBACK_PATH } from '../quotes/quote-callback.routes';
+import { ITEM_ROUTES, LIST_ROUTES } from '../rest/tender.routes';
 
 /**
  * The REST contract (OpenAPI 3.1), served at /openapi.json and /docs. The test suite validates every REST
@@ -46,6 +47,9 @@ function listOperation(summary: string, statuses: readonly string[], roles: stri
     },
   };
 }
+
+/** Express's `:id` as OpenAPI's `{id}`. */
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 function itemOperation(roles: string) {
   return {
@@ -233,11 +237,9 @@ export const openApiDocument = {
     },
   },
   paths: {
-    '/public/v1/tenders': listOperation('Tenders the insurer was invited to', ALL_STATUSES, 'insurer, internal'),
-    '/public/v1/tenders/open': listOperation('Open tenders', OPEN_STATUSES, 'insurer, broker, internal'),
-    '/public/v1/tenders/successful': listOperation('Successful tenders', ['SUCCESSFUL'], 'insurer, internal'),
-    '/public/v1/tenders/closed': listOperation('Closed tenders', ['CLOSED'], 'insurer, internal'),
-    '/public/v1/tenders/{id}': itemOperation('insurer, internal'),
+    // The tender routes as the router serves them: the same table, so the document cannot drift from it.
+    ...Object.fromEntries(LIST_ROUTES.map((route) => [route.path, listOperation(route.summary, route.statuses, route.roles.join(', '))])),
+    ...Object.fromEntries(ITEM_ROUTES.map((route) => [openApiPath(route.path), itemOperation(route.roles.join(', '))])),
     '/public/v1/tenders/{id}/policy-documentation': {
       post: {
         summary: 'Confirm the policy documentation of a SUCCESSFUL tender',
@@ -268,11 +270,6 @@ export const openApiDocument = {
         },
       },
     },
-    '/api/v1/tenders': listOperation("The broker company's tenders", ALL_STATUSES, 'broker, internal'),
-    '/api/v1/tenders/open': listOperation('Open tenders (alias of /public/v1/tenders/open)', OPEN_STATUSES, 'broker, internal'),
-    '/api/v1/tenders/successful': listOperation('Successful tenders', ['SUCCESSFUL'], 'broker, internal'),
-    '/api/v1/tenders/closed': listOperation('Closed tenders', ['CLOSED'], 'broker, internal'),
-    '/api/v1/tenders/{id}': itemOperation('broker, internal'),
     '/auth/token': {
       post: {
         summary: 'Issue an access token',

@@ -11,6 +11,8 @@ import { REST_CONFIRM_POLICY_DOCUMENTATION, REST_TENDER_BY_ID, REST_TENDER_LIST 
 
 interface ListRoute {
   path: string;
+  /** The route's summary in the OpenAPI document, which is built from this table. */
+  summary: string;
   statuses: readonly TenderStatus[];
   roles: readonly Role[];
 }
@@ -19,18 +21,18 @@ const INSURER_API = [Role.INSURER, Role.INTERNAL];
 const BROKER_API = [Role.BROKER, Role.INTERNAL];
 
 /** Spec 4.1 and 4.2; `/public/v1/tenders/open` serves insurers and brokers, `/api/v1/tenders/open` is its broker alias. */
-const LIST_ROUTES: ListRoute[] = [
-  { path: '/public/v1/tenders', statuses: ALL_STATUSES, roles: INSURER_API },
-  { path: '/public/v1/tenders/open', statuses: OPEN_STATUSES, roles: [Role.INSURER, Role.BROKER, Role.INTERNAL] },
-  { path: '/public/v1/tenders/successful', statuses: [TenderStatus.SUCCESSFUL], roles: INSURER_API },
-  { path: '/public/v1/tenders/closed', statuses: [TenderStatus.CLOSED], roles: INSURER_API },
-  { path: '/api/v1/tenders', statuses: ALL_STATUSES, roles: BROKER_API },
-  { path: '/api/v1/tenders/open', statuses: OPEN_STATUSES, roles: BROKER_API },
-  { path: '/api/v1/tenders/successful', statuses: [TenderStatus.SUCCESSFUL], roles: BROKER_API },
-  { path: '/api/v1/tenders/closed', statuses: [TenderStatus.CLOSED], roles: BROKER_API },
+export const LIST_ROUTES: readonly ListRoute[] = [
+  { path: '/public/v1/tenders', summary: 'Tenders the insurer was invited to', statuses: ALL_STATUSES, roles: INSURER_API },
+  { path: '/public/v1/tenders/open', summary: 'Open tenders', statuses: OPEN_STATUSES, roles: [Role.INSURER, Role.BROKER, Role.INTERNAL] },
+  { path: '/public/v1/tenders/successful', summary: 'Successful tenders', statuses: [TenderStatus.SUCCESSFUL], roles: INSURER_API },
+  { path: '/public/v1/tenders/closed', summary: 'Closed tenders', statuses: [TenderStatus.CLOSED], roles: INSURER_API },
+  { path: '/api/v1/tenders', summary: "The broker company's tenders", statuses: ALL_STATUSES, roles: BROKER_API },
+  { path: '/api/v1/tenders/open', summary: 'Open tenders (alias of /public/v1/tenders/open)', statuses: OPEN_STATUSES, roles: BROKER_API },
+  { path: '/api/v1/tenders/successful', summary: 'Successful tenders', statuses: [TenderStatus.SUCCESSFUL], roles: BROKER_API },
+  { path: '/api/v1/tenders/closed', summary: 'Closed tenders', statuses: [TenderStatus.CLOSED], roles: BROKER_API },
 ];
 
-const ITEM_ROUTES = [
+export const ITEM_ROUTES: readonly { path: string; roles: readonly Role[] }[] = [
   { path: '/public/v1/tenders/:id', roles: INSURER_API },
   { path: '/api/v1/tenders/:id', roles: BROKER_API },
 ];
