@@ -1,5 +1,5 @@
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
-import { GraphQLError, execute, getOperationAST, getVariableValues, visit, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { GraphQLError, execute, getVariableValues, visit, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { RequestContext } from './context';
 
@@ -17,27 +17,24 @@ const COMPILE_AFTER = 2;
  * either way. Parsing, validation, limits and plugins stay Apollo's.
  */
 export function jitGateway(schema: GraphQLSchema): Gateway {
-  const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
-  const uses = new WeakMap<DocumentNode, number>();
+  /** Per document: how often it was seen, and its compiled operations by name (null: not compilable). */
+  const documents = new WeakMap<DocumentNode, { uses: number; compiled: Map<string, CompiledQuery | null> }>();
 
-  function compiledFor(document: DocumentNode, operationName: string | null): CompiledQuery | null {
-    const seen = (uses.get(document) ?? 0) + 1;
-    uses.set(document, seen);
-    if (seen < COMPILE_AFTER) return null;
-    const byOperation = compiled.get(document) ?? new Map<string, CompiledQuery | null>();
-    compiled.set(document, byOperation);
+  function compiledFor(document: DocumentNode, operation: OperationDefinitionNode, operationName: string | null): CompiledQuery | null {
+    const entry = documents.get(document) ?? { uses: 0, compiled: new Map<string, CompiledQuery | null>() };
+    documents.set(document, entry);
+    if (++entry.uses < COMPILE_AFTER) return null;
     const key = operationName ?? '';
-    if (!byOperation.has(key)) {
-      const operation = getOperationAST(document, operationName);
-      const candidate = operation?.operation === 'subscription' || usesIntrospection(document) ? undefined : compileQuery(schema, document, operationName ?? undefined);
-      byOperation.set(key, candidate && isCompiledQuery(candidate) ? candidate : null);
+    if (!entry.compiled.has(key)) {
+      const candidate = operation.operation === 'subscription' || usesIntrospection(document) ? undefined : compileQuery(schema, document, operationName ?? undefined);
+      entry.compiled.set(key, candidate && isCompiledQuery(candidate) ? candidate : null);
     }
-    return byOperation.get(key)!;
+    return entry.compiled.get(key)!;
   }
 
   const executor: Executor = async ({ document, operationName, operation, request, context }) => {
     const variables = request.variables ?? {};
-    const jit = compiledFor(document, operationName);
+    const jit = compiledFor(document, operation, operationName);
     if (jit) {
       const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
       if (coerced.errors) return { errors: coerced.errors };
