@@ -26,23 +26,22 @@ export class ProposalService {
    */
   async loadMany(tenderIds: readonly string[]): Promise<(ProposalResult | Error)[]> {
     const tenders = await this.em.find(Tender, { $and: [{ id: { $in: [...tenderIds] } }, visibleTenders(this.viewer)] });
-    const shown = tenders.filter((tender) => !isRedactedFor(this.viewer, tender.status, tender.awardedInsurer?.id)).map((tender) => tender.id);
+    const shown = new Set(tenders.filter((tender) => !isRedactedFor(this.viewer, tender.status, tender.awardedInsurer?.id)).map((tender) => tender.id));
     const own = this.viewer.role === Role.INSURER ? { insurer: this.viewer.insurerId! } : {};
     const requests =
-      shown.length === 0
+      shown.size === 0
         ? []
         : await this.em.find(
             QuoteRequest,
-            { tender: { $in: shown }, ...own },
+            { tender: { $in: [...shown] }, ...own },
             { populate: ['insurer', 'options'], orderBy: { createdAt: 'desc', id: 'desc' } },
           );
     const byId = new Map(tenders.map((tender) => [tender.id, tender]));
     return tenderIds.map((id) => {
       const tender = byId.get(id);
       if (!tender) return notFound(`Tender ${id} not found`);
-      const redacted = isRedactedFor(this.viewer, tender.status, tender.awardedInsurer?.id);
       const mine = requests.filter((request) => request.tender.id === id);
-      return buildProposal(tender, mine, { showTaxRate: !redacted, showActors: this.viewer.role !== Role.INSURER });
+      return buildProposal(tender, mine, { showTaxRate: shown.has(id), showActors: this.viewer.role !== Role.INSURER });
     });
   }
 
