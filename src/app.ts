@@ -43,17 +43,19 @@ export async function createApp({ config, orm, logger = defaultLogger }: AppDeps
   const tokens = new TokenService(config);
   const metrics = new Metrics(orm);
   const dispatcher = new QuoteDispatcher(orm, config.quotes, undefined, metrics.dispatcher);
-  const deps = { orm, tokens, wakeDispatcher: dispatcher.wake };
+  const deps = { orm, tokens, wakeDispatcher: dispatcher.wake, maxRowsPerOperation: config.graphql.maxRows };
   const schema = await gatewaySchema();
-  const apollo: ApolloServer<RequestContext> = await startApollo(schema);
+  const apollo: ApolloServer<RequestContext> = await startApollo(schema, config.graphql);
 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // The client's address comes from X-Forwarded-For only from the proxies named in TRUST_PROXY.
+  app.set('trust proxy', config.trustProxy);
   app.use(requestLogging(logger), metrics.middleware, securityHeaders, refuseMalformedUrls);
   if (config.corsOrigins.length > 0) app.use(corsPolicy(config));
   app.use(operationsRoutes(orm, metrics), docsRoutes());
-  app.use(requestTimeout(config), clientRateLimit(config, orm, tokens));
+  app.use(requestTimeout(config), clientRateLimit(config, deps));
 
   app.use(authRoutes(deps, config));
   app.use(

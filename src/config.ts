@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 
 export interface Config {
@@ -28,9 +29,15 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Where rate-limit counters live: `database` (shared by every instance) or `memory` (this process only). */
   rateLimitStore: 'database' | 'memory';
+  /**
+   * Express `trust proxy`: which proxies' X-Forwarded-For names the client's address (rate limits key on it).
+   * false (default): none, the socket's peer is the client; a number: that many hops; a list: those addresses.
+   */
+  trustProxy: boolean | number | string[];
   /** A request still unanswered after this many ms gets a 503. */
   requestTimeoutMs: number;
   quotes: QuoteDispatchConfig;
+  graphql: OperationLimitsConfig;
   /** Demo mode: where the bundled insurer simulator listens (0 = off). */
   simPort: number;
 }
@@ -50,6 +57,18 @@ export interface QuoteDispatchConfig {
   leaseMs: number;
   /** Quote requests handled at once by one dispatcher. */
   concurrency: number;
+}
+
+/** What one GraphQL operation may cost, and how many expensive ones run at once (DESIGN 6, fairness). */
+export interface OperationLimitsConfig {
+  /** Rows one operation may read: refused beforehand by estimate, stopped while running by count. */
+  maxRows: number;
+  /** From this estimate on, an operation is expensive and needs one of the slots below. */
+  expensiveRows: number;
+  /** Expensive operations running at once in one process. */
+  expensiveConcurrency: number;
+  /** How long an expensive operation waits for a slot before it is refused with 503, ms. */
+  queueTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -94,6 +113,22 @@ function jwtSecret(env: Env, nodeEnv: string, dataDir: string): string {
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxy(raw: string | undefined): boolean | number | string[] {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const valid = PROXY_NAMES.includes(entry) || (isIP(address) !== 0 && extra === undefined && (bits === undefined || /^\d{1,3}$/.test(bits)));
+    if (!valid) throw new ConfigError(`TRUST_PROXY must be false, true, a hop count, or a comma list of addresses, CIDR ranges and ${PROXY_NAMES.join('/')}, got "${entry}"`);
+  }
+  return entries;
 }
 
 function origins(raw: string | undefined): string[] {
@@ -142,8 +177,15 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: origins(env.CORS_ORIGINS),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['database', 'memory'] as const, 'database'),
+    trustProxy: trustProxy(env.TRUST_PROXY),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     quotes,
+    graphql: {
+      maxRows: integer(env, 'GRAPHQL_MAX_ROWS', 10_000, 100, 1_000_000),
+      expensiveRows: integer(env, 'GRAPHQL_EXPENSIVE_ROWS', 1000, 1, 1_000_000),
+      expensiveConcurrency: integer(env, 'GRAPHQL_EXPENSIVE_CONCURRENCY', 2, 1, 64),
+      queueTimeoutMs: integer(env, 'GRAPHQL_QUEUE_TIMEOUT_MS', 2000, 0, 60_000),
+    },
     simPort: integer(env, 'SIM_PORT', 4100, 0, 65535),
   };
 }

@@ -80,6 +80,31 @@ describe('operator CLI', () => {
     }
   });
 
+  it('clients:disable refuses the client\'s tokens at once, clients:enable lets it log in again, clients:rotate-secret replaces the secret', async () => {
+    const folder = freshFolder();
+    const client = JSON.parse((await cli(folder, 'clients:create', '--role', 'internal', '--json')).stdout);
+    const gateway = await startGateway({ dataDir: folder });
+    try {
+      const token = await requestToken(gateway, { appId: client.app_id, secret: client.secret });
+      const disabled = await cli(folder, 'clients:disable', client.app_id, '--json');
+      expect(disabled.code).toBe(0);
+      expect(JSON.parse(disabled.stdout)).toMatchObject({ app_id: client.app_id, disabled_at: expect.any(String) });
+      expect((await getJson(gateway, '/api/v1/tenders', token)).status).toBe(401);
+      await expect(requestToken(gateway, { appId: client.app_id, secret: client.secret })).rejects.toThrow(/401/);
+
+      expect(JSON.parse((await cli(folder, 'clients:enable', client.app_id, '--json')).stdout)).toMatchObject({ disabled_at: null });
+      const rotated = JSON.parse((await cli(folder, 'clients:rotate-secret', client.app_id, '--json')).stdout);
+      expect(rotated).toMatchObject({ app_id: client.app_id, tokens_revoked: false });
+      await expect(requestToken(gateway, { appId: client.app_id, secret: client.secret })).rejects.toThrow(/401/);
+      expect((await getJson(gateway, '/api/v1/tenders', await requestToken(gateway, { appId: client.app_id, secret: rotated.secret }))).status).toBe(200);
+      // The token from before the client was disabled stays refused.
+      expect((await getJson(gateway, '/api/v1/tenders', token)).status).toBe(401);
+      expect((await cli(folder, 'clients:disable', 'no-such-client')).stderr).toMatch(/No API client has the app_id no-such-client/);
+    } finally {
+      await gateway.stop();
+    }
+  });
+
   it('refuses an insurer client without an insurer, naming the option, with exit code 1', async () => {
     const result = await cli(freshFolder(), 'clients:create', '--role', 'insurer');
     expect(result.code).toBe(1);

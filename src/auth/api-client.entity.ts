@@ -1,4 +1,4 @@
-import { Entity, Enum, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Entity, Enum, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { newId } from '../db/ids';
 import { Insurer } from '../insurers/insurer.entity';
 import { BrokerCompany } from '../parties/broker-company.entity';
@@ -6,6 +6,8 @@ import { Role } from './role';
 
 @Entity({ tableName: 'api_client' })
 export class ApiClient {
+  [OptionalProps]?: 'tokenGeneration' | 'disabledAt';
+
   @PrimaryKey({ type: 'string', length: 36 })
   id: string = newId();
 
@@ -31,4 +33,15 @@ export class ApiClient {
 
   @Property({ type: Date, length: 3 })
   createdAt: Date = new Date();
+
+  /** A disabled client gets no tokens, and its tokens are refused. */
+  @Property({ type: Date, length: 3, nullable: true })
+  disabledAt?: Date | null;
+
+  /**
+   * Carried in its tokens as `gen`: a token of an older generation is refused. Disabling and a secret rotation
+   * that revokes tokens move it on, so every token issued before is refused at once by every instance.
+   */
+  @Property({ type: 'integer', default: 0 })
+  tokenGeneration: number = 0;
 }

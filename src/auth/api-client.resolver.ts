@@ -2,6 +2,7 @@ import { Arg, Authorized, Ctx, Field, GraphQLISODateTime, ID, InputType, Mutatio
 import type { RequestContext } from '../graphql/context';
 import { Insurer } from '../insurers/insurer.entity';
 import { BrokerCompany } from '../parties/broker-company.entity';
+import type { ApiClient } from './api-client.entity';
 import { ApiClientService } from './api-client.service';
 import { Role } from './role';
 
@@ -37,6 +38,40 @@ export class CreatedApiClient {
   @Field(() => BrokerCompany, { nullable: true })
   brokerCompany?: BrokerCompany;
 }
+
+@ObjectType({ description: 'An API client as operators see it; never its secret.' })
+export class ApiClientView {
+  @Field(() => String)
+  appId!: string;
+
+  @Field(() => Role)
+  role!: Role;
+
+  @Field(() => Insurer, { nullable: true })
+  insurer?: Insurer | null;
+
+  @Field(() => BrokerCompany, { nullable: true })
+  brokerCompany?: BrokerCompany | null;
+
+  @Field(() => String)
+  description!: string;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Set while the client is disabled: it gets no tokens and its tokens are refused.' })
+  disabledAt!: Date | null;
+}
+
+const clientView = (client: ApiClient): ApiClientView => ({
+  appId: client.appId,
+  role: client.role,
+  insurer: client.insurer ?? null,
+  brokerCompany: client.brokerCompany ?? null,
+  description: client.description,
+  createdAt: client.createdAt,
+  disabledAt: client.disabledAt ?? null,
+});
 
 @ObjectType()
 export class Me {
@@ -76,6 +111,31 @@ export class ApiClientResolver {
     @Ctx() { em }: RequestContext,
   ): Promise<CreatedApiClient> {
     const { client, secret } = await new ApiClientService(em).create(input);
+    return { appId: client.appId, secret, role: client.role, insurer: client.insurer, brokerCompany: client.brokerCompany };
+  }
+
+  @Authorized(Role.INTERNAL)
+  @Mutation(() => ApiClientView, { description: "Refuses the client's tokens at once, on every instance, and issues it none until enabled." })
+  async disableApiClient(@Arg('appId', () => String) appId: string, @Ctx() { em }: RequestContext): Promise<ApiClientView> {
+    return clientView(await new ApiClientService(em).disable(appId));
+  }
+
+  @Authorized(Role.INTERNAL)
+  @Mutation(() => ApiClientView, { description: 'Issues the client tokens again; tokens from before it was disabled stay refused.' })
+  async enableApiClient(@Arg('appId', () => String) appId: string, @Ctx() { em }: RequestContext): Promise<ApiClientView> {
+    return clientView(await new ApiClientService(em).enable(appId));
+  }
+
+  @Authorized(Role.INTERNAL)
+  @Mutation(() => CreatedApiClient, {
+    description: "A new secret, returned once; the old one stops working at once. The client's tokens stay valid until they expire unless revokeTokens.",
+  })
+  async rotateApiClientSecret(
+    @Arg('appId', () => String) appId: string,
+    @Arg('revokeTokens', () => Boolean, { defaultValue: false, description: 'Also refuse every token issued so far (a leaked secret).' }) revokeTokens: boolean,
+    @Ctx() { em }: RequestContext,
+  ): Promise<CreatedApiClient> {
+    const { client, secret } = await new ApiClientService(em).rotateSecret(appId, revokeTokens);
     return { appId: client.appId, secret, role: client.role, insurer: client.insurer, brokerCompany: client.brokerCompany };
   }
 }

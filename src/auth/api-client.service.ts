@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import { badInput, type FieldProblem } from '../errors/domain-error';
+import { badInput, notFound, type FieldProblem } from '../errors/domain-error';
 import { Insurer } from '../insurers/insurer.entity';
 import { BrokerCompany } from '../parties/broker-company.entity';
 import { ApiClient } from './api-client.entity';
@@ -56,5 +56,44 @@ export class ApiClientService {
     });
     await this.em.flush();
     return { client, secret };
+  }
+
+  /** Refuses the client's tokens at once, on every instance, and issues it no new ones until enabled. */
+  async disable(appId: string): Promise<ApiClient> {
+    const client = await this.find(appId);
+    if (!client.disabledAt) {
+      client.disabledAt = new Date();
+      // Enabling again must not bring the old tokens back.
+      client.tokenGeneration += 1;
+      await this.em.flush();
+    }
+    return client;
+  }
+
+  /** Issues tokens again; those issued before it was disabled stay refused. */
+  async enable(appId: string): Promise<ApiClient> {
+    const client = await this.find(appId);
+    client.disabledAt = null;
+    await this.em.flush();
+    return client;
+  }
+
+  /**
+   * A new secret (shown once); the old one stops working at once. The client's tokens stay valid until they
+   * expire, so it can switch without a gap, unless `revokeTokens` says the old secret leaked.
+   */
+  async rotateSecret(appId: string, revokeTokens: boolean): Promise<CreatedApiClient> {
+    const client = await this.find(appId);
+    const secret = generateSecret();
+    client.secretHash = await hashSecret(secret);
+    if (revokeTokens) client.tokenGeneration += 1;
+    await this.em.flush();
+    return { client, secret };
+  }
+
+  private async find(appId: string): Promise<ApiClient> {
+    const client = await this.em.findOne(ApiClient, { appId }, { populate: ['insurer', 'brokerCompany'] });
+    if (!client) throw notFound(`No API client has the app_id ${appId}`);
+    return client;
   }
 }

@@ -2,16 +2,23 @@ import { Router } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { Config } from '../config';
 import { badInput } from '../errors/domain-error';
-import { rateLimitedAnswer, rateLimitStore } from '../http/hardening';
+import { addressKey, rateLimitedAnswer, rateLimitStore } from '../http/hardening';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
 import type { ContextDeps } from '../http/request-context';
+
+/** The app_id a token request names, as far as it can be one (app ids have at most 64 characters). */
+const appIdOf = (body: unknown): string => {
+  const appId = (body as { app_id?: unknown } | undefined)?.app_id;
+  return typeof appId === 'string' && appId.length <= 64 ? appId : '';
+};
 
 /** `{auth_url}` = `{base_url}/auth` (DESIGN 1): token issue and revocation, spec 4.3 and 5. */
 export function authRoutes(deps: ContextDeps, config: Config): Router {
   const router = Router();
   const json = jsonBody('8kb');
 
-  // Brute-force limiting: only failed attempts count, per client address.
+  // Brute-force limiting: only failed attempts count, per address and app_id, so that failures from one place
+  // lock out neither every client there nor the attacked client where it really logs in from.
   const limitFailures = rateLimit({
     store: rateLimitStore(config, deps.orm, 'token-failures:'),
     windowMs: config.authRateWindow * 1000,
@@ -19,10 +26,11 @@ export function authRoutes(deps: ContextDeps, config: Config): Router {
     skipSuccessfulRequests: true,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
+    keyGenerator: (req) => `${addressKey(req)}|${appIdOf(req.body)}`,
     handler: rateLimitedAnswer('Too many failed token requests; try again later'),
   });
 
-  router.post('/auth/token', limitFailures, ...json, async (req, res) => {
+  router.post('/auth/token', ...json, limitFailures, async (req, res) => {
     const request = deps.tokens.parseRequest(req.body);
     const issued = await deps.tokens.issue(deps.orm.em.fork(), request);
     res.setHeader('Cache-Control', 'no-store');

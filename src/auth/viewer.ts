@@ -9,6 +9,8 @@ export interface Viewer {
   brokerCompanyId?: string;
   jti: string;
   expiresAt: Date;
+  /** The client's token generation the token was issued in. */
+  tokenGeneration: number;
 }
 
 export function assertRole(viewer: Viewer, roles: readonly Role[]): void {

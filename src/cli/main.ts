@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import type { MikroORM } from '@mikro-orm/core';
 import { SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import type { ApiClient } from '../auth/api-client.entity';
 import { ApiClientService } from '../auth/api-client.service';
 import { ROLES, type Role } from '../auth/role';
 import { loadConfig } from '../config';
@@ -96,6 +97,35 @@ program
       options.json,
       { app_id: client.appId, secret, role: client.role, insurer_id: client.insurer?.id ?? null, broker_company_id: client.brokerCompany?.id ?? null },
       `app_id: ${client.appId}\nsecret: ${secret}\nrole:   ${client.role}\nThe secret is shown only now; store it safely.`,
+    );
+  });
+
+/** clients:disable, clients:enable: the client's state after the change. */
+function clientStateCommand(name: string, description: string, change: (service: ApiClientService, appId: string) => Promise<ApiClient>): void {
+  program
+    .command(`${name} <app_id>`)
+    .description(description)
+    .option('--json', 'machine-readable output')
+    .action(async (appId: string, options: { json?: boolean }) => {
+      const client = await withDatabase((orm) => change(new ApiClientService(orm.em.fork()), appId));
+      const disabledAt = client.disabledAt?.toISOString() ?? null;
+      print(options.json, { app_id: client.appId, role: client.role, disabled_at: disabledAt }, `${client.appId}: ${disabledAt ? `disabled since ${disabledAt}` : 'enabled'}`);
+    });
+}
+clientStateCommand('clients:disable', "refuse the client's tokens at once and issue it none until enabled", (service, appId) => service.disable(appId));
+clientStateCommand('clients:enable', 'issue the client tokens again (tokens from before it was disabled stay refused)', (service, appId) => service.enable(appId));
+
+program
+  .command('clients:rotate-secret <app_id>')
+  .description('give the client a new secret, printed once; the old one stops working at once')
+  .option('--revoke-tokens', 'also refuse every token issued so far (the old secret leaked)')
+  .option('--json', 'machine-readable output')
+  .action(async (appId: string, options: { revokeTokens?: boolean; json?: boolean }) => {
+    const { client, secret } = await withDatabase((orm) => new ApiClientService(orm.em.fork()).rotateSecret(appId, options.revokeTokens === true));
+    print(
+      options.json,
+      { app_id: client.appId, secret, tokens_revoked: options.revokeTokens === true },
+      `app_id: ${client.appId}\nsecret: ${secret}\nThe secret is shown only now; store it safely.${options.revokeTokens ? '\nEvery earlier token of this client is refused.' : ''}`,
     );
   });
 

@@ -4,14 +4,16 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { HeaderMap } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, visit, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { Role } from '../auth/role';
 import { DomainError, type ErrorCode } from '../errors/domain-error';
 import { BEARER_CHALLENGE, HTTP_STATUS } from '../errors/error-mapping';
 import { asDomainError } from '../errors/normalize';
 import { logger } from '../logger';
+import type { OperationLimitsConfig } from '../config';
 import type { RequestContext } from './context';
-import { jitGateway, usesIntrospection } from './jit-executor';
+import { OperationGate } from './operation-gate';
+import { ASSUMED_ROWS, estimateRows } from './operation-cost';
 
 /** Codes Apollo and graphql-js raise for a bad request; their messages are safe to show. */
 const CLIENT_ERROR_CODES = new Set([
@@ -84,15 +86,55 @@ const requestPolicy: ApolloServerPlugin<RequestContext> = {
 };
 
 /**
- * Static limits on every operation (graphql-armor): depth, cost, aliases, directives and tokens, and no
- * "did you mean" suggestions that would map the schema for strangers. Introspection is exempt from depth and cost.
+ * Limits on what an operation may cost (DESIGN 6): rows estimated against `maxRows` before it runs, and expensive
+ * operations through the gate. Introspection (internal and analyst tokens only) is priced at nothing.
  */
-export const OPERATION_LIMITS = { maxDepth: 12, maxCost: 5000, maxAliases: 50, maxDirectives: 20, maxTokens: 2000 } as const;
+function operationCost(schema: GraphQLSchema, limits: OperationLimitsConfig): ApolloServerPlugin<RequestContext> {
+  const gate = new OperationGate(limits.expensiveConcurrency, limits.queueTimeoutMs);
+  return {
+    async requestDidStart() {
+      let release: (() => void) | undefined;
+      return {
+        async didResolveOperation({ document, operationName, request, contextValue }) {
+          const rows = estimateRows(schema, document, operationName ?? undefined, request.variables ?? {});
+          if (rows === undefined) return;
+          if (rows > limits.maxRows) {
+            throw new GraphQLError(
+              `The operation may read up to ${rows} rows; at most ${limits.maxRows} are allowed per operation ` +
+                `(a tenders page counts its limit, each proposal ${ASSUMED_ROWS.proposal} and each history ${ASSUMED_ROWS.history}): ask for less, or in several operations`,
+              { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } } },
+            );
+          }
+          if (rows < limits.expensiveRows) return;
+          try {
+            release = await gate.enter(contextValue.viewer.appId);
+          } catch (error) {
+            const busy = error as DomainError;
+            throw new GraphQLError(busy.message, {
+              extensions: { code: busy.code, http: { status: HTTP_STATUS[busy.code].status, headers: new HeaderMap([['retry-after', '1']]) } },
+            });
+          }
+        },
+        async willSendResponse() {
+          release?.();
+        },
+      };
+    },
+  };
+}
 
-export async function startApollo(schema: GraphQLSchema): Promise<ApolloServer<RequestContext>> {
+/**
+ * Static limits on every operation (graphql-armor): depth, aliases, directives and tokens, and no "did you mean"
+ * suggestions that would map the schema for strangers. Introspection is exempt from depth. What an operation may
+ * read is limited by `operationCost`.
+ */
+export const OPERATION_LIMITS = { maxDepth: 12, maxAliases: 50, maxDirectives: 20, maxTokens: 2000 } as const;
+
+export async function startApollo(schema: GraphQLSchema, limits: OperationLimitsConfig): Promise<ApolloServer<RequestContext>> {
   const armor = new ApolloArmor({
     maxDepth: { n: OPERATION_LIMITS.maxDepth, ignoreIntrospection: true },
-    costLimit: { maxCost: OPERATION_LIMITS.maxCost, ignoreIntrospection: true },
+    // Replaced by the row estimate of operationCost, which grows with the pages asked for.
+    costLimit: { enabled: false },
     maxAliases: { n: OPERATION_LIMITS.maxAliases },
     maxDirectives: { n: OPERATION_LIMITS.maxDirectives },
     // Tokens are limited by graphql-js's own parser below: armor's token plugin turns syntax errors into 500s.
@@ -100,8 +142,9 @@ export async function startApollo(schema: GraphQLSchema): Promise<ApolloServer<R
     blockFieldSuggestion: { enabled: true },
   }).protect();
   const server = new ApolloServer<RequestContext>({
-    // Our own schema, executed by graphql-jit for repeated operations (see jit-executor.ts).
-    gateway: jitGateway(schema),
+    // Executed by graphql-js: compiling client documents with graphql-jit kept megabytes per distinct document and
+    // gained nothing measurable over HTTP; only the REST routes' fixed operations are compiled (prepared-operation.ts).
+    schema,
     introspection: true,
     ...armor,
     parseOptions: { maxTokens: OPERATION_LIMITS.maxTokens },
@@ -111,6 +154,7 @@ export async function startApollo(schema: GraphQLSchema): Promise<ApolloServer<R
     plugins: [
       ...armor.plugins,
       requestPolicy,
+      operationCost(schema, limits),
       ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
       // We send no cache hints; the plugin would otherwise wrap every field resolver of every request.
       ApolloServerPluginCacheControlDisabled(),
@@ -118,4 +162,14 @@ export async function startApollo(schema: GraphQLSchema): Promise<ApolloServer<R
   });
   await server.start();
   return server;
+}
+
+export function usesIntrospection(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(node) {
+      if (node.name.value === '__schema' || node.name.value === '__type') found = true;
+    },
+  });
+  return found;
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Viewer } from '../auth/viewer';
 import type { Loaders } from './loaders';
+import type { RowBudget } from './row-budget';
 
 /** Built once per request, for GraphQL and the REST shim alike. */
 export interface RequestContext {
@@ -10,4 +11,6 @@ export interface RequestContext {
   /** Tells the quote dispatcher that new work was committed. */
   wakeDispatcher: () => void;
   loaders: Loaders;
+  /** The rows this operation may still read. */
+  rows: RowBudget;
 }

@@ -3,6 +3,7 @@ import DataLoader from 'dataloader';
 import type { Viewer } from '../auth/viewer';
 import { ProposalService, type ProposalResult } from '../proposals/proposal.service';
 import { TenderHistoryEntry } from '../tenders/tender-history-entry.entity';
+import type { RowBudget } from './row-budget';
 
 /** Per-request batching of nested fields, so a page of tenders costs the same few queries at any size. */
 export interface Loaders {
@@ -10,12 +11,20 @@ export interface Loaders {
   history: DataLoader<string, TenderHistoryEntry[]>;
 }
 
-export function createLoaders(em: EntityManager, viewer: Viewer): Loaders {
+/** Every row a loader reads counts against the operation's budget. */
+export function createLoaders(em: EntityManager, viewer: Viewer, rows: RowBudget): Loaders {
   return {
-    proposal: new DataLoader((ids) => new ProposalService(em, viewer).loadMany(ids)),
+    proposal: new DataLoader(async (ids) => {
+      const results = await new ProposalService(em, viewer).loadMany(ids);
+      rows.take(results.reduce((sum, result) => sum + (result instanceof Error ? 0 : rowsOf(result)), 0));
+      return results;
+    }),
     history: new DataLoader(async (ids) => {
       const entries = await em.find(TenderHistoryEntry, { tender: { $in: [...ids] } }, { orderBy: { at: 'asc', id: 'asc' } });
+      rows.take(entries.length);
       return ids.map((id) => entries.filter((entry) => entry.tender.id === id));
     }),
   };
 }
+
+const rowsOf = ({ requests }: ProposalResult) => requests.reduce((sum, request) => sum + 1 + request.options.length, 0);

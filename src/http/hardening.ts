@@ -7,10 +7,10 @@ import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
-import type { TokenService } from '../auth/token.service';
 import type { Config } from '../config';
 import { DomainError } from '../errors/domain-error';
 import { sendProblem } from './problem';
+import { authenticatedViewer, type ContextDeps } from './request-context';
 import { DatabaseRateLimitStore } from './rate-limit-store';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -49,18 +49,31 @@ export function corsPolicy(config: Config): RequestHandler {
   });
 }
 
-/** The token's subject, unverified: only to pick the client's rate-limit bucket. */
 /**
- * The client a request counts against: the subject of a token whose signature verifies (no database look-up), or
- * else the address. An unverified `sub` is never a key: a forged token could name any client, or an endless
- * supply of new ones, each a counter of its own.
+ * The address a request counts against: IPv4 by the whole address (an IPv4-mapped IPv6 address is IPv4), IPv6 by
+ * its /64, the block one subscriber usually holds. Behind a proxy the address is the client's only with TRUST_PROXY.
  */
-function rateLimitKey(tokens: TokenService, req: Request): string {
-  try {
-    return `client:${tokens.verifyHeader(req.headers.authorization).appId}`;
-  } catch {
-    return `address:${ipKeyGenerator(req.ip ?? 'unknown')}`;
+export function addressKey(req: Request): string {
+  const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  return mapped ? mapped[1] : ipKeyGenerator(ip, 64);
+}
+
+/**
+ * The client a request counts against: the API client of a token that verifies and is not revoked, of an
+ * existing, enabled client (the same check the route makes, done once), or else the address. A forged `sub` is
+ * never a key (it could name any client, or a new one per request), and a leaked token that was revoked drains
+ * its address's bucket, not the real client's.
+ */
+async function rateLimitKey(deps: ContextDeps, req: Request): Promise<string> {
+  if (req.headers.authorization) {
+    try {
+      return `client:${(await authenticatedViewer(deps, req)).appId}`;
+    } catch {
+      // counted against the address below
+    }
   }
+  return `address:${addressKey(req)}`;
 }
 
 /** The 429 of every rate limit: a RATE_LIMITED problem with Retry-After until the window resets. */
@@ -78,14 +91,14 @@ export function rateLimitStore(config: Config, orm: MikroORM, prefix: string): S
 }
 
 /** Per-client request rate, with RateLimit headers (IETF draft 7) and Retry-After on 429. */
-export function clientRateLimit(config: Config, orm: MikroORM, tokens: TokenService): RequestHandler {
+export function clientRateLimit(config: Config, deps: ContextDeps): RequestHandler {
   return rateLimit({
-    store: rateLimitStore(config, orm, 'client-rate:'),
+    store: rateLimitStore(config, deps.orm, 'client-rate:'),
     windowMs: 60_000,
     limit: config.rateLimitPerMinute,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
-    keyGenerator: (req) => rateLimitKey(tokens, req),
+    keyGenerator: (req) => rateLimitKey(deps, req),
     handler: rateLimitedAnswer(`More than ${config.rateLimitPerMinute} requests per minute from this client`),
   });
 }

@@ -19,8 +19,10 @@ export class CreateInsurerInput {
 @Resolver(() => Insurer)
 export class InsurerResolver {
   @Query(() => [Insurer], { description: 'All insurers; an insurer token sees only its own.' })
-  insurers(@Ctx() { em, viewer }: RequestContext): Promise<Insurer[]> {
-    return new InsurerService(em).list(viewer);
+  async insurers(@Ctx() { em, viewer, rows }: RequestContext): Promise<Insurer[]> {
+    const insurers = await new InsurerService(em).list(viewer);
+    rows.take(insurers.length);
+    return insurers;
   }
 
   @Authorized(Role.INTERNAL)

@@ -1,7 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { Role } from '../auth/role';
 import type { RequestContext } from '../graphql/context';
-import { ProposalService } from '../proposals/proposal.service';
 import { QuoteRequestService } from './quote-request.service';
 import { ProposalView, QuoteRequestView, RequestQuotesInput } from './quote.types';
 
@@ -13,23 +12,22 @@ export class QuoteResolver {
   })
   async requestQuotes(
     @Arg('input', () => RequestQuotesInput) input: RequestQuotesInput,
-    @Ctx() { em, viewer, wakeDispatcher }: RequestContext,
+    @Ctx() { em, viewer, wakeDispatcher, loaders }: RequestContext,
   ): Promise<QuoteRequestView[]> {
     const created = await new QuoteRequestService(em, viewer).requestQuotes(input);
     wakeDispatcher();
     const ids = new Set(created.map((request) => request.id));
-    const { requests } = await new ProposalService(em, viewer).load(input.tenderId);
+    const { requests } = await loaders.proposal.load(input.tenderId);
     return requests.filter((request) => ids.has(request.id));
   }
 
   @Query(() => [QuoteRequestView], { description: "A tender's quote requests, newest first; insurers see their own." })
-  async quoteRequests(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { em, viewer }: RequestContext): Promise<QuoteRequestView[]> {
-    return (await new ProposalService(em, viewer).load(tenderId)).requests;
+  async quoteRequests(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { loaders }: RequestContext): Promise<QuoteRequestView[]> {
+    return (await loaders.proposal.load(tenderId)).requests;
   }
 
   @Query(() => ProposalView, { description: "A tender's offers side by side (the proposal overview)." })
-  async proposal(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { em, viewer }: RequestContext): Promise<ProposalView> {
-    return (await new ProposalService(em, viewer).load(tenderId)).proposal;
+  async proposal(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { loaders }: RequestContext): Promise<ProposalView> {
+    return (await loaders.proposal.load(tenderId)).proposal;
   }
-
 }

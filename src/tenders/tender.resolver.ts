@@ -7,17 +7,22 @@ import { TenderListArgs, TenderPage, TenderView } from './tender.types';
 @Resolver(() => TenderView)
 export class TenderResolver {
   @Query(() => TenderView, { description: 'One tender the viewer may see; NOT_FOUND otherwise.' })
-  tender(@Arg('id', () => ID) id: string, @Ctx() { em, viewer }: RequestContext): Promise<TenderView> {
+  async tender(@Arg('id', () => ID) id: string, @Ctx() { em, viewer, rows }: RequestContext): Promise<TenderView> {
+    rows.take(1);
     return new TenderService(em, viewer).get(id);
   }
 
   @Query(() => TenderPage, { description: 'The tenders the viewer may see, filtered, sorted and paged like the REST lists.' })
-  tenders(@Args(() => TenderListArgs) args: TenderListArgs, @Ctx() { em, viewer }: RequestContext): Promise<TenderPage> {
-    return new TenderService(em, viewer).list(args);
+  async tenders(@Args(() => TenderListArgs) args: TenderListArgs, @Ctx() { em, viewer, rows }: RequestContext): Promise<TenderPage> {
+    const page = await new TenderService(em, viewer).list(args);
+    rows.take(page.items.length);
+    return page;
   }
 
   @Query(() => [LineOfBusiness])
-  linesOfBusiness(@Ctx() { em }: RequestContext): Promise<LineOfBusiness[]> {
-    return em.find(LineOfBusiness, {}, { orderBy: { name: 'asc' } });
+  async linesOfBusiness(@Ctx() { em, rows }: RequestContext): Promise<LineOfBusiness[]> {
+    const lines = await em.find(LineOfBusiness, {}, { orderBy: { name: 'asc' } });
+    rows.take(lines.length);
+    return lines;
   }
 }

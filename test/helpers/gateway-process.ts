@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { databaseUrlFor } from './database';
 import { FAST_DISPATCH_ENV, TEST_JWT_SECRET } from './gateway';
@@ -14,16 +15,46 @@ export async function freePort(): Promise<number> {
 
 export interface GatewayProcess {
   url: string;
+  /** Whether the process is still running. */
+  alive(): boolean;
+  /** Its resident set size now, in MiB (Linux). */
+  rssMiB(): number;
   /** SIGKILL: no shutdown hook runs, whatever was in flight is cut off. */
   kill(): Promise<void>;
   /** SIGTERM: a graceful shutdown; answers the exit code. */
   terminate(): Promise<number | null>;
 }
 
-/** `npm start` as its own process on `dataDir`'s database, as an operator runs it. */
-export async function spawnGateway(dataDir: string, port: number, env: Record<string, string> = {}): Promise<GatewayProcess> {
+let built = false;
+
+/** `npm run build` once per test file: the production start runs the compiled `dist/`. */
+export function buildProduction(): void {
+  if (built) return;
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  built = true;
+}
+
+/** The node arguments of `npm run start:prod` (heap cap included), read from package.json so the test runs exactly that. */
+function productionArgs(): string[] {
+  const script: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts['start:prod'];
+  const [command, ...args] = script.split(/\s+/);
+  if (command !== 'node') throw new Error(`start:prod should run node, it runs: ${script}`);
+  return args;
+}
+
+/**
+ * `npm start` (or, with `production`, `npm run start:prod` after `buildProduction()`) as its own process on
+ * `dataDir`'s database, as an operator runs it.
+ */
+export async function spawnGateway(
+  dataDir: string,
+  port: number,
+  env: Record<string, string> = {},
+  { production = false }: { production?: boolean } = {},
+): Promise<GatewayProcess> {
   // One process (node with tsx as a loader, not the tsx CLI, which forks): SIGKILL must hit the gateway itself.
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const args = production ? productionArgs() : ['--import', 'tsx', 'src/main.ts'];
+  const child: ChildProcess = spawn(process.execPath, args, {
     env: {
       ...process.env,
       NODE_ENV: 'test',
@@ -52,6 +83,11 @@ export async function spawnGateway(dataDir: string, port: number, env: Record<st
   }
   return {
     url,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    rssMiB: () => {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+    },
     kill: async () => {
       child.kill('SIGKILL');
       await exited;

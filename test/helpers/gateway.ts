@@ -38,9 +38,12 @@ export const FAST_DISPATCH_ENV: Record<string, string> = {
   QUOTE_LEASE_MS: '3000',
 };
 
-/** The real app on an ephemeral loopback port, over a fresh SQLite file (or the given data folder). */
+/**
+ * The real app on an ephemeral loopback port, over a fresh SQLite file (or the given data folder). `host: '::'`
+ * listens as `npm start` does (dual stack: IPv4 clients appear as IPv4-mapped IPv6 addresses).
+ */
 export async function startGateway(
-  options: { dataDir?: string; env?: Record<string, string>; dispatch?: boolean; logger?: Logger } = {},
+  options: { dataDir?: string; env?: Record<string, string>; dispatch?: boolean; logger?: Logger; host?: string } = {},
 ): Promise<Gateway> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tender-exchange-test-'));
   const config = loadConfig({
@@ -57,7 +60,7 @@ export async function startGateway(
   const app: App = await createApp({ config, orm, logger: options.logger ?? pino({ level: 'error' }) });
   if (options.dispatch !== false) app.dispatcher.start();
   const server: Server = createHttpServer(app.express);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, options.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const stop = async () => {
     server.closeAllConnections();

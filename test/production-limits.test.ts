@@ -1,0 +1,136 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClientService } from '../src/auth/api-client.service';
+import { Role } from '../src/auth/role';
+import { loadConfig } from '../src/config';
+import { openDatabase } from '../src/db/database';
+import { ASSUMED_ROWS } from '../src/graphql/operation-cost';
+import { SeedService } from '../src/seed/seed.service';
+import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
+import { TEST_JWT_SECRET, type Credentials } from './helpers/gateway';
+import { buildProduction, freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
+
+/**
+ * DESIGN 6 (fairness) against the production start: the compiled `dist/` under `npm run start:prod`'s heap cap,
+ * loaded with the heaviest operations each role may send.
+ */
+const TENDER_FIELDS = `id status product redacted taxRate createdAt updatedAt changesMetadata
+  lineOfBusiness { id name } customer { id name companyId address { street houseNumber zip city country } }
+  brokerCompany { id name address { street houseNumber zip city country } }
+  personInCharge { id accountId email firstName lastName salutation } policyDocumentation { status policyNumber confirmedAt }`;
+const NESTED = `proposal { taxRate orderedOptionId entries { insurer { name } quoteRequest { status attempts options { premium premiumWithTax } } } }
+  history { at actorRole fromStatus toStatus reason }`;
+
+const FIELDS = `fragment F on Tender { ${TENDER_FIELDS} }`;
+const FRAGMENTS = `${FIELDS} fragment N on Tender { ${NESTED} }`;
+const aliases = (count: number, body: (i: number) => string) => `{ ${Array.from({ length: count }, (_, i) => `t${i}: ${body(i)}`).join(' ')} }`;
+/** The attack of issue 11: within the static depth, alias, token and field-cost limits, 50 × 200 tenders with their proposals and histories. */
+const ATTACK = aliases(50, () => 'tenders(limit: 200) { items { id proposal { taxRate } history { at } } }');
+/** The heaviest shapes the row limit (10 000) admits: the most tenders, and the most nested rows. */
+const WIDEST = `${aliases(49, (i) => `tenders(limit: 200, skip: ${(i * 37) % 400}) { count items { ...F } }`)} ${FIELDS}`;
+const DEEPEST = `{ tenders(limit: 200) { count items { ...F ...N } } other: tenders(limit: 100, skip: 200) { items { ...F ...N } } } ${FRAGMENTS}`;
+
+const ROLES = [Role.INSURER, Role.BROKER, Role.INTERNAL, Role.ANALYST];
+const CLIENTS_PER_ROLE = 3;
+
+let dataDir: string;
+let gateway: GatewayProcess;
+const tokens = new Map<Role, string[]>();
+
+async function post(path: string, body: unknown, token?: string) {
+  const response = await fetch(`${gateway.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text.startsWith('{') ? JSON.parse(text) : text };
+}
+
+beforeAll(async () => {
+  buildProduction();
+  dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-prod-'));
+  const env = { NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: dataDir, DATABASE_URL: await databaseUrlFor(dataDir), DEMO: 'false' };
+  const orm = await openDatabase(loadConfig(env));
+  const credentials = new Map<Role, Credentials[]>();
+  try {
+    const seeded = await new SeedService(orm.em.fork()).run({ tenders: 1500, seed: 11 });
+    for (const role of ROLES) {
+      const binding = role === Role.INSURER ? { insurerId: seeded.insurers[0].id } : role === Role.BROKER ? { brokerCompanyId: seeded.brokerCompanies[0].id } : {};
+      const created: Credentials[] = [];
+      for (let i = 0; i < CLIENTS_PER_ROLE; i++) {
+        const { client, secret } = await new ApiClientService(orm.em.fork()).create({ role, ...binding });
+        created.push({ appId: client.appId, secret });
+      }
+      credentials.set(role, created);
+    }
+  } finally {
+    await orm.close();
+  }
+  gateway = await spawnGateway(dataDir, await freePort(), { ...env, RATE_LIMIT_PER_MINUTE: '100000' }, { production: true });
+  for (const [role, list] of credentials) {
+    const issued = [];
+    for (const { appId, secret } of list) issued.push((await post('/auth/token', { app_id: appId, secret })).body.access_token as string);
+    tokens.set(role, issued);
+  }
+}, 180_000);
+
+afterAll(async () => {
+  if (gateway?.alive()) await gateway.kill();
+  await dropDatabaseFor(dataDir);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the production start under the heaviest GraphQL operations', () => {
+  it('survives concurrent heaviest operations from every role: pages beyond the row limit are refused unread, the heaviest allowed are answered or turned away with 503 and Retry-After, others keep their service, /healthz answers', async () => {
+    const storm = ROLES.flatMap((role) =>
+      tokens.get(role)!.flatMap((token) => [ATTACK, WIDEST, DEEPEST].map((query) => post('/graphql', { query }, token).then((answer) => ({ role, query, ...answer })))),
+    );
+    // Meanwhile, a cheap REST page for a broker is served.
+    const bystander = await fetch(`${gateway.url}/api/v1/tenders?limit=5`, { headers: { authorization: `Bearer ${tokens.get(Role.BROKER)![0]}` } });
+    const answers = await Promise.all(storm);
+
+    expect(bystander.status).toBe(200);
+    expect(gateway.alive()).toBe(true);
+    expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+    // 50 pages × (the count + 200 × (a tender, its proposal, its history)).
+    const attackRows = 50 * (1 + 200 * (1 + ASSUMED_ROWS.proposal + ASSUMED_ROWS.history));
+    for (const answer of answers) {
+      if (answer.query === ATTACK) {
+        expect(answer.status).toBe(400);
+        expect(answer.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+        expect(answer.body.errors[0].message).toContain(`may read up to ${attackRows} rows; at most 10000 are allowed`);
+      } else if (answer.status === 503) {
+        expect(answer.body.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
+        expect(answer.headers.get('retry-after')).toBe('1');
+      } else {
+        expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(200);
+        expect(answer.body.errors).toBeUndefined();
+      }
+    }
+    // Every role got heavy work done, not only refusals.
+    for (const role of ROLES) expect(answers.some((answer) => answer.role === role && answer.status === 200), role).toBe(true);
+  }, 120_000);
+
+  it('keeps its memory bounded over hundreds of distinct large documents, each sent twice', async () => {
+    const token = tokens.get(Role.INTERNAL)![0];
+    const before = gateway.rssMiB();
+    let peak = before;
+    const documents = Array.from({ length: 200 }, (_, n) =>
+      aliases(40, (i) => `tenders(limit: 1, skip: ${n + i}) { items { id status product lineOfBusiness { name } customer { name } } }`),
+    );
+    for (let round = 0; round < 2; round++) {
+      for (let start = 0; start < documents.length; start += 4) {
+        const answers = await Promise.all(documents.slice(start, start + 4).map((query) => post('/graphql', { query }, token)));
+        for (const answer of answers) expect(answer.status).toBe(200);
+        peak = Math.max(peak, gateway.rssMiB());
+      }
+    }
+    expect(gateway.alive()).toBe(true);
+    expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+    // The old heap is capped at 192 MB; a cache growing per document would have ended the process long before.
+    expect(peak, `RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB`).toBeLessThan(400);
+  }, 180_000);
+});
