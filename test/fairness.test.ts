@@ -203,10 +203,10 @@ describe('tokens', () => {
     expect((await from('127.0.0.1', gateway, 'POST', '/auth/token', {}, { app_id: client.appId, secret: client.secret, expiry: enough })).status).toBe(200);
   });
 
-  it('accepts the Bearer scheme in any case', async () => {
+  it('accepts the Bearer scheme in any case, followed by one or more spaces (RFC 6750)', async () => {
     const token = await requestToken(gateway, client);
-    for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
-      const { status } = await from('127.0.0.1', gateway, 'POST', '/graphql', { authorization: `${scheme} ${token}` }, { query: '{ me { appId } }' });
+    for (const scheme of ['bearer ', 'BEARER ', 'Bearer ', 'Bearer   ']) {
+      const { status } = await from('127.0.0.1', gateway, 'POST', '/graphql', { authorization: `${scheme}${token}` }, { query: '{ me { appId } }' });
       expect(status, scheme).toBe(200);
     }
   });

@@ -182,7 +182,8 @@ function buildCorpus(): Attack[] {
     ['huge', 'a'.repeat(20_000)],
     ['latin-1 characters', 't\u00f6k\u00e9n\u00ff'],
     ['three dots', '...'],
-    ['valid token, extra spaces', ` ${tokens.broker}`],
+    // RFC 6750 allows one or more spaces after the scheme, nothing else.
+    ['valid token after a tab', `\t${tokens.broker}`],
   ];
   for (const [name, token] of badTokens) {
     for (const path of ['/api/v1/tenders', '/public/v1/tenders/open', '/graphql']) {

@@ -225,6 +225,17 @@ describe('policy documentation', () => {
     expect((await json(changed)).code).toBe('CONFLICT');
   });
 
+  it('refuses a confirmation time before the contract was finalised or beyond the clock skew ahead of now, naming confirmed_at', async () => {
+    const { tender } = await tenderIn(TenderStatus.SUCCESSFUL);
+    const succeededAt = tender.changesMetadata.status_changed_to_successful;
+    for (const confirmed_at of ['0001-01-01T00:00:00.000Z', new Date(Date.parse(succeededAt) - 1).toISOString(), new Date(Date.now() + 5 * 60_000).toISOString()]) {
+      const response = await post(tokens.insurer, tender.id, { policy_number: 'POL-T1', confirmed_at });
+      expect(response.status, confirmed_at).toBe(400);
+      expect((await json(response)).errors[0].message, confirmed_at).toMatch(/must not lie (before the contract was finalised|in the future)/);
+    }
+    expect((await post(tokens.insurer, tender.id, { policy_number: 'POL-T1', confirmed_at: succeededAt })).status).toBe(200);
+  });
+
   it('concurrent confirmations with the same policy number all succeed', async () => {
     const { tender } = await tenderIn(TenderStatus.SUCCESSFUL);
     const responses = await Promise.all(Array.from({ length: 4 }, () => post(tokens.insurer, tender.id, { policy_number: 'POL-SAME' })));

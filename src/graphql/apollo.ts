@@ -28,6 +28,17 @@ const CLIENT_ERROR_CODES = new Set([
 
 /** The GraphQL side of the one error mapping: domain codes become `extensions.code`, the rest is hidden. */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const shown = formatGraphQLErrorUnmasked(formatted, error);
+  return { ...shown, message: withoutSuggestions(shown.message) };
+}
+
+/**
+ * graphql-js suggests field, argument, type and enum value names ("Did you mean the enum value ...?") in
+ * validation and variable errors; armor masks only some of them. Suggestions map the schema for strangers.
+ */
+const withoutSuggestions = (message: string): string => message.replace(/ ?Did you mean [^?]*\?/g, '').trim();
+
+function formatGraphQLErrorUnmasked(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const unwrapped = unwrapResolverError(error);
   const original = asDomainError(unwrapped);
   if (original) {
@@ -124,8 +135,7 @@ function operationCost(schema: GraphQLSchema, limits: OperationLimitsConfig): Ap
 }
 
 /**
- * Static limits on every operation (graphql-armor): depth, aliases, directives and tokens, and no "did you mean"
- * suggestions that would map the schema for strangers. Introspection is exempt from depth. What an operation may
+ * Static limits on every operation (graphql-armor): depth, aliases, directives and tokens. Introspection is exempt from depth. What an operation may
  * read is limited by `operationCost`.
  */
 export const OPERATION_LIMITS = { maxDepth: 12, maxAliases: 50, maxDirectives: 20, maxTokens: 2000 } as const;
@@ -139,7 +149,8 @@ export async function startApollo(schema: GraphQLSchema, limits: OperationLimits
     maxDirectives: { n: OPERATION_LIMITS.maxDirectives },
     // Tokens are limited by graphql-js's own parser below: armor's token plugin turns syntax errors into 500s.
     maxTokens: { enabled: false },
-    blockFieldSuggestion: { enabled: true },
+    // Suggestions are removed from every message by formatGraphQLError; armor's mask missed enum values.
+    blockFieldSuggestion: { enabled: false },
   }).protect();
   const server = new ApolloServer<RequestContext>({
     // Executed by graphql-js: compiling client documents with graphql-jit kept megabytes per distinct document and

@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler } from 'express';
 import { DomainError } from '../errors/domain-error';
+import { MAX_BODY_DEPTH, rawJsonDepth } from '../validation/json';
 import { sendProblem } from './problem';
 
 const hasBody = (req: Request) =>
@@ -13,13 +14,18 @@ const requireJson: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** NUL characters have no place in any field and some databases refuse them outright. */
-function refuseNul(_req: unknown, _res: unknown, raw: Buffer): void {
-  if (raw.includes(0) || /\\u0000/i.test(raw.toString('latin1'))) throw new Error('NUL character in the body');
+/**
+ * Before parsing: NUL characters have no place in any field (some databases refuse them outright), and nesting
+ * beyond MAX_BODY_DEPTH is refused before anything recursive meets it.
+ */
+function screenBody(_req: unknown, _res: unknown, raw: Buffer): void {
+  const text = raw.toString('latin1');
+  if (raw.includes(0) || /\\u0000/i.test(text)) throw new Error('The request body contains a NUL character');
+  if (rawJsonDepth(text) > MAX_BODY_DEPTH) throw new Error(`The request body nests JSON deeper than ${MAX_BODY_DEPTH} levels`);
 }
 
-/** JSON bodies up to `limit`; parse errors, NULs and oversize bodies become problems in the error handler. */
-export const parseJson = (limit: string): RequestHandler => express.json({ limit, strict: true, type: 'application/json', verify: refuseNul });
+/** JSON bodies up to `limit`; parse errors, NULs, deep nesting and oversize bodies become problems in the error handler. */
+export const parseJson = (limit: string): RequestHandler => express.json({ limit, strict: true, type: 'application/json', verify: screenBody });
 
 /** Strict JSON bodies for the REST routes: any other content type is refused. */
 export function jsonBody(limit: string): RequestHandler[] {

@@ -17,7 +17,8 @@ function fromHttpError(error: { type?: string; status?: number; message?: string
     case 'entity.parse.failed':
       return new DomainError('BAD_USER_INPUT', 'The request body is not valid JSON');
     case 'entity.verify.failed':
-      return new DomainError('BAD_USER_INPUT', 'The request body contains a NUL character');
+      // Raised only by our own screening of the raw body (json-body.ts), which says what it refused.
+      return new DomainError('BAD_USER_INPUT', error.message ?? 'The request body was refused');
     case 'entity.too.large':
       return new DomainError('PAYLOAD_TOO_LARGE', 'The request body is too large');
     case 'encoding.unsupported':

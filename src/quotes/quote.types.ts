@@ -1,4 +1,4 @@
-import { GraphQLJSONObject } from 'graphql-scalars';
+import { JSONObjectScalar } from '../validation/json';
 import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Insurer } from '../insurers/insurer.entity';
 import { QuoteRequestStatus } from './quote-request-status';
@@ -35,7 +35,7 @@ export class RiskInformationInput {
   @Field(() => String, { nullable: true, description: "Defaults to the tender's customer name." })
   customerName?: string;
 
-  @Field(() => GraphQLJSONObject, {
+  @Field(() => JSONObjectScalar, {
     nullable: true,
     description: 'Further product-specific fields, sent as given (snake_case keys, at most 16 KiB).',
   })
@@ -110,7 +110,7 @@ export class QuoteRequestView {
   @Field(() => [LimitView])
   limits!: LimitView[];
 
-  @Field(() => GraphQLJSONObject)
+  @Field(() => JSONObjectScalar)
   riskInformation!: Record<string, unknown>;
 
   @Field(() => Int, { description: 'Attempts of the current step (sending or fetching).' })

@@ -31,6 +31,8 @@ export const TRANSITIONS: Record<TenderOperation, Transition> = {
 };
 
 const MAX_REASON = 1000;
+/** How far a partner's clock may run ahead of ours when it states when something happened. */
+export const CLOCK_SKEW_MS = 60_000;
 
 function validReason(reason: string | null | undefined, required: boolean): string | null {
   const trimmed = reason?.trim() ?? '';
@@ -92,7 +94,7 @@ export class TenderLifecycleService {
     assertRole(this.viewer, [Role.INSURER, Role.INTERNAL]);
     const problems: FieldProblem[] = [];
     if (!/^[\w./-]{1,100}$/.test(policyNumber)) problems.push({ parameter: 'policyNumber', message: '1 to 100 letters, digits, ".", "/", "-" or "_"' });
-    if (confirmedAt && (Number.isNaN(confirmedAt.getTime()) || confirmedAt.getTime() > Date.now() + 60_000)) {
+    if (confirmedAt && (Number.isNaN(confirmedAt.getTime()) || confirmedAt.getTime() > Date.now() + CLOCK_SKEW_MS)) {
       problems.push({ parameter: 'confirmedAt', message: 'must not lie in the future' });
     }
     if (problems.length > 0) throw badInput('The policy documentation is invalid', problems);
@@ -100,6 +102,12 @@ export class TenderLifecycleService {
     this.assertAwardedInsurer(tender, 'confirm the policy documentation');
     if (tender.status !== TenderStatus.SUCCESSFUL) {
       throw new DomainError('INVALID_TRANSITION', `Policy documentation is confirmed for SUCCESSFUL tenders; this one is ${tender.status}`);
+    }
+    const succeededAt = tender.changesMetadata[statusChangeKey(TenderStatus.SUCCESSFUL)];
+    if (confirmedAt && typeof succeededAt === 'string' && confirmedAt.getTime() < Date.parse(succeededAt)) {
+      throw badInput('The policy documentation is invalid', [
+        { parameter: 'confirmedAt', message: `must not lie before the contract was finalised (${succeededAt})` },
+      ]);
     }
     if (tender.policyNumber) {
       if (tender.policyNumber === policyNumber) return tender;

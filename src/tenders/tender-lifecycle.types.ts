@@ -1,4 +1,4 @@
-import { GraphQLJSONObject } from 'graphql-scalars';
+import { JSONObjectScalar } from '../validation/json';
 import { Field, Float, GraphQLISODateTime, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { Role } from '../auth/role';
 import { TenderStatus } from './tender-status';
@@ -77,7 +77,7 @@ export class CreateTenderInput {
   @Field(() => Float, { description: 'Between 0 and 1, e.g. 0.19.' })
   taxRate!: number;
 
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Product-specific risk information (at most 16 KiB).' })
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Product-specific risk information (at most 16 KiB).' })
   riskInformation?: Record<string, unknown>;
 }
 

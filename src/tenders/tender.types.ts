@@ -1,4 +1,4 @@
-import { GraphQLJSONObject } from 'graphql-scalars';
+import { JSONObjectScalar } from '../validation/json';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLISODateTime } from 'type-graphql';
 import { BrokerCompany } from '../parties/broker-company.entity';
@@ -78,7 +78,7 @@ export class TenderView {
   @Field(() => GraphQLISODateTime)
   updatedAt!: Date;
 
-  @Field(() => GraphQLJSONObject, {
+  @Field(() => JSONObjectScalar, {
     description: 'status_changed_to_<status> → ISO 8601 timestamp, one key per status the tender has entered.',
   })
   changesMetadata!: Record<string, string>;

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Role } from '../src/auth/role';
+import { OperationGate } from '../src/graphql/operation-gate';
+import { DomainError } from '../src/errors/domain-error';
+import { TenderHistoryEntry } from '../src/tenders/tender-history-entry.entity';
+import { TenderStatus } from '../src/tenders/tender-status';
+import { MAX_BODY_DEPTH, MAX_JSON_FIELD_DEPTH } from '../src/validation/json';
+import { createTender, createWorld, type World } from './helpers/fixtures';
+import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+
+let gateway: Gateway;
+let world: World;
+const tokens: Record<string, string> = {};
+
+beforeAll(async () => {
+  // A small row limit, so that the budget is reached with a handful of rows.
+  gateway = await startGateway({ env: { GRAPHQL_MAX_ROWS: '100' } });
+  world = await createWorld(gateway.em());
+  tokens.internal = await tokenFor(gateway, Role.INTERNAL);
+  tokens.broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+});
+
+afterAll(() => gateway?.close());
+
+/** `{"a":{"a":...{"a":1}}}`, `depth` objects deep. */
+const nested = (depth: number): Record<string, unknown> => {
+  let value: Record<string, unknown> = { leaf: 1 };
+  for (let i = 1; i < depth; i++) value = { a: value };
+  return value;
+};
+
+const CREATE_TENDER = 'mutation($input: CreateTenderInput!) { createTender(input: $input) { id } }';
+const tenderInput = (riskInformation: unknown) => ({
+  product: 'Cyber Protect',
+  lineOfBusinessId: world.lines.cyber.id,
+  brokerCompanyId: world.brokers[0].id,
+  customer: { companyId: 'C-1', name: 'Acme' },
+  submitter: { accountId: 'u1', email: 'u1@broker.example', firstName: 'Ute', lastName: 'Ulm' },
+  taxRate: 0.19,
+  riskInformation,
+});
+
+describe('GraphQL input and cost limits', () => {
+  it('refuses free-form JSON nested deeper than the documented depth with BAD_USER_INPUT, in variables and in literals', async () => {
+    expect((await graphql(gateway, tokens.internal, CREATE_TENDER, { input: tenderInput(nested(MAX_JSON_FIELD_DEPTH)) })).status).toBe(200);
+    const deep = await graphql(gateway, tokens.internal, CREATE_TENDER, { input: tenderInput(nested(MAX_JSON_FIELD_DEPTH + 1)) });
+    expect(deep.status).toBe(400);
+    expect(deep.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(deep.body.errors[0].message).toContain(`JSON nested deeper than ${MAX_JSON_FIELD_DEPTH} levels`);
+
+    const literal = `mutation { createTender(input: { product: "P", lineOfBusinessId: "${world.lines.cyber.id}", brokerCompanyId: "${world.brokers[0].id}",
+      customer: { companyId: "C", name: "N" }, submitter: { accountId: "u", email: "u@x.example", firstName: "F", lastName: "L" }, taxRate: 0.1,
+      riskInformation: ${'{ a: '.repeat(MAX_JSON_FIELD_DEPTH + 1)}1${' }'.repeat(MAX_JSON_FIELD_DEPTH + 1)} }) { id } }`;
+    const refused = await graphql(gateway, tokens.internal, literal);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].message).toContain(`JSON nested deeper than ${MAX_JSON_FIELD_DEPTH} levels`);
+  });
+
+  it('refuses a body of 5 000 nested levels (30 KB) with a 400 naming the depth limit, never a 500', async () => {
+    // Written out by hand: JSON.stringify itself overflows the stack at this depth.
+    const template = JSON.stringify({ query: CREATE_TENDER, variables: { input: tenderInput('RISK') } });
+    const risk = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const response = await fetch(`${gateway.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.internal}` },
+      body: template.replace('"RISK"', risk),
+    });
+    expect(response.status).toBe(400);
+    const body: any = await response.json();
+    expect(body.code).toBe('BAD_USER_INPUT');
+    expect(body.detail).toBe(`The request body nests JSON deeper than ${MAX_BODY_DEPTH} levels`);
+    const callback = await fetch(`${gateway.url}/aggregation-gateway/v1/public/producer-integration/quotes/available`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.broker}` },
+      body: `${'['.repeat(1000)}${']'.repeat(1000)}`,
+    });
+    expect(callback.status).toBe(400);
+  });
+
+  it('shows no "did you mean" suggestions: not for fields, arguments, types, nor enum values in literals and variables', async () => {
+    // Each with the name graphql-js would suggest.
+    const attempts: [string, Record<string, unknown>, string][] = [
+      ['{ tendrs { count } }', {}, '"tenders"'],
+      ['{ tenders(limt: 1) { count } }', {}, '"limit"'],
+      ['{ tenders(status: [CLOSD]) { count } }', {}, '"CLOSED"'],
+      ['query($s: [TenderStatus!]) { tenders(status: $s) { count } }', { s: ['CLOSD'] }, '"CLOSED"'],
+      ['query($s: [TenderStatu!]) { tenders(status: $s) { count } }', {}, '"TenderStatus"'],
+    ];
+    for (const [query, variables, suggestion] of attempts) {
+      const { status, body } = await graphql(gateway, tokens.broker, query, variables);
+      expect(status, query).toBe(400);
+      const messages = body.errors.map((error: { message: string }) => error.message).join(' | ');
+      expect(messages, query).not.toMatch(/did you mean|suggestion/i);
+      expect(messages, query).not.toContain(suggestion);
+    }
+  });
+
+  it('stops an operation that reads more rows than the limit while it runs, whatever the estimate assumed', async () => {
+    const em = gateway.em();
+    const tender = await createTender(em, world, { status: TenderStatus.CLOSED });
+    // Far more status changes than the estimate assumes for one history.
+    for (let i = 0; i < 150; i++) {
+      em.create(TenderHistoryEntry, { tender, at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)), actor: 'x', actorRole: Role.INTERNAL, fromStatus: TenderStatus.CLOSED, toStatus: TenderStatus.REOPENED, reason: null });
+    }
+    await em.flush();
+    const { status, body } = await graphql(gateway, tokens.internal, 'query($id: ID!) { tender(id: $id) { id history { at } } }', { id: tender.id });
+    expect(status).toBe(400);
+    expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(body.errors[0].message).toMatch(/read more than 100 rows/);
+  });
+
+  it('refuses before running an operation whose estimate exceeds the limit, counting each page by its limit', async () => {
+    const { status, body } = await graphql(gateway, tokens.broker, '{ a: tenders(limit: 60) { items { id } } b: tenders(limit: 60) { items { id } } }');
+    expect(status).toBe(400);
+    expect(body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(body.errors[0].message).toContain('may read up to 122 rows; at most 100');
+    expect((await graphql(gateway, tokens.broker, '{ a: tenders(limit: 40) { items { id } } b: tenders(limit: 40) { items { id } } }')).status).toBe(200);
+  });
+});
+
+describe('the gate for expensive operations', () => {
+  const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: DomainError) => error.code);
+
+  it('runs at most its concurrency at once, lets the next in line in when one ends, and turns away one that waited too long', async () => {
+    const gate = new OperationGate(1, 100);
+    const releaseA = await gate.enter('a');
+    const b = gate.enter('b');
+    const c = gate.enter('c');
+    releaseA();
+    const releaseB = await b;
+    expect(await refusal(c)).toBe('SERVICE_UNAVAILABLE');
+    releaseB();
+    (await gate.enter('c'))();
+  });
+
+  it('lets a client have one expensive operation at a time, so that it cannot fill the line', async () => {
+    const gate = new OperationGate(2, 1000);
+    const release = await gate.enter('a');
+    expect(await refusal(gate.enter('a'))).toBe('SERVICE_UNAVAILABLE');
+    (await gate.enter('b'))();
+    release();
+    (await gate.enter('a'))();
+  });
+});
