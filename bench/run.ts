@@ -22,6 +22,7 @@ import { REST_TENDER_LIST } from '../src/rest/tender-operations.graphql';
 import { SeedService } from '../src/seed/seed.service';
 import { Tender } from '../src/tenders/tender.entity';
 import { TenderStatus } from '../src/tenders/tender-status';
+import { HOSTILE_SECONDS, SLOW_INSURERS, hostileScenario, startTricklingInsurer, type HostileResult } from './hostile';
 
 /**
  * `npm run bench`: for each engine (BENCH_ENGINES, default "sqlite,postgresql"), seeds BENCH_TENDERS tenders
@@ -30,7 +31,8 @@ import { TenderStatus } from '../src/tenders/tender-status';
  * The baseline and the gateway take turns, BENCH_ROUNDS rounds of BENCH_SECONDS each, and each figure is the
  * median of its rounds: on a shared machine, speed drifts over a minute, and turns keep the ratios fair.
  * Prints figures and the targets of issue 6 beside them, writes `bench/results/<time>-<engine>.json`, and
- * never fails on a number. BENCH_SCENARIOS (default "reads,callback") picks the read scenarios, the callback, or both.
+ * never fails on a number. BENCH_SCENARIOS (default "reads,callback,hostile") picks the read scenarios, the callback and the
+ * hostile load (bench/hostile.ts).
  */
 const TENDERS = Number(process.env.BENCH_TENDERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -39,7 +41,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const CALLBACK_RATE = 200;
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? CALLBACK_RATE * 10);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgresql').split(',') as DatabaseEngine[];
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'reads,callback').split(','));
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'reads,callback,hostile').split(','));
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** As `npm run start:prod` runs the gateway. */
 const PRODUCTION_NODE_OPTIONS = ['--max-old-space-size=192'];
@@ -171,6 +173,7 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
   const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, JWT_SECRET };
   const orm = await openDatabase(loadConfig(env));
   const insurerSystem = await startSilentInsurer();
+  const trickling = await startTricklingInsurer();
   const processes: ChildProcess[] = [];
   try {
     const seedStarted = Date.now();
@@ -183,12 +186,20 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     const insurer = em.create(Insurer, { name: 'Bench Insurance', quoteApiUrl: insurerSystem.url, createdAt: new Date() });
     await em.flush();
     const insurerClient = await new ApiClientService(orm.em.fork()).create({ role: Role.INSURER, insurerId: insurer.id, description: 'bench callbacks' });
+    // The hostile scenario's insurers: one healthy simulated insurer, and systems that trickle their answers.
+    const healthy = em.create(Insurer, { name: 'Healthy Insurance', quoteApiUrl: insurerSystem.url.replace(/bench$/, 'healthy'), createdAt: new Date() });
+    const slow = Array.from({ length: SLOW_INSURERS }, (_, i) => em.create(Insurer, { name: `Trickling Insurance ${i}`, quoteApiUrl: trickling.url, createdAt: new Date() }));
+    await em.flush();
+    const healthyClient = await new ApiClientService(orm.em.fork()).create({ role: Role.INSURER, insurerId: healthy.id, description: 'bench healthy insurer' });
     console.log(`seeded ${TENDERS} tenders in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
 
     const gw = `http://127.0.0.1:${GATEWAY_PORT}`;
     insurerSystem.simulator = new InsurerSimulator({
       gatewayUrl: gw,
-      insurers: [{ slug: 'bench', appId: insurerClient.client.appId, secret: insurerClient.secret, behaviour: 'silent' }],
+      insurers: [
+        { slug: 'bench', appId: insurerClient.client.appId, secret: insurerClient.secret, behaviour: 'silent' },
+        { slug: 'healthy', appId: healthyClient.client.appId, secret: healthyClient.secret, behaviour: 'quote' },
+      ],
     });
 
     const started = Date.now();
@@ -252,6 +263,15 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
       : { figure: { scenario: 'callback', requestsPerSecond: 0, p50Ms: NaN, p99Ms: NaN, non2xx: 0, errors: 0 }, sent: 0, honoured: 0, drainMs: 0 };
     if (SCENARIOS.has('callback')) figures.push(print(callback.figure));
     const peakRss = rss.stop();
+    let hostile: HostileResult | undefined;
+    if (SCENARIOS.has('hostile')) {
+      console.log(`  hostile: ${HOSTILE_SECONDS} s of the heaviest allowed GraphQL operations, distinct documents and trickling insurers...`);
+      hostile = await hostileScenario(orm.em.fork(), gw, gateway.pid!, auth, { healthy, slow });
+      console.log(`  hostile: gateway ${hostile.survived ? 'survived' : 'DID NOT SURVIVE'}, peak RSS ${hostile.peakRssMiB} MiB
+    heavy operations by status ${JSON.stringify(hostile.heavy)}, distinct documents (each twice) ${hostile.distinctDocuments}
+    healthy insurer: ${hostile.healthyQuotes} quotes, latency p50 ${hostile.healthyLatencyP50Ms} ms, p99 ${hostile.healthyLatencyP99Ms} ms
+    trickling insurers' requests by status ${JSON.stringify(hostile.slowRequests)}`);
+    }
 
     const by = (name: string) => figures.find((f) => f.scenario.startsWith(name)) ?? { requestsPerSecond: NaN, p50Ms: NaN };
     const ratios = {
@@ -276,7 +296,7 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     const settings = { tenders: TENDERS, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, callbackRate: CALLBACK_RATE };
     writeFileSync(
       file,
-      `${JSON.stringify({ engine, machine, settings, figures, ratios, callback: { sent: callback.sent, honoured: callback.honoured, drainMs: callback.drainMs }, peakRssBytes: peakRss, readyMs }, null, 2)}\n`,
+      `${JSON.stringify({ engine, machine, settings, figures, ratios, callback: { sent: callback.sent, honoured: callback.honoured, drainMs: callback.drainMs }, peakRssBytes: peakRss, readyMs, hostile }, null, 2)}\n`,
     );
     console.log(`\n  wrote ${file}`);
   } finally {
@@ -284,6 +304,8 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     await sleep(1000);
     await insurerSystem.simulator?.close();
     insurerSystem.server.close();
+    trickling.server.closeAllConnections();
+    trickling.server.close();
     await orm.close();
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
