@@ -21,26 +21,9 @@ export class CreateApiClientInput {
   description?: string;
 }
 
+/** Who an API client is: the fields every view of one shares (not in the schema itself: no field returns it). */
 @ObjectType()
-export class CreatedApiClient {
-  @Field(() => String)
-  appId!: string;
-
-  @Field(() => String, { description: 'Shown only in this response; only a salted hash is stored.' })
-  secret!: string;
-
-  @Field(() => Role)
-  role!: Role;
-
-  @Field(() => Insurer, { nullable: true })
-  insurer?: Insurer;
-
-  @Field(() => BrokerCompany, { nullable: true })
-  brokerCompany?: BrokerCompany;
-}
-
-@ObjectType({ description: 'An API client as operators see it; never its secret.' })
-export class ApiClientView {
+abstract class ApiClientIdentity {
   @Field(() => String)
   appId!: string;
 
@@ -52,7 +35,16 @@ export class ApiClientView {
 
   @Field(() => BrokerCompany, { nullable: true })
   brokerCompany?: BrokerCompany | null;
+}
 
+@ObjectType()
+export class CreatedApiClient extends ApiClientIdentity {
+  @Field(() => String, { description: 'Shown only in this response; only a salted hash is stored.' })
+  secret!: string;
+}
+
+@ObjectType({ description: 'An API client as operators see it; never its secret.' })
+export class ApiClientView extends ApiClientIdentity {
   @Field(() => String)
   description!: string;
 
@@ -63,30 +55,22 @@ export class ApiClientView {
   disabledAt!: Date | null;
 }
 
-const clientView = (client: ApiClient): ApiClientView => ({
+const identity = (client: ApiClient): ApiClientIdentity => ({
   appId: client.appId,
   role: client.role,
   insurer: client.insurer ?? null,
   brokerCompany: client.brokerCompany ?? null,
+});
+
+const clientView = (client: ApiClient): ApiClientView => ({
+  ...identity(client),
   description: client.description,
   createdAt: client.createdAt,
   disabledAt: client.disabledAt ?? null,
 });
 
 @ObjectType()
-export class Me {
-  @Field(() => String)
-  appId!: string;
-
-  @Field(() => Role)
-  role!: Role;
-
-  @Field(() => Insurer, { nullable: true })
-  insurer?: Insurer | null;
-
-  @Field(() => BrokerCompany, { nullable: true })
-  brokerCompany?: BrokerCompany | null;
-
+export class Me extends ApiClientIdentity {
   @Field(() => GraphQLISODateTime, { description: 'When the access token of this request expires.' })
   tokenExpiresAt!: Date;
 }
@@ -111,7 +95,7 @@ export class ApiClientResolver {
     @Ctx() { em }: RequestContext,
   ): Promise<CreatedApiClient> {
     const { client, secret } = await new ApiClientService(em).create(input);
-    return { appId: client.appId, secret, role: client.role, insurer: client.insurer, brokerCompany: client.brokerCompany };
+    return { ...identity(client), secret };
   }
 
   @Authorized(Role.INTERNAL)
@@ -136,6 +120,6 @@ export class ApiClientResolver {
     @Ctx() { em }: RequestContext,
   ): Promise<CreatedApiClient> {
     const { client, secret } = await new ApiClientService(em).rotateSecret(appId, revokeTokens);
-    return { appId: client.appId, secret, role: client.role, insurer: client.insurer, brokerCompany: client.brokerCompany };
+    return { ...identity(client), secret };
   }
 }

@@ -175,7 +175,7 @@ export async function startApollo(schema: GraphQLSchema, limits: OperationLimits
   return server;
 }
 
-export function usesIntrospection(document: DocumentNode): boolean {
+function usesIntrospection(document: DocumentNode): boolean {
   let found = false;
   visit(document, {
     Field(node) {
