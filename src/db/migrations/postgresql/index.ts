@@ -3,6 +3,7 @@ import { Migration20261122005416 } from './Migration20261122005416';
 import { Migration20261122011428 } from './Migration20261122011428';
 import { Migration20261122024545 } from './Migration20261122024545';
 import { Migration20261122031500 } from './Migration20261122031500';
+import { Migration20261122210000 } from './Migration20261122210000';
 
 /** Every migration in order; a new one is generated with `npm run cli -- db:migration:create` and added here. */
 export const postgresqlMigrations: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const postgresqlMigrations: MigrationObject[] = [
   { name: 'Migration20261122011428', class: Migration20261122011428 },
   { name: 'Migration20261122024545', class: Migration20261122024545 },
   { name: 'Migration20261122031500', class: Migration20261122031500 },
+  { name: 'Migration20261122210000', class: Migration20261122210000 },
 ];
