@@ -43,7 +43,7 @@ export async function createApp({ config, orm, logger = defaultLogger }: AppDeps
   const tokens = new TokenService(config);
   const metrics = new Metrics(orm);
   const dispatcher = new QuoteDispatcher(orm, config.quotes, undefined, metrics.dispatcher);
-  const deps = { orm, tokens, wakeDispatcher: dispatcher.wake, maxRowsPerOperation: config.graphql.maxRows };
+  const deps = { orm, tokens, wakeDispatcher: dispatcher.wake, maxRowsPerOperation: config.graphql.maxRows, insurerUrls: config.quotes.urlAllowList };
   const schema = await gatewaySchema();
   const apollo: ApolloServer<RequestContext> = await startApollo(schema, config.graphql);
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
+import { UrlAllowList } from './http/url-allow-list';
 
 export interface Config {
   nodeEnv: string;
@@ -57,6 +58,8 @@ export interface QuoteDispatchConfig {
   leaseMs: number;
   /** Quote requests handled at once by one dispatcher. */
   concurrency: number;
+  /** Which insurer URLs and addresses may be called (`INSURER_URL_ALLOW`; private ranges refused in production). */
+  urlAllowList: UrlAllowList;
 }
 
 /** What one GraphQL operation may cost, and how many expensive ones run at once (DESIGN 6, fairness). */
@@ -139,6 +142,14 @@ function origins(raw: string | undefined): string[] {
   return list;
 }
 
+function urlAllowList(env: Env, nodeEnv: string): UrlAllowList {
+  try {
+    return UrlAllowList.parse(env.INSURER_URL_ALLOW, nodeEnv === 'production');
+  } catch (error) {
+    throw new ConfigError(`INSURER_URL_ALLOW: ${(error as Error).message}`);
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   const dataDir = resolve(env.DATA_DIR ?? './data');
@@ -157,6 +168,7 @@ export function loadConfig(env: Env = process.env): Config {
     pollIntervalMs: integer(env, 'QUOTE_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
     leaseMs: integer(env, 'QUOTE_LEASE_MS', 60_000, 100, 86_400_000),
     concurrency: integer(env, 'QUOTE_CONCURRENCY', 8, 1, 256),
+    urlAllowList: urlAllowList(env, nodeEnv),
   };
   // A lease shorter than one call would let a second dispatcher take over work that is still in flight.
   if (quotes.leaseMs <= quotes.timeoutMs) throw new ConfigError('QUOTE_LEASE_MS must exceed QUOTE_TIMEOUT_MS');

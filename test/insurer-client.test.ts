@@ -48,24 +48,37 @@ describe('the insurer client', () => {
     expect(seen!.url).toBe('/quotes/Q%201');
     expect(limited).toMatchObject({ retryable: true, retryAfterMs: 2000 });
     answer = (_req, res) => res.writeHead(502).end('bad gateway');
-    expect(await failure(client.fetchQuote(insurer, 'Q1'))).toMatchObject({ retryable: true, message: 'insurer answered 502' });
+    expect(await failure(client.fetchQuote(insurer, 'Q1'))).toMatchObject({ retryable: true, reason: 'insurer answered 502' });
   });
 
-  it('classifies other 4xx, non-JSON and oversize answers as final, keeping the reason', async () => {
+  it('classifies other 4xx, non-JSON and oversize answers as final: a public reason, the insurer text only in the detail', async () => {
     answer = (_req, res) => res.writeHead(422).end('limits rejected');
-    expect(await failure(client.requestQuote(insurer, {}, 'k'))).toMatchObject({ retryable: false, message: 'insurer answered 422: limits rejected' });
+    expect(await failure(client.requestQuote(insurer, {}, 'k'))).toMatchObject({ retryable: false, reason: 'insurer answered 422', detail: 'answered 422: limits rejected' });
     answer = (_req, res) => res.end('<html>oops</html>');
-    expect((await failure(client.requestQuote(insurer, {}, 'k'))).message).toMatch(/not JSON/);
+    expect(await failure(client.requestQuote(insurer, {}, 'k'))).toMatchObject({ reason: 'insurer sent an invalid acknowledgement', detail: expect.stringMatching(/not JSON/) });
     answer = (_req, res) => res.end('x'.repeat(2 * 1024 * 1024));
-    expect(await failure(client.requestQuote(insurer, {}, 'k'))).toMatchObject({ retryable: false });
+    expect(await failure(client.requestQuote(insurer, {}, 'k'))).toMatchObject({ retryable: false, reason: 'insurer answer too large' });
+    answer = (_req, res) => res.writeHead(301, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+    expect(await failure(client.fetchQuote(insurer, 'Q1'))).toMatchObject({ retryable: false, reason: 'insurer answered 301' });
   });
 
   it('gives up on a silent insurer after the timeout, retryably', async () => {
     answer = () => undefined;
     const started = Date.now();
     const error = await failure(client.fetchQuote(insurer, 'Q1'));
-    expect(error).toMatchObject({ retryable: true, message: 'no answer within 300 ms' });
+    expect(error).toMatchObject({ retryable: true, reason: 'insurer timed out' });
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('keeps one deadline over the whole exchange: an answer trickling its body is cut off at the timeout', async () => {
+    answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).write('{');
+      const timer = setInterval(() => res.write(' '), 50);
+      res.on('close', () => clearInterval(timer));
+    };
+    const started = Date.now();
+    expect(await failure(client.fetchQuote(insurer, 'Q1'))).toMatchObject({ retryable: true, reason: 'insurer timed out' });
+    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it('backs off exponentially with jitter, capped, and a longer Retry-After wins', () => {

@@ -1,16 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Role } from '../src/auth/role';
 import { EarlyCallback } from '../src/quotes/early-callback.entity';
+import { EARLY_CALLBACK_TTL_MS } from '../src/quotes/quote-callback.service';
 import { QuoteOption } from '../src/quotes/quote-option.entity';
+import { QuoteRequest } from '../src/quotes/quote-request.entity';
+import { TenderStatus } from '../src/tenders/tender-status';
 import { TenderInvitation } from '../src/tenders/tender-invitation.entity';
 import type { SimBehaviour } from '../src/insurer-sim/insurer-sim';
 import type { Tender } from '../src/tenders/tender.entity';
 import { createTender, createWorld, type World } from './helpers/fixtures';
-import { getJson, graphql, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { getJson, graphql, json, requestToken, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { startHostileInsurers, type HostileInsurers } from './helpers/hostile-insurer';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 
 const CALLBACK = '/aggregation-gateway/v1/public/producer-integration/quotes/available';
-const FINAL = ['QUOTED', 'DECLINED', 'FAILED'];
+const FINAL = ['QUOTED', 'DECLINED', 'FAILED', 'CANCELLED'];
 
 const REQUEST_QUOTES = `mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id status insurer { id } } }`;
 const QUOTE_REQUESTS = `query($tenderId: ID!) {
@@ -24,6 +28,7 @@ let world: World;
 let tender: Tender;
 let broker: string;
 let sims: SimulatedInsurers | undefined;
+let hostile: HostileInsurers | undefined;
 
 async function simulate(entries: { name: string; pricingFactor?: number; behaviour?: SimBehaviour }[]) {
   sims = await startSimulatedInsurers(gateway, entries);
@@ -49,6 +54,14 @@ async function quoteRequests(token = broker) {
   return body.data.quoteRequests as any[];
 }
 
+function postCallback(token: string, id: string) {
+  return fetch(`${gateway.url}${CALLBACK}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ quote_request_id: id }),
+  });
+}
+
 /** Waits until every quote request of the tender reached a final state. */
 const settled = () => waitFor('quote requests to settle', async () => {
   const requests = await quoteRequests();
@@ -65,6 +78,8 @@ beforeEach(async () => {
 afterEach(async () => {
   await sims?.close();
   sims = undefined;
+  await hostile?.close();
+  hostile = undefined;
   await gateway.close();
 });
 
@@ -184,21 +199,26 @@ describe('failures of the insurer system', () => {
     await sim.down();
     await requestQuotes([sim.insurers[0].id]);
     const failing = await waitFor('a failed attempt', async () => (await quoteRequests()).find((r) => r.attempts >= 1 && r.status === 'QUEUED'));
-    expect(failing.lastError).toMatch(/sending the quotation request: network error: ECONNREFUSED/);
+    expect(failing.lastError).toBe('insurer unreachable');
     await sim.up();
     const [request] = await settled();
     expect(request.status).toBe('QUOTED');
     expect(request.lastError).toBeNull();
   });
 
-  it('5xx answers are retried until the attempts run out, then FAILED with the reason', async () => {
+  it('5xx answers are retried until the attempts run out, then FAILED with the public reason; the detail only for internal users', async () => {
     const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'fail' }]);
     await requestQuotes([sim.insurers[0].id]);
     const [request] = await settled();
     expect(request.status).toBe('FAILED');
     expect(request.attempts).toBe(4);
-    expect(request.failureReason).toBe('gave up after 4 attempts sending the quotation request: insurer answered 503');
+    expect(request.failureReason).toBe('insurer answered 503 (gave up after 4 attempts)');
     expect(sim.simulator.stats(sim.slugs[0]).posts).toBe(4);
+    const detail = `query($tenderId: ID!) { quoteRequests(tenderId: $tenderId) { lastErrorDetail failureDetail } }`;
+    const internal = await tokenFor(gateway, Role.INTERNAL);
+    const [seenInternally] = (await graphql(gateway, internal, detail, { tenderId: tender.id })).body.data.quoteRequests;
+    expect(seenInternally.failureDetail).toMatch(/^sending the quotation request: answered 503/);
+    expect((await graphql(gateway, broker, detail, { tenderId: tender.id })).body.data.quoteRequests).toEqual([{ lastErrorDetail: null, failureDetail: null }]);
   });
 
   it('a timed-out request is sent again with the same Idempotency-Key and quoted once', async () => {
@@ -215,7 +235,7 @@ describe('failures of the insurer system', () => {
     await requestQuotes([sim.insurers[0].id]);
     const [request] = await settled();
     expect(request.status).toBe('FAILED');
-    expect(request.failureReason).toMatch(/no answer within 1000 ms/);
+    expect(request.failureReason).toBe('insurer timed out (gave up after 4 attempts)');
   });
 
   it('a malformed acknowledgement fails at once, with the reason kept', async () => {
@@ -223,7 +243,7 @@ describe('failures of the insurer system', () => {
     await requestQuotes([sim.insurers[0].id]);
     const [request] = await settled();
     expect(request).toMatchObject({ status: 'FAILED', attempts: 1 });
-    expect(request.failureReason).toMatch(/malformed acknowledgement: id must be a string/);
+    expect(request.failureReason).toBe('insurer sent an invalid acknowledgement');
     expect(sim.simulator.stats(sim.slugs[0]).posts).toBe(1);
   });
 
@@ -232,7 +252,7 @@ describe('failures of the insurer system', () => {
     const [created] = await requestQuotes([sim.insurers[0].id]);
     const [request] = await settled();
     expect(request.status).toBe('FAILED');
-    expect(request.failureReason).toMatch(/fetching the quote: malformed quote: option 0 needs finite, non-negative/);
+    expect(request.failureReason).toBe('insurer sent an invalid quote');
     expect(await gateway.em().count(QuoteOption, { quoteRequest: created.id })).toBe(0);
   });
 });
@@ -305,7 +325,7 @@ describe('the callback endpoint', () => {
     expect((await post(owner, { quote_request_id: 'Q-never-issued' })).status).toBe(404);
   });
 
-  it('parks no more unknown ids than the insurer has unacknowledged requests', async () => {
+  it('parks no more unknown ids than the insurer has unacknowledged requests: the oldest gives way to the newest', async () => {
     const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'timeout' }]);
     const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
     await requestQuotes([sim.insurers[0].id]); // stays QUEUED (unacknowledged) for seconds
@@ -313,8 +333,34 @@ describe('the callback endpoint', () => {
       fetch(`${gateway.url}${CALLBACK}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${owner}` }, body: JSON.stringify({ quote_request_id: id }) });
     expect((await post('Q-maybe-mine')).status).toBe(202);
     expect((await post('Q-maybe-mine')).status).toBe(202);
-    expect((await post('Q-another')).status).toBe(404);
-    expect(await gateway.em().count(EarlyCallback)).toBe(1);
+    expect((await post('Q-another')).status).toBe(202);
+    expect((await gateway.em().find(EarlyCallback, {})).map((parked) => parked.insurerReference)).toEqual(['Q-another']);
+  });
+
+  it('a stray callback does not block a genuine early callback: the request is quoted', async () => {
+    hostile = await startHostileInsurers(gateway, { held: 'hold' });
+    const insurer = hostile.insurers.held;
+    const owner = await requestToken(gateway, hostile.credentials.held);
+    await requestQuotes([insurer.id]);
+    const held = await hostile.held('held'); // the request is in flight, unacknowledged
+    expect((await postCallback(owner, 'Q-stray-from-a-bug')).status).toBe(202);
+    const genuine = `HX-${held.idempotencyKey}`;
+    expect((await postCallback(owner, genuine)).status).toBe(202);
+    hostile.release('held', genuine);
+    const [request] = await settled();
+    expect(request).toMatchObject({ status: 'QUOTED', insurerReference: genuine });
+    expect(hostile.stats('held').fetches).toBe(1);
+  });
+
+  it('parked callbacks expire: an expired one is swept and counts against nothing', async () => {
+    const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'timeout' }]);
+    const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
+    const em = gateway.em();
+    em.create(EarlyCallback, { insurer: sim.insurers[0].id, insurerReference: 'Q-long-ago', receivedAt: new Date(Date.now() - EARLY_CALLBACK_TTL_MS - 1000) });
+    await em.flush();
+    await requestQuotes([sim.insurers[0].id]);
+    expect((await postCallback(owner, 'Q-maybe-mine')).status).toBe(202);
+    expect((await gateway.em().find(EarlyCallback, {})).map((parked) => parked.insurerReference)).toEqual(['Q-maybe-mine']);
   });
 
   it('refuses a missing token (401), a broker token (403), bad bodies (400) and other methods (405)', async () => {
@@ -327,5 +373,62 @@ describe('the callback endpoint', () => {
       expect((await send({ authorization: `Bearer ${owner}` }, body)).status, body).toBe(400);
     }
     expect((await fetch(`${gateway.url}${CALLBACK}`)).status).toBe(405);
+  });
+});
+
+describe('closing a tender', () => {
+  const CLOSE = 'mutation($id: ID!) { closeTender(tenderId: $id, reason: "customer withdrew") { status } }';
+
+  it('cancels its open quote requests with the close: an in-flight acknowledgement and a late callback store nothing', async () => {
+    const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'silent' }]);
+    hostile = await startHostileInsurers(gateway, { held: 'hold' });
+    await requestQuotes([sim.insurers[0].id]);
+    const [waiting] = await waitFor('the acknowledgement', async () => {
+      const requests = await quoteRequests();
+      return requests[0]?.status === 'PROCESSING' && requests;
+    });
+    await requestQuotes([hostile.insurers.held.id]);
+    const held = await hostile.held('held'); // QUEUED, in flight under a lease
+
+    expect((await graphql(gateway, broker, CLOSE, { id: tender.id })).body.data.closeTender.status).toBe('CLOSED');
+    const closed = await quoteRequests();
+    expect(closed.map((request) => [request.status, request.failureReason])).toEqual([
+      ['CANCELLED', 'tender closed'],
+      ['CANCELLED', 'tender closed'],
+    ]);
+
+    // The insurer's answers after the close change nothing.
+    hostile.release('held', `HX-${held.idempotencyKey}`);
+    const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
+    expect((await postCallback(owner, waiting.insurerReference)).status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 400)); // several dispatcher turns
+    const after = await quoteRequests();
+    expect(after.map((request) => [request.status, request.insurerReference === null, request.options.length])).toEqual([
+      ['CANCELLED', true, 0],
+      ['CANCELLED', false, 0],
+    ]);
+    expect(sim.simulator.stats(sim.slugs[0]).fetches).toBe(0);
+    expect(await gateway.em().count(QuoteOption, {})).toBe(0);
+  });
+
+  it('a request recorded for a tender that is closed meanwhile is cancelled, not sent', async () => {
+    hostile = await startHostileInsurers(gateway, { healthy: 'healthy' });
+    const em = gateway.em();
+    const closedTender = await createTender(em, world, { status: TenderStatus.CLOSED });
+    em.create(QuoteRequest, {
+      tender: closedTender,
+      insurer: hostile.insurers.healthy.id,
+      limits: [{ insurance_sum: 1000, deductible: 0 }],
+      riskInformation: { customer_name: 'Acme GmbH' },
+      requestedBy: 'race',
+      nextAttemptAt: new Date(),
+    });
+    await em.flush();
+    const request = await waitFor('the cancellation', async () => {
+      const found = await gateway.em().findOneOrFail(QuoteRequest, { tender: closedTender.id });
+      return found.status === 'CANCELLED' && found;
+    });
+    expect(request.failureReason).toBe('tender closed');
+    expect(hostile.stats('healthy').posts).toBe(0);
   });
 });

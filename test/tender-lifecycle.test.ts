@@ -236,6 +236,30 @@ describe('policy documentation', () => {
     expect((await post(tokens.insurer, tender.id, { policy_number: 'POL-T1', confirmed_at: succeededAt })).status).toBe(200);
   });
 
+  it('a losing insurer gets the same answer as an invited insurer on a tender without any order (REST and GraphQL)', async () => {
+    const { tender: awarded } = await tenderIn(TenderStatus.IN_COVERNOTE);
+    await receivedQuote(gateway.em(), awarded, world.insurers[1]); // insurer 1 lost
+    const { tender: unordered } = await tenderIn(TenderStatus.QUOTES_AVAILABLE);
+    await receivedQuote(gateway.em(), unordered, world.insurers[1]); // insurer 1 invited, nothing ordered
+    const rest = async (id: string) => {
+      const response = await post(tokens.otherInsurer, id, { policy_number: 'POL-1' });
+      return { status: response.status, body: await json(response) };
+    };
+    const losing = await rest(awarded.id);
+    expect(losing).toEqual(await rest(unordered.id));
+    expect(losing).toMatchObject({ status: 403, body: { code: 'FORBIDDEN', detail: 'Only the insurer of the ordered option may confirm the policy documentation' } });
+    for (const operation of ['finaliseContract'] as const) {
+      const lost = await run(operation, tokens.otherInsurer, awarded.id, '');
+      const none = await run(operation, tokens.otherInsurer, unordered.id, '');
+      expect(lost.errors[0], operation).toMatchObject({ message: 'Only the insurer of the ordered option may finalise the contract', extensions: { code: 'FORBIDDEN' } });
+      expect(none.errors[0].message).toBe(lost.errors[0].message);
+      expect(none.errors[0].extensions).toEqual(lost.errors[0].extensions);
+    }
+    // The awarded insurer still learns the status: it is not SUCCESSFUL yet.
+    expect((await post(tokens.insurer, awarded.id, { policy_number: 'POL-1' })).status).toBe(409);
+    expect((await run('finaliseContract', tokens.insurer, unordered.id, '')).errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+
   it('concurrent confirmations with the same policy number all succeed', async () => {
     const { tender } = await tenderIn(TenderStatus.SUCCESSFUL);
     const responses = await Promise.all(Array.from({ length: 4 }, () => post(tokens.insurer, tender.id, { policy_number: 'POL-SAME' })));

@@ -138,7 +138,7 @@ program
   .option('--json', 'machine-readable output')
   .action(async (options: { name: string; quoteApiUrl: string; credential?: string; json?: boolean }) => {
     const insurer = await withDatabase((orm) =>
-      new InsurerService(orm.em.fork()).create({ name: options.name, quoteApiUrl: options.quoteApiUrl, outboundCredential: options.credential }),
+      new InsurerService(orm.em.fork(), loadConfig().quotes.urlAllowList).create({ name: options.name, quoteApiUrl: options.quoteApiUrl, outboundCredential: options.credential }),
     );
     print(options.json, { id: insurer.id, name: insurer.name, quote_api_url: insurer.quoteApiUrl }, `insurer ${insurer.name}: ${insurer.id}`);
   });

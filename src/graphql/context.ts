@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Viewer } from '../auth/viewer';
+import type { UrlAllowList } from '../http/url-allow-list';
 import type { Loaders } from './loaders';
 import type { RowBudget } from './row-budget';
 
@@ -10,6 +11,8 @@ export interface RequestContext {
   viewer: Viewer;
   /** Tells the quote dispatcher that new work was committed. */
   wakeDispatcher: () => void;
+  /** Which insurer URLs may be registered (INSURER_URL_ALLOW). */
+  insurerUrls: UrlAllowList;
   loaders: Loaders;
   /** The rows this operation may still read. */
   rows: RowBudget;

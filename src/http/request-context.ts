@@ -5,6 +5,7 @@ import type { Viewer } from '../auth/viewer';
 import type { RequestContext } from '../graphql/context';
 import { createLoaders } from '../graphql/loaders';
 import { RowBudget } from '../graphql/row-budget';
+import type { UrlAllowList } from './url-allow-list';
 
 export interface ContextDeps {
   orm: MikroORM;
@@ -12,6 +13,7 @@ export interface ContextDeps {
   wakeDispatcher: () => void;
   /** Rows one operation may read (GRAPHQL_MAX_ROWS). */
   maxRowsPerOperation: number;
+  insurerUrls: UrlAllowList;
 }
 
 const viewers = new WeakMap<Request, Promise<Viewer>>();
@@ -35,5 +37,5 @@ export async function requestContext(deps: ContextDeps, req: Request): Promise<R
   const viewer = await authenticatedViewer(deps, req);
   const em = deps.orm.em.fork();
   const rows = new RowBudget(deps.maxRowsPerOperation);
-  return { em, viewer, wakeDispatcher: deps.wakeDispatcher, rows, loaders: createLoaders(em, viewer, rows) };
+  return { em, viewer, wakeDispatcher: deps.wakeDispatcher, insurerUrls: deps.insurerUrls, rows, loaders: createLoaders(em, viewer, rows) };
 }

@@ -27,8 +27,8 @@ export class InsurerResolver {
 
   @Authorized(Role.INTERNAL)
   @Mutation(() => Insurer)
-  createInsurer(@Arg('input', () => CreateInsurerInput) input: CreateInsurerInput, @Ctx() { em }: RequestContext): Promise<Insurer> {
-    return new InsurerService(em).create(input);
+  createInsurer(@Arg('input', () => CreateInsurerInput) input: CreateInsurerInput, @Ctx() { em, insurerUrls }: RequestContext): Promise<Insurer> {
+    return new InsurerService(em, insurerUrls).create(input);
   }
 
   /** Integration details are for operators only. */

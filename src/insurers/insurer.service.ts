@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Role } from '../auth/role';
 import type { Viewer } from '../auth/viewer';
 import { DomainError, badInput, type FieldProblem } from '../errors/domain-error';
+import type { UrlAllowList } from '../http/url-allow-list';
 import { Insurer } from './insurer.entity';
 
 export interface CreateInsurerInput {
@@ -20,7 +21,11 @@ export function isHttpUrl(value: string): boolean {
 }
 
 export class InsurerService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    /** INSURER_URL_ALLOW; the client checks it again at every call, on the resolved addresses. */
+    private readonly urlAllowList?: UrlAllowList,
+  ) {}
 
   /** Insurers see only themselves; every other role sees all (brokers choose whom to invite). */
   list(viewer: Viewer): Promise<Insurer[]> {
@@ -32,8 +37,11 @@ export class InsurerService {
     const name = input.name.trim();
     const problems: FieldProblem[] = [];
     if (name.length === 0 || name.length > 200) problems.push({ parameter: 'name', message: 'must be 1 to 200 characters' });
+    const refusal = this.urlAllowList?.refusal(input.quoteApiUrl);
     if (input.quoteApiUrl.length > 2048 || !isHttpUrl(input.quoteApiUrl)) {
       problems.push({ parameter: 'quoteApiUrl', message: 'must be an absolute http(s) URL' });
+    } else if (refusal) {
+      problems.push({ parameter: 'quoteApiUrl', message: `not allowed: ${refusal}` });
     }
     if (input.outboundCredential !== undefined && input.outboundCredential !== null && input.outboundCredential.length > 2048) {
       problems.push({ parameter: 'outboundCredential', message: 'must be at most 2048 characters' });

@@ -41,7 +41,11 @@ export class ProposalService {
       const tender = byId.get(id);
       if (!tender) return notFound(`Tender ${id} not found`);
       const mine = requests.filter((request) => request.tender.id === id);
-      return buildProposal(tender, mine, { showTaxRate: shown.has(id), showActors: this.viewer.role !== Role.INSURER });
+      return buildProposal(tender, mine, {
+        showTaxRate: shown.has(id),
+        showActors: this.viewer.role !== Role.INSURER,
+        showInternal: this.viewer.role === Role.INTERNAL,
+      });
     });
   }
 

@@ -16,7 +16,19 @@ function latestPerInsurer(requests: QuoteRequest[]): QuoteRequest[] {
   return [...latest.values()].sort((a, b) => a.insurer.name.localeCompare(b.insurer.name));
 }
 
-function presentRequest(request: QuoteRequest, taxRate: number, cheapestIds: Set<string>, orderedId: string | null, showActors: boolean): QuoteRequestView {
+/** What a viewer may see of quote requests: who asked for them (not insurers); the internal detail (internal users). */
+export interface RequestRedaction {
+  showActors: boolean;
+  showInternal: boolean;
+}
+
+function presentRequest(
+  request: QuoteRequest,
+  taxRate: number,
+  cheapestIds: Set<string>,
+  orderedId: string | null,
+  { showActors, showInternal }: RequestRedaction,
+): QuoteRequestView {
   const options: QuoteOptionView[] = request.options.getItems().map((option) => ({
     id: option.id,
     insuranceSum: option.insuranceSum,
@@ -37,7 +49,10 @@ function presentRequest(request: QuoteRequest, taxRate: number, cheapestIds: Set
     attempts: request.attempts,
     nextAttemptAt: request.nextAttemptAt ?? null,
     lastError: request.lastError ?? null,
+    lastErrorDetail: showInternal ? (request.lastErrorDetail ?? null) : null,
     failureReason: request.failureReason ?? null,
+    failureDetail: showInternal ? (request.failureDetail ?? null) : null,
+    quoteNote: showInternal ? (request.quoteNote ?? null) : null,
     options,
     requestedBy: showActors ? request.requestedBy : null,
     createdAt: request.createdAt,
@@ -52,12 +67,12 @@ function presentRequest(request: QuoteRequest, taxRate: number, cheapestIds: Set
  * The proposal overview (DESIGN 3, step 5): per insurer its latest request and options, premiums with tax,
  * and per insurance sum / deductible pair the cheapest option (ties: the insurer first by name).
  * `requests` are those the viewer may see, with `insurer` and `options` loaded; `showActors` reveals who
- * asked for them (not to insurers).
+ * asked for them (not to insurers), `showInternal` the detail of failures (internal users only).
  */
 export function buildProposal(
   tender: Tender,
   requests: QuoteRequest[],
-  { showTaxRate, showActors }: { showTaxRate: boolean; showActors: boolean },
+  { showTaxRate, ...redaction }: { showTaxRate: boolean } & RequestRedaction,
 ): { proposal: ProposalView; requests: QuoteRequestView[] } {
   const latest = latestPerInsurer(requests);
   const best = new Map<string, { request: QuoteRequest; optionId: string; premium: number }>();
@@ -73,7 +88,7 @@ export function buildProposal(
   const ordered = tender.orderedOption?.id ?? null;
   const orderedId = requests.some((request) => request.options.getItems().some((option) => option.id === ordered)) ? ordered : null;
   const views = new Map(
-    requests.map((request) => [request.id, presentRequest(request, tender.taxRate, latest.includes(request) ? cheapestIds : new Set(), orderedId, showActors)]),
+    requests.map((request) => [request.id, presentRequest(request, tender.taxRate, latest.includes(request) ? cheapestIds : new Set(), orderedId, redaction)]),
   );
   const cheapest: CheapestOptionView[] = [...best.values()]
     .map(({ request, optionId }) => {

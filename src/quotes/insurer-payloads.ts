@@ -1,4 +1,6 @@
-import { PartnerError } from './insurer-client';
+import { MAX_AMOUNT, isAmount } from '../validation/amounts';
+import { PartnerError, Reason, sanitise } from './insurer-client';
+import type { Limit } from './quote-request.entity';
 
 export interface QuoteOptionPayload {
   insurance_sum: number;
@@ -6,32 +8,62 @@ export interface QuoteOptionPayload {
   premium: number;
 }
 
+export interface ValidQuote {
+  options: QuoteOptionPayload[];
+  /** For internal users: what was dropped from the insurer's answer, if anything. */
+  note: string | null;
+}
+
 const MAX_OPTIONS = 500;
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const malformed = (what: string) => new PartnerError(`malformed ${what}`, false);
+const invalidAcknowledgement = (detail: string) => new PartnerError(Reason.invalidAcknowledgement, `malformed acknowledgement: ${detail}`, false);
+const invalidQuote = (detail: string) => new PartnerError(Reason.invalidQuote, `malformed quote: ${detail}`, false);
 
-/** Spec 2.4: `{id, status: "PROCESSING"}`. */
+/** Spec 2.4: `{id, status: "PROCESSING"}`; the id is stored and sent back in URLs, so it must be printable. */
 export function parseAcknowledgement(body: unknown): string {
-  if (!isRecord(body)) throw malformed('acknowledgement: not a JSON object');
+  if (!isRecord(body)) throw invalidAcknowledgement('not a JSON object');
   const { id, status } = body;
-  if (typeof id !== 'string' || id.length === 0 || id.length > 200) throw malformed('acknowledgement: id must be a string of 1 to 200 characters');
-  if (status !== 'PROCESSING') throw malformed(`acknowledgement: status must be PROCESSING, got ${JSON.stringify(status)}`);
+  if (typeof id !== 'string' || id.length === 0 || id.length > 200) throw invalidAcknowledgement('id must be a string of 1 to 200 characters');
+  if (sanitise(id) !== id) throw invalidAcknowledgement(`id ${sanitise(JSON.stringify(id), 250)} contains control characters`);
+  if (status !== 'PROCESSING') throw invalidAcknowledgement(`status must be PROCESSING, got ${sanitise(JSON.stringify(status) ?? 'nothing', 100)}`);
   return id;
 }
 
-const isAmount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+function optionProblem(option: unknown): string | undefined {
+  if (!isRecord(option)) return 'not an object';
+  const { insurance_sum: sum, deductible, premium } = option;
+  if (!isAmount(sum) || sum === 0) return `insurance_sum must be a positive number up to ${MAX_AMOUNT}`;
+  if (!isAmount(deductible)) return `deductible must be a number from 0 to ${MAX_AMOUNT}`;
+  if (deductible >= sum) return 'deductible must be below the insurance sum';
+  if (!isAmount(premium) || premium === 0) return `premium must be a positive number up to ${MAX_AMOUNT}`;
+  return undefined;
+}
 
-/** Spec 2.5: `{id, quote_options: [{insurance_sum, deductible, premium}]}`, for the id that was asked for. */
-export function parseQuote(body: unknown, expectedId: string): QuoteOptionPayload[] {
-  if (!isRecord(body)) throw malformed('quote: not a JSON object');
-  if (body.id !== expectedId) throw malformed(`quote: id ${JSON.stringify(body.id)} does not match the requested ${expectedId}`);
+/**
+ * Spec 2.5: `{id, quote_options: [{insurance_sum, deductible, premium}]}`, for the id that was asked for.
+ * Every option must be a positive, finite amount up to MAX_AMOUNT (deductible from 0, below the sum), or the
+ * whole quote is refused. Options for a limit that was not requested are dropped and noted; a quote left
+ * with none of the requested limits is refused too (an empty list is a decline).
+ */
+export function parseQuote(body: unknown, expectedId: string, requested: readonly Limit[]): ValidQuote {
+  if (!isRecord(body)) throw invalidQuote('not a JSON object');
+  if (body.id !== expectedId) throw invalidQuote(`id ${sanitise(JSON.stringify(body.id) ?? 'nothing', 250)} does not match the requested ${expectedId}`);
   const options = body.quote_options;
-  if (!Array.isArray(options)) throw malformed('quote: quote_options must be an array');
-  if (options.length > MAX_OPTIONS) throw malformed(`quote: more than ${MAX_OPTIONS} options`);
-  return options.map((option, index) => {
-    if (!isRecord(option) || !isAmount(option.insurance_sum) || !isAmount(option.deductible) || !isAmount(option.premium)) {
-      throw malformed(`quote: option ${index} needs finite, non-negative insurance_sum, deductible and premium`);
-    }
-    return { insurance_sum: option.insurance_sum, deductible: option.deductible, premium: option.premium };
+  if (!Array.isArray(options)) throw invalidQuote('quote_options must be an array');
+  if (options.length > MAX_OPTIONS) throw invalidQuote(`more than ${MAX_OPTIONS} options`);
+  options.forEach((option, index) => {
+    const problem = optionProblem(option);
+    if (problem) throw invalidQuote(`option ${index}: ${problem}`);
   });
+  const wanted = new Set(requested.map((limit) => `${limit.insurance_sum}/${limit.deductible}`));
+  const kept: QuoteOptionPayload[] = [];
+  const dropped: string[] = [];
+  for (const option of options as QuoteOptionPayload[]) {
+    const key = `${option.insurance_sum}/${option.deductible}`;
+    if (wanted.has(key)) kept.push({ insurance_sum: option.insurance_sum, deductible: option.deductible, premium: option.premium });
+    else dropped.push(key);
+  }
+  if (options.length > 0 && kept.length === 0) throw invalidQuote(`no option is for a requested limit (offered ${dropped.slice(0, 10).join(', ')})`);
+  const note = dropped.length === 0 ? null : `dropped ${dropped.length} option(s) for limits that were not requested: ${dropped.slice(0, 10).join(', ')}`;
+  return { options: kept, note };
 }

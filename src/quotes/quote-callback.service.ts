@@ -6,6 +6,13 @@ import { EarlyCallback } from './early-callback.entity';
 import { QuoteRequestStatus } from './quote-request-status';
 import { QuoteRequest } from './quote-request.entity';
 
+/**
+ * How long a callback for an id the gateway does not know yet stays parked, waiting for the acknowledgement
+ * that names it: longer than any acknowledgement takes (a call is QUOTE_TIMEOUT_MS at most, and the insurer
+ * calls back only after it accepted the request), short enough that stray ids do not pile up.
+ */
+export const EARLY_CALLBACK_TTL_MS = 15 * 60_000;
+
 /** PROCESSING → AVAILABLE for the insurer's id, due for fetching now; false when it is not PROCESSING (any more). */
 export async function markAvailable(em: EntityManager, insurerId: string, insurerReference: string, receivedAt: Date): Promise<boolean> {
   const changed = await em.nativeUpdate(
@@ -54,17 +61,24 @@ export async function receiveCallback(em: EntityManager, viewer: Viewer, insurer
   const request = await findRequest();
   if (request) return honour(request);
   if (await em.count(EarlyCallback, { insurer: insurerId, insurerReference })) return false; // parked already
-  // Unknown id: it may belong to a request whose acknowledgement is still on its way back to us. There cannot
-  // be more such callbacks than unacknowledged requests, which bounds what an insurer can park here.
+  // Unknown id: it may belong to a request whose acknowledgement is still on its way back to us. Parked
+  // callbacks live EARLY_CALLBACK_TTL_MS; expired ones are swept here, by the insurer's own next callback.
+  const now = new Date();
+  await em.nativeDelete(EarlyCallback, { insurer: insurerId, receivedAt: { $lt: new Date(now.getTime() - EARLY_CALLBACK_TTL_MS) } });
+  // There cannot be more genuine early callbacks than unacknowledged requests, which bounds what is parked.
   const unacknowledged = await em.count(QuoteRequest, { insurer: insurerId, status: QuoteRequestStatus.QUEUED });
   // The acknowledgement may have been stored since the first look (another instance, another connection).
   const acknowledged = await findRequest();
   if (acknowledged) return honour(acknowledged);
-  const parked = await em.count(EarlyCallback, { insurer: insurerId });
-  if (parked >= unacknowledged) throw notFound(`No quote request of this insurer has the id ${insurerReference}`);
+  if (unacknowledged === 0) throw notFound(`No quote request of this insurer has the id ${insurerReference}`);
+  const parked = await em.find(EarlyCallback, { insurer: insurerId }, { orderBy: { receivedAt: 'asc', id: 'asc' }, fields: ['id'] });
+  // At the bound, the oldest parked callback gives way: a stray id never blocks a genuine one, and a genuine
+  // one is parked for a moment only (its acknowledgement is in flight), so it is the newest, not the oldest.
+  const evict = parked.slice(0, Math.max(0, parked.length - unacknowledged + 1)).map((entry) => entry.id);
+  if (evict.length > 0) await em.nativeDelete(EarlyCallback, { id: { $in: evict } });
   await em.upsert(
     EarlyCallback,
-    { id: newId(), insurer: insurerId, insurerReference, receivedAt: new Date() },
+    { id: newId(), insurer: insurerId, insurerReference, receivedAt: now },
     { onConflictFields: ['insurer', 'insurerReference'], onConflictAction: 'ignore' },
   );
   // The acknowledgement may be stored between our look and the insert: either its transaction sees this

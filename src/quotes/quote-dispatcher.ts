@@ -3,7 +3,8 @@ import { UniqueConstraintViolationException, type EntityManager, type MikroORM }
 import type { QuoteDispatchConfig } from '../config';
 import { logger } from '../logger';
 import type { DispatcherObserver } from '../ops/metrics';
-import { InsurerClient, PartnerError, retryDelay } from './insurer-client';
+import { TenderStatus } from '../tenders/tender-status';
+import { InsurerClient, PartnerError, Reason, retryDelay, sanitise } from './insurer-client';
 import { parseAcknowledgement, parseQuote } from './insurer-payloads';
 import { claimEarlyCallback } from './quote-callback.service';
 import { QuoteOption } from './quote-option.entity';
@@ -134,17 +135,17 @@ export class QuoteDispatcher {
 
   private async process(id: string): Promise<void> {
     const em = this.orm.em.fork();
-    const request = await em.findOne(QuoteRequest, { id, leaseOwner: this.owner }, { populate: ['insurer'] });
+    const request = await em.findOne(QuoteRequest, { id, leaseOwner: this.owner }, { populate: ['insurer', 'tender'] });
     if (!request) return;
     try {
-      if (request.status === QuoteRequestStatus.QUEUED) await this.send(em, request);
+      // A request recorded while its tender was being closed: nothing is sent for a closed tender.
+      if (request.tender.status === TenderStatus.CLOSED) await this.cancel(em, request);
+      else if (request.status === QuoteRequestStatus.QUEUED) await this.send(em, request);
       else if (request.status === QuoteRequestStatus.AVAILABLE) await this.fetchQuote(em, request);
     } catch (error) {
-      const failure = error instanceof PartnerError ? error : new PartnerError(`internal error: ${(error as Error).message}`, true);
+      const failure = error instanceof PartnerError ? error : new PartnerError(Reason.internal, sanitise(String((error as Error)?.message ?? error)), true);
       if (!(error instanceof PartnerError)) logger.error({ err: error, quoteRequest: id }, 'quote request step failed');
-      await this.recordFailure(em, request, failure).catch((cause: unknown) =>
-        logger.error({ err: cause, quoteRequest: id }, 'could not record the failure; the lease will expire and the step run again'),
-      );
+      await this.recordFailure(em, request, failure);
     }
   }
 
@@ -155,6 +156,15 @@ export class QuoteDispatcher {
       { id: request.id, status: from, leaseOwner: this.owner },
       { ...changes, leaseOwner: null, leaseUntil: null, updatedAt: new Date() },
     );
+  }
+
+  private async cancel(em: EntityManager, request: QuoteRequest): Promise<void> {
+    await this.finish(em, request, request.status, {
+      status: QuoteRequestStatus.CANCELLED,
+      failureReason: Reason.tenderClosed,
+      failureDetail: `the tender was closed before ${STEP[request.status] ?? 'processing'}`,
+      nextAttemptAt: null,
+    });
   }
 
   private async send(em: EntityManager, request: QuoteRequest): Promise<void> {
@@ -175,12 +185,13 @@ export class QuoteDispatcher {
           attempts: 0,
           nextAttemptAt: null,
           lastError: null,
+          lastErrorDetail: null,
         });
         return stored === 1 && (await claimEarlyCallback(tx, request.insurer.id, insurerReference));
       });
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) {
-        throw new PartnerError(`the insurer answered with id ${insurerReference}, which it already gave another request`, false);
+        throw new PartnerError(Reason.invalidAcknowledgement, `the insurer answered with id ${insurerReference}, which it already gave another request`, false);
       }
       throw error;
     }
@@ -189,16 +200,19 @@ export class QuoteDispatcher {
 
   private async fetchQuote(em: EntityManager, request: QuoteRequest): Promise<void> {
     const reference = request.insurerReference!;
-    const options = parseQuote(await this.client.fetchQuote(request.insurer, reference), reference);
+    const { options, note } = parseQuote(await this.client.fetchQuote(request.insurer, reference), reference, request.limits);
     await em.transactional(async (tx) => {
+      // Conditional on AVAILABLE: a close of the tender meanwhile made it CANCELLED, and no quote is stored.
       const stored = await this.finish(tx, request, QuoteRequestStatus.AVAILABLE, {
         status: options.length > 0 ? QuoteRequestStatus.QUOTED : QuoteRequestStatus.DECLINED,
         quotedAt: new Date(),
         attempts: 0,
         nextAttemptAt: null,
         lastError: null,
+        lastErrorDetail: null,
+        quoteNote: note,
       });
-      if (stored !== 1) return; // the lease was lost: whoever holds it stores the quote
+      if (stored !== 1) return; // the lease was lost (whoever holds it stores the quote), or the request was cancelled
       options.forEach((option, position) =>
         tx.create(QuoteOption, {
           quoteRequest: request.id,
@@ -211,18 +225,34 @@ export class QuoteDispatcher {
     });
   }
 
+  /**
+   * Every failed step counts an attempt. Should recording fail too (a database error, a connection lost), it is
+   * recorded once more with only our own words in it, so the attempts still count and a request cannot loop.
+   */
   private async recordFailure(em: EntityManager, request: QuoteRequest, error: PartnerError): Promise<void> {
+    try {
+      await this.storeFailure(em, request, error);
+    } catch (cause) {
+      logger.error({ err: cause, quoteRequest: request.id }, 'could not record the failure; recording it without the detail');
+      const bare = new PartnerError(error.reason, 'the detail of this failure could not be recorded; see the logs', error.retryable, error.retryAfterMs);
+      await this.storeFailure(this.orm.em.fork(), request, bare).catch((again: unknown) =>
+        logger.error({ err: again, quoteRequest: request.id }, 'could not record the failure; the lease will expire and the step run again'),
+      );
+    }
+  }
+
+  private async storeFailure(em: EntityManager, request: QuoteRequest, error: PartnerError): Promise<void> {
     const attempts = request.attempts + 1;
-    const step = STEP[request.status] ?? 'processing';
-    const message = `${step}: ${error.message}`;
-    logger.warn({ quoteRequest: request.id, insurer: request.insurer.id, attempts, retryable: error.retryable }, message);
+    const detail = sanitise(`${STEP[request.status] ?? 'processing'}: ${error.detail}`);
+    logger.warn({ quoteRequest: request.id, insurer: request.insurer.id, attempts, retryable: error.retryable, reason: error.reason, detail }, 'quote request step failed');
     if (!error.retryable || attempts >= this.config.maxAttempts) {
       this.observer?.failed();
-      const reason = error.retryable ? `gave up after ${attempts} attempts ${message}` : message;
       await this.finish(em, request, request.status, {
         status: QuoteRequestStatus.FAILED,
-        failureReason: reason.slice(0, 1000),
-        lastError: message.slice(0, 1000),
+        failureReason: error.retryable ? `${error.reason} (gave up after ${attempts} attempts)` : error.reason,
+        failureDetail: detail,
+        lastError: error.reason,
+        lastErrorDetail: detail,
         attempts,
         nextAttemptAt: null,
       });
@@ -231,7 +261,8 @@ export class QuoteDispatcher {
     this.observer?.retryScheduled();
     await this.finish(em, request, request.status, {
       attempts,
-      lastError: message.slice(0, 1000),
+      lastError: error.reason,
+      lastErrorDetail: detail,
       nextAttemptAt: new Date(Date.now() + retryDelay(this.config, attempts, error.retryAfterMs)),
     });
   }

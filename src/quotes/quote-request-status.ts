@@ -7,6 +7,8 @@ import { registerEnumType } from 'type-graphql';
  * AVAILABLE: the callback arrived; the quote is being fetched.
  * QUOTED / DECLINED: the quote is stored (DECLINED = no options, not a failure).
  * FAILED: attempts ran out or the insurer answered something unusable; `failureReason` says what.
+ * CANCELLED: the tender was closed before the quote was stored (QUEUED at the close, or a late callback or
+ * fetch afterwards); nothing more is sent and no quote is stored.
  */
 export enum QuoteRequestStatus {
   QUEUED = 'QUEUED',
@@ -15,6 +17,7 @@ export enum QuoteRequestStatus {
   QUOTED = 'QUOTED',
   DECLINED = 'DECLINED',
   FAILED = 'FAILED',
+  CANCELLED = 'CANCELLED',
 }
 
 registerEnumType(QuoteRequestStatus, { name: 'QuoteRequestStatus', description: 'Where a quote request to one insurer stands.' });

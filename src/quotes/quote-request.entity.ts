@@ -51,11 +51,25 @@ export class QuoteRequest {
   @Property({ type: Date, length: 3, nullable: true })
   nextAttemptAt?: Date | null;
 
+  /** Public: one of the fixed reasons of `insurer-client.ts` (`Reason`), never insurer text or database errors. */
   @Property({ type: 'string', length: 1000, nullable: true })
   lastError?: string | null;
 
+  /** Internal users only: what exactly went wrong (sanitised insurer text, socket or database errors). */
+  @Property({ type: 'string', length: 1000, nullable: true })
+  lastErrorDetail?: string | null;
+
+  /** Public, like `lastError`. */
   @Property({ type: 'string', length: 1000, nullable: true })
   failureReason?: string | null;
+
+  /** Internal users only, like `lastErrorDetail`. */
+  @Property({ type: 'string', length: 1000, nullable: true })
+  failureDetail?: string | null;
+
+  /** Internal users only: what the gateway dropped from an accepted quote (options for limits not requested). */
+  @Property({ type: 'string', length: 1000, nullable: true })
+  quoteNote?: string | null;
 
   @Property({ type: 'string', length: 36, nullable: true })
   leaseOwner?: string | null;

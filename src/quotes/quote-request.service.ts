@@ -9,18 +9,19 @@ import { TenderInvitation } from '../tenders/tender-invitation.entity';
 import { Tender } from '../tenders/tender.entity';
 import { visibleTenders } from '../tenders/tender-visibility';
 import { TenderStatus } from '../tenders/tender-status';
+import { MAX_AMOUNT } from '../validation/amounts';
 import { QuoteRequest, type Limit } from './quote-request.entity';
 import type { RequestQuotesInput } from './quote.types';
 
 const MAX_LIMITS = 20;
 const MAX_INSURERS = 50;
 const MAX_ADDITIONAL_BYTES = 16 * 1024;
-const MAX_AMOUNT = 1e15;
 /** Quotes may be asked for while the tender is open and no cover has been ordered. */
 const QUOTABLE: readonly TenderStatus[] = [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED];
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const SPEC_FIELDS = ['turnover', 'type_of_business', 'website_url', 'customer_name'];
 
+/** Signs are checked field by field below, so negative values get their own message. */
 const isAmount = (value: number) => Number.isFinite(value) && value <= MAX_AMOUNT;
 
 /** A tender the viewer may see, or NOT_FOUND. */

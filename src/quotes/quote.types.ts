@@ -119,11 +119,29 @@ export class QuoteRequestView {
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the next attempt is due, while one is.' })
   nextAttemptAt!: Date | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "Why the last attempt failed, in the gateway's fixed vocabulary (e.g. `insurer timed out`, `insurer answered 503`).",
+  })
   lastError!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Why the request FAILED.' })
+  @Field(() => String, { nullable: true, description: 'Internal users only (null for others): the detail behind lastError.' })
+  lastErrorDetail!: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "Why the request FAILED or was CANCELLED, in the gateway's fixed vocabulary (e.g. `insurer sent an invalid quote`, `tender closed`).",
+  })
   failureReason!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Internal users only (null for others): the detail behind failureReason.' })
+  failureDetail!: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "Internal users only (null for others): what the gateway dropped from the insurer's quote (options for limits not requested).",
+  })
+  quoteNote!: string | null;
 
   @Field(() => [QuoteOptionView], { description: 'The quote options, once QUOTED.' })
   options!: QuoteOptionView[];

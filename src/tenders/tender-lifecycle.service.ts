@@ -3,7 +3,9 @@ import { Role } from '../auth/role';
 import { assertRole, forbiddenUnless, type Viewer } from '../auth/viewer';
 import { DomainError, badInput, type FieldProblem } from '../errors/domain-error';
 import { QuoteOption } from '../quotes/quote-option.entity';
+import { Reason } from '../quotes/insurer-client';
 import { QuoteRequestStatus } from '../quotes/quote-request-status';
+import { QuoteRequest } from '../quotes/quote-request.entity';
 import { findVisibleTender } from '../quotes/quote-request.service';
 import { TenderHistoryEntry } from './tender-history-entry.entity';
 import { Tender } from './tender.entity';
@@ -33,6 +35,8 @@ export const TRANSITIONS: Record<TenderOperation, Transition> = {
 const MAX_REASON = 1000;
 /** How far a partner's clock may run ahead of ours when it states when something happened. */
 export const CLOCK_SKEW_MS = 60_000;
+/** Quote requests that may still be sent, called back or fetched: closing the tender cancels them. */
+const OPEN_REQUESTS = [QuoteRequestStatus.QUEUED, QuoteRequestStatus.PROCESSING, QuoteRequestStatus.AVAILABLE];
 
 function validReason(reason: string | null | undefined, required: boolean): string | null {
   const trimmed = reason?.trim() ?? '';
@@ -52,8 +56,30 @@ export class TenderLifecycleService {
     return this.transition(tenderId, 'startNegotiation');
   }
 
+  /**
+   * Closing cancels the tender's open quote requests in the same transaction: QUEUED ones are not sent (the
+   * customer's data stays here), and no quote is stored for PROCESSING or AVAILABLE ones. A request in flight
+   * at this moment may still reach the insurer; the dispatcher's conditional updates discard its answer.
+   */
   closeTender(tenderId: string, reason: string): Promise<Tender> {
-    return this.transition(tenderId, 'closeTender', { reason: validReason(reason, true) });
+    return this.transition(tenderId, 'closeTender', {
+      reason: validReason(reason, true),
+      inTransaction: async (em, tender) => {
+        await em.nativeUpdate(
+          QuoteRequest,
+          { tender: tender.id, status: { $in: OPEN_REQUESTS } },
+          {
+            status: QuoteRequestStatus.CANCELLED,
+            failureReason: Reason.tenderClosed,
+            failureDetail: `the tender was closed by ${this.viewer.appId}`,
+            nextAttemptAt: null,
+            leaseOwner: null,
+            leaseUntil: null,
+            updatedAt: new Date(),
+          },
+        );
+      },
+    });
   }
 
   /** A reopened tender starts over: an earlier order to cover no longer stands. */
@@ -85,7 +111,7 @@ export class TenderLifecycleService {
   /** Only the insurer of the ordered option (or an internal user) finalises the contract. */
   finaliseContract(tenderId: string): Promise<Tender> {
     return this.transition(tenderId, 'finaliseContract', {
-      prepare: async (tender) => this.assertAwardedInsurer(tender, 'finalise the contract'),
+      guard: (tender) => this.assertAwardedInsurer(tender, 'finalise the contract'),
     });
   }
 
@@ -127,6 +153,10 @@ export class TenderLifecycleService {
     return tender;
   }
 
+  /**
+   * Checked before any status check, with one message whatever the award state: an insurer that did not win
+   * cannot tell a tender awarded to a competitor from one with no order at all.
+   */
   private assertAwardedInsurer(tender: Tender, what: string): void {
     forbiddenUnless(
       this.viewer.role === Role.INTERNAL || (this.viewer.role === Role.INSURER && tender.awardedInsurer?.id === this.viewer.insurerId),
@@ -143,11 +173,19 @@ export class TenderLifecycleService {
   private async transition(
     tenderId: string,
     operation: TenderOperation,
-    options: { reason?: string | null; prepare?: (tender: Tender) => Promise<void> | void } = {},
+    options: {
+      reason?: string | null;
+      /** Runs before the status check. */
+      guard?: (tender: Tender) => void;
+      prepare?: (tender: Tender) => Promise<void> | void;
+      /** Further writes committed together with the change of the tender, or not at all. */
+      inTransaction?: (em: EntityManager, tender: Tender) => Promise<void>;
+    } = {},
   ): Promise<Tender> {
     const rule = TRANSITIONS[operation];
     assertRole(this.viewer, rule.roles);
     const tender = await this.load(tenderId);
+    options.guard?.(tender);
     if (!rule.from.includes(tender.status)) {
       throw new DomainError('INVALID_TRANSITION', `${operation} is not possible for a tender in status ${tender.status}; it needs ${rule.from.join(' or ')}`);
     }
@@ -167,7 +205,19 @@ export class TenderLifecycleService {
       reason: options.reason ?? null,
     });
     // Optimistic locking: the version check fails the later of two concurrent changes (CONFLICT, errors/normalize.ts).
-    await this.em.flush();
+    if (!options.inTransaction) {
+      await this.em.flush();
+      return tender;
+    }
+    await this.em.begin();
+    try {
+      await this.em.flush();
+      await options.inTransaction(this.em, tender);
+      await this.em.commit();
+    } catch (error) {
+      await this.em.rollback();
+      throw error;
+    }
     return tender;
   }
 }

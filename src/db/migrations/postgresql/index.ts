@@ -4,6 +4,7 @@ import { Migration20261122011428 } from './Migration20261122011428';
 import { Migration20261122024545 } from './Migration20261122024545';
 import { Migration20261122031500 } from './Migration20261122031500';
 import { Migration20261122200000 } from './Migration20261122200000';
+import { Migration20261122210000 } from './Migration20261122210000';
 
 /** Every migration in order; a new one is generated with `npm run cli -- db:migration:create` and added here. */
 export const postgresqlMigrations: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const postgresqlMigrations: MigrationObject[] = [
   { name: 'Migration20261122024545', class: Migration20261122024545 },
   { name: 'Migration20261122031500', class: Migration20261122031500 },
   { name: 'Migration20261122200000', class: Migration20261122200000 },
+  { name: 'Migration20261122210000', class: Migration20261122210000 },
 ];

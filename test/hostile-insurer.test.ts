@@ -1,0 +1,250 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Role } from '../src/auth/role';
+import { loadConfig, ConfigError } from '../src/config';
+import { Insurer } from '../src/insurers/insurer.entity';
+import { QuoteOption } from '../src/quotes/quote-option.entity';
+import type { Tender } from '../src/tenders/tender.entity';
+import { createTender, createWorld } from './helpers/fixtures';
+import { graphql, startGateway, TEST_JWT_SECRET, tokenFor, type Gateway } from './helpers/gateway';
+import { HUGE_BYTES, startHostileInsurers, type HostileInsurers, type Misbehaviour } from './helpers/hostile-insurer';
+import { waitFor } from './helpers/simulator';
+
+const REQUEST_QUOTES = `mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id status insurer { id } } }`;
+const QUOTE_REQUESTS = `query($tenderId: ID!) {
+  quoteRequests(tenderId: $tenderId) {
+    id status attempts lastError lastErrorDetail failureReason failureDetail quoteNote insurerReference insurer { id name }
+    options { insuranceSum deductible premium premiumWithTax }
+  } }`;
+const FINAL = ['QUOTED', 'DECLINED', 'FAILED', 'CANCELLED'];
+const LIMITS = [{ insuranceSum: 1_000_000, deductible: 10_000 }];
+
+async function requestQuotes(gateway: Gateway, token: string, tender: Tender, insurerIds: string[]) {
+  const { body } = await graphql(gateway, token, REQUEST_QUOTES, {
+    input: { tenderId: tender.id, insurerIds, limits: LIMITS, riskInformation: { typeOfBusiness: 'Software' } },
+  });
+  expect(body.errors).toBeUndefined();
+}
+
+async function quoteRequests(gateway: Gateway, token: string, tender: Tender): Promise<any[]> {
+  const { status, body } = await graphql(gateway, token, QUOTE_REQUESTS, { tenderId: tender.id });
+  expect(status).toBe(200);
+  expect(body.errors).toBeUndefined();
+  return body.data.quoteRequests;
+}
+
+/**
+ * The real outbox against one hostile insurer server: every misbehaviour at once, with a healthy insurer in
+ * the same outbox, four dispatcher slots, 1 s deadlines and four attempts per step.
+ */
+describe('the outbox against a hostile insurer system', () => {
+  const behaviours: Record<string, Misbehaviour> = {
+    healthy: 'healthy',
+    'trickle-1': 'trickle',
+    'trickle-2': 'trickle',
+    'trickle-3': 'trickle',
+    never: 'never',
+    huge: 'huge',
+    redirect: 'redirect',
+    'nul-ack': 'nul-ack',
+    'nul-error': 'nul-error',
+    'nul-body': 'nul-body',
+    'absurd-premium': 'absurd-premium',
+    'wrong-id': 'wrong-id',
+    'unrequested-option': 'unrequested-option',
+    storm: 'storm',
+  };
+  const slow = ['trickle-1', 'trickle-2', 'trickle-3', 'never'];
+  let gateway: Gateway;
+  let hostile: HostileInsurers;
+  let tender: Tender;
+  let internal: string;
+  let broker: string;
+  let bySlug: Record<string, any>;
+  let peakRssGrowth = 0;
+  let slowStillOpenWhenHealthyQuoted = -1;
+  let healthyQuotedAfterMs = Infinity;
+
+  beforeAll(async () => {
+    gateway = await startGateway({ env: { QUOTE_CONCURRENCY: '4', RATE_LIMIT_PER_MINUTE: '100000' } });
+    const world = await createWorld(gateway.em());
+    tender = await createTender(gateway.em(), world);
+    broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+    internal = await tokenFor(gateway, Role.INTERNAL);
+    hostile = await startHostileInsurers(gateway, behaviours);
+    const slugOf = new Map(Object.entries(hostile.insurers).map(([slug, insurer]) => [insurer.id, slug]));
+
+    global.gc?.();
+    const baseline = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peakRssGrowth = Math.max(peakRssGrowth, process.memoryUsage().rss - baseline)), 20);
+    const started = Date.now();
+    try {
+      await requestQuotes(gateway, broker, tender, Object.values(hostile.insurers).map((insurer) => insurer.id));
+      const requests = await waitFor(
+        'every request to settle',
+        async () => {
+          const all = await quoteRequests(gateway, internal, tender);
+          const healthy = all.find((request) => slugOf.get(request.insurer.id) === 'healthy');
+          if (healthy?.status === 'QUOTED' && slowStillOpenWhenHealthyQuoted < 0) {
+            healthyQuotedAfterMs = Date.now() - started;
+            slowStillOpenWhenHealthyQuoted = all.filter((request) => slow.includes(slugOf.get(request.insurer.id)!) && !FINAL.includes(request.status)).length;
+          }
+          return all.every((request) => FINAL.includes(request.status)) && all;
+        },
+        60_000,
+      );
+      bySlug = Object.fromEntries(requests.map((request) => [slugOf.get(request.insurer.id), request]));
+    } finally {
+      clearInterval(sampler);
+    }
+  }, 90_000);
+
+  afterAll(async () => {
+    await hostile?.close();
+    await gateway?.close();
+  });
+
+  it('a healthy insurer is quoted within seconds while trickling and silent insurers still hold attempts', () => {
+    expect(bySlug.healthy).toMatchObject({ status: 'QUOTED', lastError: null });
+    expect(bySlug.healthy.options).toEqual([{ insuranceSum: 1_000_000, deductible: 10_000, premium: 1000, premiumWithTax: 1190 }]);
+    expect(healthyQuotedAfterMs).toBeLessThan(6000);
+    expect(slowStillOpenWhenHealthyQuoted).toBeGreaterThanOrEqual(3);
+  });
+
+  it('an insurer trickling its body one byte at a time is cut off at the deadline, retried, then FAILED as timed out', () => {
+    for (const slug of ['trickle-1', 'trickle-2', 'trickle-3']) {
+      expect(bySlug[slug]).toMatchObject({ status: 'FAILED', attempts: 4, failureReason: 'insurer timed out (gave up after 4 attempts)' });
+      expect(hostile.stats(slug).posts).toBe(4);
+      // Each attempt was closed by the gateway after about one second: a few bytes, not a slot held for ever.
+      expect(hostile.stats(slug).closedEarly).toBe(4);
+      expect(hostile.stats(slug).bytesWritten).toBeLessThanOrEqual(4 * 6);
+    }
+    expect(bySlug.never).toMatchObject({ status: 'FAILED', failureReason: 'insurer timed out (gave up after 4 attempts)' });
+  });
+
+  it('a 400 MB chunked answer is refused after about 1 MiB is read, the connection closed, memory bounded', () => {
+    expect(bySlug.huge).toMatchObject({ status: 'FAILED', attempts: 1, failureReason: 'insurer answer too large' });
+    const { bytesWritten, closedEarly } = hostile.stats('huge');
+    expect(closedEarly).toBe(1);
+    expect(bytesWritten).toBeLessThan(16 * 1024 * 1024);
+    expect(bytesWritten).toBeLessThan(HUGE_BYTES / 20);
+    expect(peakRssGrowth).toBeLessThan(200 * 1024 * 1024);
+  });
+
+  it('a redirect is not followed: FAILED at once with the status as reason', () => {
+    expect(bySlug.redirect).toMatchObject({ status: 'FAILED', attempts: 1, failureReason: 'insurer answered 302' });
+    expect(bySlug.redirect.failureDetail).toMatch(/redirect to .*redirect-target.* not followed/);
+    expect(hostile.stats('redirect-target').posts).toBe(0);
+  });
+
+  it('NUL characters in an acknowledgement id, an error body or a non-JSON body end the request FAILED after one attempt', () => {
+    expect(bySlug['nul-ack']).toMatchObject({ status: 'FAILED', attempts: 1, failureReason: 'insurer sent an invalid acknowledgement', insurerReference: null });
+    expect(bySlug['nul-error']).toMatchObject({ status: 'FAILED', attempts: 1, failureReason: 'insurer answered 400' });
+    expect(bySlug['nul-body']).toMatchObject({ status: 'FAILED', attempts: 1, failureReason: 'insurer sent an invalid acknowledgement' });
+    // Internal users see the insurer's text with the control characters escaped.
+    expect(bySlug['nul-error'].failureDetail).toContain('bad\\u0000request');
+    for (const slug of ['nul-ack', 'nul-error', 'nul-body']) expect(hostile.stats(slug).posts).toBe(1);
+  });
+
+  it('a 5xx storm is retried up to the attempts, then FAILED with the public reason', () => {
+    expect(bySlug.storm).toMatchObject({ status: 'FAILED', attempts: 4, failureReason: 'insurer answered 503 (gave up after 4 attempts)' });
+    expect(hostile.stats('storm').posts).toBe(4);
+  });
+
+  it('an absurd premium or a quote for another id is refused as an invalid quote; nothing is stored and every read answers', async () => {
+    expect(bySlug['absurd-premium']).toMatchObject({ status: 'FAILED', failureReason: 'insurer sent an invalid quote', options: [] });
+    expect(bySlug['absurd-premium'].failureDetail).toMatch(/premium must be a positive number up to 1000000000000000/);
+    expect(bySlug['wrong-id']).toMatchObject({ status: 'FAILED', failureReason: 'insurer sent an invalid quote', options: [] });
+    expect(await gateway.em().count(QuoteOption, { quoteRequest: { $in: [bySlug['absurd-premium'].id, bySlug['wrong-id'].id] } })).toBe(0);
+    const proposal = await graphql(gateway, broker, 'query($id: ID!) { proposal(tenderId: $id) { entries { quoteRequest { status options { premiumWithTax } } } cheapest { option { premiumWithTax } } } }', { id: tender.id });
+    expect(proposal.status).toBe(200);
+    expect(proposal.body.errors).toBeUndefined();
+    expect(proposal.body.data.proposal.cheapest).toEqual([{ option: { premiumWithTax: 1190 } }]);
+  });
+
+  it('an option for a limit that was not requested is dropped and noted for internal users only', async () => {
+    expect(bySlug['unrequested-option']).toMatchObject({ status: 'QUOTED', options: [{ insuranceSum: 1_000_000, deductible: 10_000, premium: 1000, premiumWithTax: 1190 }] });
+    expect(bySlug['unrequested-option'].quoteNote).toBe('dropped 1 option(s) for limits that were not requested: 123/0');
+    const seenByBroker = (await quoteRequests(gateway, broker, tender)).find((request) => request.id === bySlug['unrequested-option'].id);
+    expect(seenByBroker).toMatchObject({ quoteNote: null, lastErrorDetail: null, failureDetail: null });
+  });
+
+  it('brokers see only the fixed vocabulary of reasons, never insurer text or database errors', async () => {
+    const vocabulary = /^(insurer timed out|insurer unreachable|insurer answered \d{3}|insurer answer too large|insurer sent an invalid acknowledgement|insurer sent an invalid quote|insurer address not allowed|internal error|tender closed)( \(gave up after \d+ attempts\))?$/;
+    for (const request of await quoteRequests(gateway, broker, tender)) {
+      if (request.failureReason !== null) expect(request.failureReason).toMatch(vocabulary);
+      if (request.lastError !== null) expect(request.lastError).toMatch(vocabulary);
+      expect([request.lastErrorDetail, request.failureDetail, request.quoteNote]).toEqual([null, null, null]);
+    }
+  });
+});
+
+describe('the insurer URL allow-list (SSRF guard)', () => {
+  const CREATE = 'mutation($input: CreateInsurerInput!) { createInsurer(input: $input) { id } }';
+  let gateway: Gateway | undefined;
+  let hostile: HostileInsurers | undefined;
+
+  afterAll(async () => {
+    await hostile?.close();
+    await gateway?.close();
+  });
+
+  it('refuses malformed INSURER_URL_ALLOW entries at start', () => {
+    for (const entry of ['ftp://files.example', 'under score.example', '10.0.0.0/99']) {
+      expect(() => loadConfig({ JWT_SECRET: TEST_JWT_SECRET, INSURER_URL_ALLOW: entry }), entry).toThrow(ConfigError);
+    }
+  });
+
+  it('in production, loopback, private and link-local insurer URLs are refused at creation and at call time', async () => {
+    gateway = await startGateway({ env: { NODE_ENV: 'production' } });
+    const internal = await tokenFor(gateway, Role.INTERNAL);
+    for (const url of ['http://127.0.0.1:8080/q', 'http://10.1.2.3/q', 'http://169.254.169.254/latest', 'http://[::1]:80/q', 'http://192.168.0.10/q']) {
+      const { body } = await graphql(gateway, internal, CREATE, { input: { name: `Insurer ${url}`, quoteApiUrl: url } });
+      expect(body.errors?.[0].extensions, url).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ parameter: 'quoteApiUrl' }] });
+    }
+    expect((await graphql(gateway, internal, CREATE, { input: { name: 'Public Insurer', quoteApiUrl: 'https://quotes.insurer.example/api' } })).body.errors).toBeUndefined();
+
+    // Registered before the rule (or pointing at a name that resolves to loopback): refused before connecting.
+    hostile = await startHostileInsurers(gateway, { 'behind-a-name': 'healthy' });
+    const em = gateway.em();
+    const insurer = await em.findOneOrFail(Insurer, { id: hostile.insurers['behind-a-name'].id });
+    insurer.quoteApiUrl = insurer.quoteApiUrl.replace('127.0.0.1', 'localhost');
+    await em.flush();
+    const world = await createWorld(gateway.em());
+    const tender = await createTender(gateway.em(), world);
+    const broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+    await requestQuotes(gateway, broker, tender, [insurer.id]);
+    const [request] = await waitFor('the request to fail', async () => {
+      const requests = await quoteRequests(gateway!, internal, tender);
+      return requests[0]?.status === 'FAILED' && requests;
+    });
+    expect(request).toMatchObject({ attempts: 1, failureReason: 'insurer address not allowed' });
+    expect(request.failureDetail).toMatch(/localhost resolves to (127\.0\.0\.1|::1), which is not allowed/);
+    expect(hostile.stats('behind-a-name').posts).toBe(0);
+  });
+
+  it('listed addresses and hosts are allowed, everything else is refused at creation', async () => {
+    const listed = await startGateway({ env: { NODE_ENV: 'production', INSURER_URL_ALLOW: '127.0.0.1, *.insurer.example' } });
+    try {
+      const internal = await tokenFor(listed, Role.INTERNAL);
+      const create = (name: string, quoteApiUrl: string) => graphql(listed, internal, CREATE, { input: { name, quoteApiUrl } });
+      expect((await create('Loopback', 'http://127.0.0.1:9/insurers/x')).body.errors).toBeUndefined();
+      expect((await create('Listed', 'https://quotes.insurer.example/v1')).body.errors).toBeUndefined();
+      for (const url of ['https://insurer.example.evil.test/v1', 'https://other.example/v1', 'http://10.0.0.1/v1']) {
+        expect((await create(`Refused ${url}`, url)).body.errors?.[0].extensions.code, url).toBe('BAD_USER_INPUT');
+      }
+      // A listed loopback address is called: the real outbox quotes from it.
+      const hostileListed = await startHostileInsurers(listed, { allowed: 'healthy' });
+      try {
+        const world = await createWorld(listed.em());
+        const tender = await createTender(listed.em(), world);
+        const broker = await tokenFor(listed, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+        await requestQuotes(listed, broker, tender, [hostileListed.insurers.allowed.id]);
+        await waitFor('the quote', async () => (await quoteRequests(listed, broker, tender))[0]?.status === 'QUOTED');
+      } finally {
+        await hostileListed.close();
+      }
+    } finally {
+      await listed.close();
+    }
+  });
+});
