@@ -212,6 +212,8 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '1000000',
       AUTH_RATE_LIMIT: '1000000',
+      // The simulated insurers live on loopback, which production refuses unless listed.
+      INSURER_URL_ALLOW: '127.0.0.1',
     });
     processes.push(gateway);
     const rss = watchRss(gateway.pid!);

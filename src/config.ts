@@ -58,6 +58,8 @@ export interface QuoteDispatchConfig {
   leaseMs: number;
   /** Quote requests handled at once by one dispatcher. */
   concurrency: number;
+  /** Of those, at most this many for one insurer: slow insurers hold a share of the slots, never all of them. */
+  concurrencyPerInsurer: number;
   /** Which insurer URLs and addresses may be called (`INSURER_URL_ALLOW`; private ranges refused in production). */
   urlAllowList: UrlAllowList;
 }
@@ -167,7 +169,8 @@ export function loadConfig(env: Env = process.env): Config {
     backoffMaxMs: integer(env, 'QUOTE_BACKOFF_MAX_MS', 60_000, 1, 86_400_000),
     pollIntervalMs: integer(env, 'QUOTE_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
     leaseMs: integer(env, 'QUOTE_LEASE_MS', 60_000, 100, 86_400_000),
-    concurrency: integer(env, 'QUOTE_CONCURRENCY', 8, 1, 256),
+    concurrency: integer(env, 'QUOTE_CONCURRENCY', 32, 1, 256),
+    concurrencyPerInsurer: integer(env, 'QUOTE_CONCURRENCY_PER_INSURER', 3, 1, 256),
     urlAllowList: urlAllowList(env, nodeEnv),
   };
   // A lease shorter than one call would let a second dispatcher take over work that is still in flight.

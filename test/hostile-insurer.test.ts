@@ -178,6 +178,35 @@ describe('the outbox against a hostile insurer system', () => {
   });
 });
 
+describe('the dispatcher slots', () => {
+  let gateway: Gateway;
+  let hostile: HostileInsurers;
+
+  beforeAll(async () => {
+    gateway = await startGateway({ env: { QUOTE_CONCURRENCY: '4', QUOTE_CONCURRENCY_PER_INSURER: '2', QUOTE_TIMEOUT_MS: '5000', QUOTE_LEASE_MS: '10000' } });
+    hostile = await startHostileInsurers(gateway, { never: 'never', healthy: 'healthy' });
+  });
+
+  afterAll(async () => {
+    await hostile?.close();
+    await gateway?.close();
+  });
+
+  it('an insurer that never answers holds at most its share of the slots: another insurer is quoted before its first timeout', async () => {
+    const world = await createWorld(gateway.em());
+    const broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+    const internal = await tokenFor(gateway, Role.INTERNAL);
+    for (let i = 0; i < 6; i++) await requestQuotes(gateway, broker, await createTender(gateway.em(), world), [hostile.insurers.never.id]);
+    const tender = await createTender(gateway.em(), world);
+    const started = Date.now();
+    await requestQuotes(gateway, broker, tender, [hostile.insurers.healthy.id]);
+    await waitFor('the healthy insurer to be quoted', async () => (await quoteRequests(gateway, internal, tender))[0].status === 'QUOTED', 15_000);
+    expect(Date.now() - started).toBeLessThan(5000);
+    // Six requests wait for the silent insurer; two of them, its share, were sent.
+    expect(hostile.stats('never').posts).toBe(2);
+  }, 30_000);
+});
+
 describe('the insurer URL allow-list (SSRF guard)', () => {
   const CREATE = 'mutation($input: CreateInsurerInput!) { createInsurer(input: $input) { id } }';
   let gateway: Gateway | undefined;

@@ -16,6 +16,11 @@ const STEP: Partial<Record<QuoteRequestStatus, string>> = {
   [QuoteRequestStatus.AVAILABLE]: 'fetching the quote',
 };
 
+interface Claimed {
+  id: string;
+  insurerId: string;
+}
+
 /**
  * Delivers the quote-request outbox: sends QUEUED requests (`POST /quotes`) and fetches the quotes of
  * AVAILABLE ones (`GET /quotes/{id}`). Work is claimed row by row with a lease, so several dispatchers (and a
@@ -29,6 +34,8 @@ export class QuoteDispatcher {
   private woken = false;
   private wakeSleeper?: () => void;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Requests in hand per insurer: a slow insurer holds at most `concurrencyPerInsurer` of the slots. */
+  private readonly perInsurer = new Map<string, number>();
 
   constructor(
     private readonly orm: MikroORM,
@@ -57,14 +64,15 @@ export class QuoteDispatcher {
   };
 
   /**
-   * Keeps up to `concurrency` requests in hand, so a slow insurer holds one slot, not the others. Claims more
-   * as slots come free; otherwise sleeps until woken or until the next request falls due.
+   * Keeps up to `concurrency` requests in hand, at most `concurrencyPerInsurer` of one insurer, so slow insurers
+   * hold some slots, not all of them. Claims more as slots come free; otherwise sleeps until woken or until the
+   * next request falls due.
    */
   private async run(): Promise<void> {
     while (this.running) {
       this.woken = false;
       const free = this.config.concurrency - this.inFlight.size;
-      let claimed: string[] = [];
+      let claimed: Claimed[] = [];
       if (free > 0) {
         try {
           claimed = await this.claim(free);
@@ -72,9 +80,13 @@ export class QuoteDispatcher {
           logger.error({ err: error }, 'quote dispatcher could not claim work');
         }
       }
-      for (const id of claimed) {
+      for (const { id, insurerId } of claimed) {
+        this.perInsurer.set(insurerId, (this.perInsurer.get(insurerId) ?? 0) + 1);
         const task: Promise<void> = this.process(id).finally(() => {
           this.inFlight.delete(task);
+          const left = this.perInsurer.get(insurerId)! - 1;
+          if (left > 0) this.perInsurer.set(insurerId, left);
+          else this.perInsurer.delete(insurerId);
           this.wake();
         });
         this.inFlight.add(task);
@@ -84,12 +96,18 @@ export class QuoteDispatcher {
     await Promise.all(this.inFlight);
   }
 
-  /** Until the next request falls due, at most one poll interval. */
+  /** A filter leaving out the insurers whose share of the slots is taken. */
+  private notBusy(): { insurer?: { $nin: string[] } } {
+    const busy = [...this.perInsurer].filter(([, count]) => count >= this.config.concurrencyPerInsurer).map(([id]) => id);
+    return busy.length > 0 ? { insurer: { $nin: busy } } : {};
+  }
+
+  /** Until the next request of an insurer with a free share falls due, at most one poll interval. */
   private async idleTime(): Promise<number> {
     try {
       const [next] = await this.orm.em.fork().find(
         QuoteRequest,
-        { status: { $in: DISPATCHABLE } },
+        { status: { $in: DISPATCHABLE }, ...this.notBusy() },
         { fields: ['nextAttemptAt'], orderBy: { nextAttemptAt: 'asc' }, limit: 1 },
       );
       const due = next?.nextAttemptAt ? next.nextAttemptAt.getTime() - Date.now() : Infinity;
@@ -112,23 +130,30 @@ export class QuoteDispatcher {
     });
   }
 
-  private async claim(limit: number): Promise<string[]> {
+  private async claim(limit: number): Promise<Claimed[]> {
     const em = this.orm.em.fork();
     const now = new Date();
     const free = { $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] };
+    // More candidates than slots: some may belong to an insurer whose share fills up within this batch.
     const due = await em.find(
       QuoteRequest,
-      { status: { $in: DISPATCHABLE }, nextAttemptAt: { $lte: now }, ...free },
-      { fields: ['id'], orderBy: { nextAttemptAt: 'asc' }, limit },
+      { status: { $in: DISPATCHABLE }, nextAttemptAt: { $lte: now }, ...free, ...this.notBusy() },
+      { fields: ['id', 'insurer'], orderBy: { nextAttemptAt: 'asc' }, limit: limit * 4 },
     );
-    const claimed: string[] = [];
-    for (const { id } of due) {
+    const shares = new Map(this.perInsurer);
+    const claimed: Claimed[] = [];
+    for (const { id, insurer } of due) {
+      const share = shares.get(insurer.id) ?? 0;
+      if (claimed.length === limit) break;
+      if (share >= this.config.concurrencyPerInsurer) continue;
       const taken = await em.nativeUpdate(
         QuoteRequest,
         { id, status: { $in: DISPATCHABLE }, ...free },
         { leaseOwner: this.owner, leaseUntil: new Date(now.getTime() + this.config.leaseMs) },
       );
-      if (taken === 1) claimed.push(id);
+      if (taken !== 1) continue;
+      claimed.push({ id, insurerId: insurer.id });
+      shares.set(insurer.id, share + 1);
     }
     return claimed;
   }
