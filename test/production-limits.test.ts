@@ -123,8 +123,9 @@ describe('the production start under the heaviest GraphQL operations', () => {
     const token = tokens.get(Role.INTERNAL)![0];
     const before = gateway.rssMiB();
     let peak = before;
+    // Large documents, each different, that are cheap to run: pages of a line of business that does not exist.
     const documents = Array.from({ length: 200 }, (_, n) =>
-      aliases(40, (i) => `tenders(limit: 1, skip: ${n + i}) { items { id status product lineOfBusiness { name } customer { name } } }`),
+      `{ ${Array.from({ length: 40 }, (_, i) => `d${n}_${i}: tenders(limit: 1, lineOfBusinessId: "none") { items { id status product lineOfBusiness { name } customer { name } } }`).join(' ')} }`,
     );
     for (let round = 0; round < 2; round++) {
       for (let start = 0; start < documents.length; start += 4) {
