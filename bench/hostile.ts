@@ -16,7 +16,7 @@ import { TenderStatus } from '../src/tenders/tender-status';
  */
 export const HOSTILE_SECONDS = Number(process.env.BENCH_HOSTILE_SECONDS ?? 60);
 export const SLOW_INSURERS = 8;
-const HEAVY_CONNECTIONS = 4;
+export const HEAVY_CONNECTIONS = 4;
 
 const FIELDS = `fragment F on Tender { id status product taxRate createdAt updatedAt changesMetadata lineOfBusiness { name }
   customer { name companyId address { street houseNumber zip city country } } brokerCompany { name } personInCharge { email firstName lastName } }`;
@@ -62,10 +62,12 @@ export async function hostileScenario(
   gw: string,
   gatewayPid: number,
   auth: Record<string, string>,
+  /** One token per heavy connection: a client has one expensive operation at a time. */
+  heavyTokens: string[],
   insurers: { healthy: Insurer; slow: Insurer[] },
 ): Promise<HostileResult> {
-  const post = (body: unknown) =>
-    fetch(`${gw}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+  const post = (body: unknown, headers = auth) =>
+    fetch(`${gw}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
       async (response) => (await response.arrayBuffer(), response.status),
       () => 0,
     );
@@ -80,11 +82,12 @@ export async function hostileScenario(
   const heavy: Record<string, number> = {};
   let distinctDocuments = 0;
 
-  const heavyLoad = Array.from({ length: HEAVY_CONNECTIONS }, async () => {
+  const heavyLoad = heavyTokens.map(async (token) => {
     while (Date.now() < until) {
-      const status = await post({ query: HEAVY });
+      const status = await post({ query: HEAVY }, { authorization: `Bearer ${token}` });
       heavy[status] = (heavy[status] ?? 0) + 1;
-      if (status === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      // As a well-behaved client would: after a 503, wait the Retry-After (1 s).
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   });
   const documents = (async () => {

@@ -22,7 +22,7 @@ import { REST_TENDER_LIST } from '../src/rest/tender-operations.graphql';
 import { SeedService } from '../src/seed/seed.service';
 import { Tender } from '../src/tenders/tender.entity';
 import { TenderStatus } from '../src/tenders/tender-status';
-import { HOSTILE_SECONDS, SLOW_INSURERS, hostileScenario, startTricklingInsurer, type HostileResult } from './hostile';
+import { HEAVY_CONNECTIONS, HOSTILE_SECONDS, SLOW_INSURERS, hostileScenario, startTricklingInsurer, type HostileResult } from './hostile';
 
 /**
  * `npm run bench`: for each engine (BENCH_ENGINES, default "sqlite,postgresql"), seeds BENCH_TENDERS tenders
@@ -268,7 +268,12 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     let hostile: HostileResult | undefined;
     if (SCENARIOS.has('hostile')) {
       console.log(`  hostile: ${HOSTILE_SECONDS} s of the heaviest allowed GraphQL operations, distinct documents and trickling insurers...`);
-      hostile = await hostileScenario(orm.em.fork(), gw, gateway.pid!, auth, { healthy, slow });
+      const heavyTokens: string[] = [];
+      for (let i = 0; i < HEAVY_CONNECTIONS; i++) {
+        const heavyClient = await new ApiClientService(orm.em.fork()).create({ role: Role.INTERNAL, description: `bench heavy ${i}` });
+        heavyTokens.push(await token(gw, { appId: heavyClient.client.appId, secret: heavyClient.secret }));
+      }
+      hostile = await hostileScenario(orm.em.fork(), gw, gateway.pid!, auth, heavyTokens, { healthy, slow });
       console.log(`  hostile: gateway ${hostile.survived ? 'survived' : 'DID NOT SURVIVE'}, peak RSS ${hostile.peakRssMiB} MiB
     heavy operations by status ${JSON.stringify(hostile.heavy)}, distinct documents (each twice) ${hostile.distinctDocuments}
     healthy insurer: ${hostile.healthyQuotes} quotes, latency p50 ${hostile.healthyLatencyP50Ms} ms, p99 ${hostile.healthyLatencyP99Ms} ms

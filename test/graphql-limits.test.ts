@@ -119,6 +119,29 @@ describe('GraphQL input and cost limits', () => {
 });
 
 describe('the gate for expensive operations', () => {
+  it('gives a slot back when another rule refused the request (introspection from a broker) while it waited in line', async () => {
+    const gated = await startGateway({ env: { GRAPHQL_MAX_ROWS: '100000', GRAPHQL_EXPENSIVE_ROWS: '1', GRAPHQL_EXPENSIVE_CONCURRENCY: '1', GRAPHQL_QUEUE_TIMEOUT_MS: '5000' } });
+    try {
+      const world = await createWorld(gated.em());
+      for (let i = 0; i < 200; i++) await createTender(gated.em(), world, { status: TenderStatus.CLOSED });
+      const [internal, other, broker] = [await tokenFor(gated, Role.INTERNAL), await tokenFor(gated, Role.INTERNAL), await tokenFor(gated, Role.BROKER, { brokerCompanyId: world.brokers[0].id })];
+      // Holds the one slot for a while: five pages of 200 tenders with their proposals and histories.
+      const page = 'tenders(limit: 200) { items { id product customer { name } proposal { taxRate entries { insurer { name } } } history { at } } }';
+      const holder = graphql(gated, internal, `{ ${[1, 2, 3, 4, 5].map((i) => `p${i}: ${page}`).join(' ')} }`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Refused at once for its introspection, while its operation waits for the slot.
+      const refused = await graphql(gated, broker, '{ __type(name: "Tender") { name } tenders(limit: 5) { count } }');
+      expect(refused.status).toBe(403);
+      expect((await holder).status).toBe(200);
+      const served = await graphql(gated, other, '{ tenders(limit: 5) { count } }');
+      expect(served.status).toBe(200);
+      expect(served.body.data.tenders.count).toBe(200);
+    } finally {
+      await gated.close();
+    }
+  }, 30_000);
+
+
   const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: DomainError) => error.code);
 
   it('runs at most its concurrency at once, lets the next in line in when one ends, and turns away one that waited too long', async () => {

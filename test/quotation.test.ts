@@ -363,6 +363,25 @@ describe('the callback endpoint', () => {
     expect((await gateway.em().find(EarlyCallback, {})).map((parked) => parked.insurerReference)).toEqual(['Q-maybe-mine']);
   });
 
+  it('an expired parked callback is not honoured by the acknowledgement that names it; a fresh callback is', async () => {
+    hostile = await startHostileInsurers(gateway, { held: 'hold' });
+    const insurer = hostile.insurers.held;
+    const owner = await requestToken(gateway, hostile.credentials.held);
+    await requestQuotes([insurer.id]);
+    const held = await hostile.held('held');
+    const reference = `HX-${held.idempotencyKey}`;
+    const em = gateway.em();
+    em.create(EarlyCallback, { insurer: insurer.id, insurerReference: reference, receivedAt: new Date(Date.now() - EARLY_CALLBACK_TTL_MS - 1000) });
+    await em.flush();
+    hostile.release('held', reference);
+    await waitFor('the acknowledgement', async () => (await quoteRequests())[0].status === 'PROCESSING');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await quoteRequests())[0].status).toBe('PROCESSING');
+    expect(hostile.stats('held').fetches).toBe(0);
+    expect((await postCallback(owner, reference)).status).toBe(202);
+    expect((await settled())[0]).toMatchObject({ status: 'QUOTED', insurerReference: reference });
+  });
+
   it('refuses a missing token (401), a broker token (403), bad bodies (400) and other methods (405)', async () => {
     const sim = await simulate([{ name: 'Anchor Insurance' }]);
     const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });

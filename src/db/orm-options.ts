@@ -49,7 +49,8 @@ export function ormOptions(config: Pick<Config, 'databaseUrl'>, overrides: Parti
     migrations: {
       migrationsList: engine === 'postgresql' ? postgresqlMigrations : sqliteMigrations,
       transactional: true,
-      allOrNothing: true,
+      // SQLite: a table rebuild must run outside any transaction (foreign keys off), so each migration has its own.
+      allOrNothing: engine === 'postgresql',
       snapshot: false,
       silent: true,
       path: `src/db/migrations/${engine}`,

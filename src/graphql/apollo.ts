@@ -105,10 +105,18 @@ function operationCost(schema: GraphQLSchema, limits: OperationLimitsConfig): Ap
   return {
     async requestDidStart() {
       let release: (() => void) | undefined;
+      // Apollo runs the plugins' didResolveOperation side by side: another plugin may refuse the request (and
+      // the response go out) while this one still waits for a slot. A slot granted after that is given back.
+      let answered = false;
       return {
         async didResolveOperation({ document, operationName, request, contextValue }) {
-          const rows = estimateRows(schema, document, operationName ?? undefined, request.variables ?? {});
-          if (rows === undefined) return;
+          let rows: number;
+          try {
+            rows = estimateRows(schema, document, operationName ?? undefined, request.variables ?? {});
+          } catch (error) {
+            // Variables that do not fit: refused here, as execution would, rather than let through unpriced.
+            throw new GraphQLError((error as Error).message, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+          }
           if (rows > limits.maxRows) {
             throw new GraphQLError(
               `The operation may read up to ${rows} rows; at most ${limits.maxRows} are allowed per operation ` +
@@ -119,6 +127,7 @@ function operationCost(schema: GraphQLSchema, limits: OperationLimitsConfig): Ap
           if (rows < limits.expensiveRows) return;
           try {
             release = await gate.enter(contextValue.viewer.appId);
+            if (answered) release();
           } catch (error) {
             const busy = error as DomainError;
             throw new GraphQLError(busy.message, {
@@ -127,6 +136,7 @@ function operationCost(schema: GraphQLSchema, limits: OperationLimitsConfig): Ap
           }
         },
         async willSendResponse() {
+          answered = true;
           release?.();
         },
       };

@@ -11,16 +11,16 @@ export interface Loaders {
   history: DataLoader<string, TenderHistoryEntry[]>;
 }
 
-/** Every row a loader reads counts against the operation's budget. */
+/** Every row a loader reads counts against the operation's budget; no query reads more than one row past it. */
 export function createLoaders(em: EntityManager, viewer: Viewer, rows: RowBudget): Loaders {
   return {
     proposal: new DataLoader(async (ids) => {
-      const results = await new ProposalService(em, viewer).loadMany(ids);
+      const results = await new ProposalService(em, viewer).loadMany(ids, rows.remaining + 1);
       rows.take(results.reduce((sum, result) => sum + (result instanceof Error ? 0 : rowsOf(result)), 0));
       return results;
     }),
     history: new DataLoader(async (ids) => {
-      const entries = await em.find(TenderHistoryEntry, { tender: { $in: [...ids] } }, { orderBy: { at: 'asc', id: 'asc' } });
+      const entries = await em.find(TenderHistoryEntry, { tender: { $in: [...ids] } }, { orderBy: { at: 'asc', id: 'asc' }, limit: rows.remaining + 1 });
       rows.take(entries.length);
       return ids.map((id) => entries.filter((entry) => entry.tender.id === id));
     }),

@@ -42,14 +42,7 @@ const rowEstimator: ComplexityEstimator = ({ type, field, args, childComplexity 
   return rule ? rule(args, childComplexity) : childComplexity;
 };
 
-/**
- * The rows an operation may read, or undefined when its variables do not fit its definitions (execution refuses
- * those before any resolver runs).
- */
-export function estimateRows(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): number | undefined {
-  try {
-    return getComplexity({ schema, query: document, operationName, variables, estimators: [rowEstimator] });
-  } catch {
-    return undefined;
-  }
+/** The rows an operation may read; throws (graphql-js's own error) when its variables do not fit its definitions. */
+export function estimateRows(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): number {
+  return getComplexity({ schema, query: document, operationName, variables, estimators: [rowEstimator] });
 }

@@ -9,6 +9,11 @@ export class RowBudget {
 
   constructor(readonly limit: number) {}
 
+  /** Rows that may still be read: a query asks for one more, so that reading past the limit shows. */
+  get remaining(): number {
+    return Math.max(0, this.limit - this.used);
+  }
+
   take(rows: number): void {
     this.used += rows;
     if (this.used > this.limit) {

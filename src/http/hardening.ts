@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIPv4 } from 'node:net';
 import cors from 'cors';
 import type { Request, RequestHandler } from 'express';
 import type { MikroORM } from '@mikro-orm/core';
@@ -9,6 +10,7 @@ import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { DomainError } from '../errors/domain-error';
+import { unmapIpv4 } from './ip-address';
 import { sendProblem } from './problem';
 import { authenticatedViewer, type ContextDeps } from './request-context';
 import { DatabaseRateLimitStore } from './rate-limit-store';
@@ -54,9 +56,8 @@ export function corsPolicy(config: Config): RequestHandler {
  * its /64, the block one subscriber usually holds. Behind a proxy the address is the client's only with TRUST_PROXY.
  */
 export function addressKey(req: Request): string {
-  const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
-  return mapped ? mapped[1] : ipKeyGenerator(ip, 64);
+  const ip = unmapIpv4(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+  return isIPv4(ip) ? ip : ipKeyGenerator(ip, 64);
 }
 
 /**

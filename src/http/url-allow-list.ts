@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { unmapIpv4 } from './ip-address';
 
 /**
  * Which partner URLs (insurer systems) the gateway may call: an SSRF guard. Entries of the comma list:
@@ -108,9 +109,8 @@ for (const [network, prefix] of [
 }
 
 /** Loopback, private (RFC 1918, unique local, carrier-grade NAT), link-local and unspecified addresses. */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isPrivateAddress(mapped[1]);
+export function isPrivateAddress(given: string): boolean {
+  const address = unmapIpv4(given);
   const family = isIP(address);
   if (family === 0) return true; // not an address: refuse rather than guess
   return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');

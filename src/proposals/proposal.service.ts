@@ -24,7 +24,7 @@ export class ProposalService {
    * number: brokers and internal users see all, an insurer only its own, and nothing of a tender withheld from
    * it for privacy. A tender the viewer may not see comes back as NOT_FOUND, in its place.
    */
-  async loadMany(tenderIds: readonly string[]): Promise<(ProposalResult | Error)[]> {
+  async loadMany(tenderIds: readonly string[], maxRequests?: number): Promise<(ProposalResult | Error)[]> {
     const tenders = await this.em.find(Tender, { $and: [{ id: { $in: [...tenderIds] } }, visibleTenders(this.viewer)] });
     const shown = new Set(tenders.filter((tender) => !isRedactedFor(this.viewer, tender.status, tender.awardedInsurer?.id)).map((tender) => tender.id));
     const own = this.viewer.role === Role.INSURER ? { insurer: this.viewer.insurerId! } : {};
@@ -34,7 +34,7 @@ export class ProposalService {
         : await this.em.find(
             QuoteRequest,
             { tender: { $in: [...shown] }, ...own },
-            { populate: ['insurer', 'options'], orderBy: { createdAt: 'desc', id: 'desc' } },
+            { populate: ['insurer', 'options'], orderBy: { createdAt: 'desc', id: 'desc' }, ...(maxRequests === undefined ? {} : { limit: maxRequests }) },
           );
     const byId = new Map(tenders.map((tender) => [tender.id, tender]));
     return tenderIds.map((id) => {

@@ -25,7 +25,8 @@ export async function markAvailable(em: EntityManager, insurerId: string, insure
 
 /** Honours a callback that arrived before the acknowledgement, once the acknowledgement is stored. */
 export async function claimEarlyCallback(em: EntityManager, insurerId: string, insurerReference: string): Promise<boolean> {
-  const early = await em.findOne(EarlyCallback, { insurer: insurerId, insurerReference });
+  // An expired one is no callback any more, whether or not it has been swept yet.
+  const early = await em.findOne(EarlyCallback, { insurer: insurerId, insurerReference, receivedAt: { $gte: new Date(Date.now() - EARLY_CALLBACK_TTL_MS) } });
   if (!early) return false;
   const promoted = await markAvailable(em, insurerId, insurerReference, early.receivedAt);
   if (promoted) await em.nativeDelete(EarlyCallback, { id: early.id });

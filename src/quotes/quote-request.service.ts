@@ -9,7 +9,7 @@ import { TenderInvitation } from '../tenders/tender-invitation.entity';
 import { Tender } from '../tenders/tender.entity';
 import { visibleTenders } from '../tenders/tender-visibility';
 import { TenderStatus } from '../tenders/tender-status';
-import { MAX_AMOUNT } from '../validation/amounts';
+import { isAmount } from '../validation/amounts';
 import { QuoteRequest, type Limit } from './quote-request.entity';
 import type { RequestQuotesInput } from './quote.types';
 
@@ -22,7 +22,6 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const SPEC_FIELDS = ['turnover', 'type_of_business', 'website_url', 'customer_name'];
 
 /** Signs are checked field by field below, so negative values get their own message. */
-const isAmount = (value: number) => Number.isFinite(value) && value <= MAX_AMOUNT;
 
 /** A tender the viewer may see, or NOT_FOUND. */
 export async function findVisibleTender(em: EntityManager, viewer: Viewer, tenderId: string): Promise<Tender> {
@@ -37,7 +36,7 @@ function validateLimits(limits: RequestQuotesInput['limits'], problems: FieldPro
   return limits.map((limit, index) => {
     const at = `limits[${index}]`;
     if (!isAmount(limit.insuranceSum) || limit.insuranceSum <= 0) problems.push({ parameter: `${at}.insuranceSum`, message: 'must be a positive amount' });
-    if (!isAmount(limit.deductible) || limit.deductible < 0) problems.push({ parameter: `${at}.deductible`, message: 'must be a non-negative amount' });
+    if (!isAmount(limit.deductible)) problems.push({ parameter: `${at}.deductible`, message: 'must be a non-negative amount' });
     else if (limit.deductible >= limit.insuranceSum) problems.push({ parameter: `${at}.deductible`, message: 'must be below the insurance sum' });
     const key = `${limit.insuranceSum}/${limit.deductible}`;
     if (seen.has(key)) problems.push({ parameter: at, message: 'repeats an earlier limit' });
@@ -58,7 +57,7 @@ function validateRiskInformation(input: RequestQuotesInput['riskInformation'], t
   Object.assign(risk, additional);
   if (input.turnover) {
     const { amount, currency } = input.turnover;
-    if (!isAmount(amount) || amount < 0) problems.push({ parameter: 'riskInformation.turnover.amount', message: 'must be a non-negative amount' });
+    if (!isAmount(amount)) problems.push({ parameter: 'riskInformation.turnover.amount', message: 'must be a non-negative amount' });
     if (!CURRENCIES.has(currency)) problems.push({ parameter: 'riskInformation.turnover.currency', message: 'must be an ISO 4217 code such as EUR' });
     risk.turnover = { amount, currency };
   }

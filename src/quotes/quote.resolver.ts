@@ -17,7 +17,8 @@ export class QuoteResolver {
     const created = await new QuoteRequestService(em, viewer).requestQuotes(input);
     wakeDispatcher();
     const ids = new Set(created.map((request) => request.id));
-    const { requests } = await loaders.proposal.load(input.tenderId);
+    // Not what an earlier field of this operation loaded: the new requests are in it now.
+    const { requests } = await loaders.proposal.clear(input.tenderId).load(input.tenderId);
     return requests.filter((request) => ids.has(request.id));
   }
 

@@ -10,32 +10,70 @@ const BEFORE = "'QUEUED', 'PROCESSING', 'AVAILABLE', 'QUOTED', 'DECLINED', 'FAIL
 const AFTER = `${BEFORE}, 'CANCELLED'`;
 const DETAIL_COLUMNS = ', `last_error_detail` text null, `failure_detail` text null, `quote_note` text null';
 
+/** The public reason that an old free-text error stands for (the fixed vocabulary of issue 11). */
+const publicReason = (column: string) => `case
+  when ${column} like '%no answer within%' then 'insurer timed out'
+  when ${column} like '%network error%' then 'insurer unreachable'
+  when ${column} like '%too large%' then 'insurer answer too large'
+  when ${column} like '%malformed acknowledgement%' or ${column} like '%already gave another request%' then 'insurer sent an invalid acknowledgement'
+  when ${column} like '%not JSON%' and ${column} like '%sending the quotation request%' then 'insurer sent an invalid acknowledgement'
+  when ${column} like '%malformed quote%' or ${column} like '%not JSON%' then 'insurer sent an invalid quote'
+  when ${column} like '%insurer answered %' then 'insurer answered ' || substr(${column}, instr(${column}, 'insurer answered ') + 17, 3)
+  else 'internal error' end`;
+
 /**
  * Quote requests get the CANCELLED status (closed tenders) and internal detail columns beside the public
- * reasons. SQLite cannot change a CHECK constraint in place, so the table is rebuilt; foreign keys are
- * deferred to the commit, where quote_option's references find the rebuilt table under the old name.
+ * reasons; the free texts stored so far move to the detail, the public fields get their fixed reason.
+ * SQLite cannot change a CHECK constraint in place, so the table is rebuilt as SQLite prescribes
+ * (https://sqlite.org/lang_altertable.html#otheralter): foreign keys off, which works only outside a
+ * transaction, then the rebuild in a transaction of its own, checked with foreign_key_check before the commit.
  */
 export class Migration20261122210000 extends Migration {
+  override isTransactional(): boolean {
+    return false;
+  }
 
   override async up(): Promise<void> {
-    this.rebuild(AFTER, DETAIL_COLUMNS, COLUMNS);
+    await this.rebuild(AFTER, DETAIL_COLUMNS, COLUMNS, [
+      `update \`quote_request\` set \`last_error_detail\` = \`last_error\`, \`last_error\` = ${publicReason('`last_error`')} where \`last_error\` is not null;`,
+      `update \`quote_request\` set \`failure_detail\` = \`failure_reason\`, \`failure_reason\` = ${publicReason('`failure_reason`')} where \`failure_reason\` is not null;`,
+    ]);
   }
 
   override async down(): Promise<void> {
-    this.addSql(`delete from \`quote_option\` where \`quote_request_id\` in (select \`id\` from \`quote_request\` where \`status\` = 'CANCELLED');`);
-    this.addSql(`delete from \`quote_request\` where \`status\` = 'CANCELLED';`);
-    this.rebuild(BEFORE, '', COLUMNS);
+    await this.rebuild(BEFORE, '', COLUMNS, [], [
+      `delete from \`quote_option\` where \`quote_request_id\` in (select \`id\` from \`quote_request\` where \`status\` = 'CANCELLED');`,
+      `delete from \`quote_request\` where \`status\` = 'CANCELLED';`,
+    ]);
   }
 
-  private rebuild(statuses: string, extraColumns: string, copied: string): void {
-    this.addSql('pragma defer_foreign_keys = on;');
-    this.addSql(createQuoteRequest('quote_request_rebuilt', statuses, extraColumns));
-    this.addSql(`insert into \`quote_request_rebuilt\` (${copied}) select ${copied} from \`quote_request\`;`);
-    this.addSql('drop table `quote_request`;');
-    this.addSql('alter table `quote_request_rebuilt` rename to `quote_request`;');
-    this.addSql('create index `quote_request_tender_id_index` on `quote_request` (`tender_id`);');
-    this.addSql('create index `quote_request_due_idx` on `quote_request` (`status`, `next_attempt_at`);');
-    this.addSql('create unique index `quote_request_insurer_reference_unique` on `quote_request` (`insurer_id`, `insurer_reference`);');
+  private async rebuild(statuses: string, extraColumns: string, copied: string, after: string[], before: string[] = []): Promise<void> {
+    await this.execute('pragma foreign_keys = off');
+    try {
+      await this.execute('begin');
+      try {
+        for (const sql of [
+          ...before,
+          createQuoteRequest('quote_request_rebuilt', statuses, extraColumns),
+          `insert into \`quote_request_rebuilt\` (${copied}) select ${copied} from \`quote_request\`;`,
+          'drop table `quote_request`;',
+          'alter table `quote_request_rebuilt` rename to `quote_request`;',
+          'create index `quote_request_tender_id_index` on `quote_request` (`tender_id`);',
+          'create index `quote_request_due_idx` on `quote_request` (`status`, `next_attempt_at`);',
+          'create unique index `quote_request_insurer_reference_unique` on `quote_request` (`insurer_id`, `insurer_reference`);',
+          ...after,
+        ]) {
+          await this.execute(sql);
+        }
+        const violations = await this.execute('pragma foreign_key_check');
+        if (violations.length > 0) throw new Error(`the rebuilt quote_request breaks ${violations.length} foreign keys`);
+        await this.execute('commit');
+      } catch (error) {
+        await this.execute('rollback');
+        throw error;
+      }
+    } finally {
+      await this.execute('pragma foreign_keys = on');
+    }
   }
-
 }

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MikroORM } from '@mikro-orm/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
+import { openDatabase } from '../src/db/database';
+import { QuoteOption } from '../src/quotes/quote-option.entity';
+import { QuoteRequest } from '../src/quotes/quote-request.entity';
+import { createTender, createWorld } from './helpers/fixtures';
+import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
+import { TEST_JWT_SECRET } from './helpers/gateway';
+
+/** The last migration before quote requests got CANCELLED and their detail columns (issue 11). */
+const BEFORE_CANCELLED = 'Migration20261122200000';
+
+let dataDir: string;
+let orm: MikroORM;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-migrate-'));
+  const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: await databaseUrlFor(dataDir), JWT_SECRET: TEST_JWT_SECRET });
+  orm = await openDatabase(config, { migrate: false });
+  await orm.getMigrator().up({ to: BEFORE_CANCELLED });
+});
+
+afterAll(async () => {
+  await orm?.close();
+  await dropDatabaseFor(dataDir);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('migrations', () => {
+  it('upgrade a database that holds quote requests with options: rows kept, old reasons moved to the internal detail', async () => {
+    const em = orm.em.fork();
+    const world = await createWorld(em);
+    const tender = await createTender(em, world);
+    const connection = em.getConnection();
+    const now = new Date();
+    // Written as the schema stood before: the entity already knows columns that do not exist yet.
+    const insert = `insert into quote_request (id, tender_id, insurer_id, status, limits, risk_information, attempts, requested_by, created_at, updated_at, last_error, failure_reason)
+      values (?, ?, ?, ?, ?, ?, 0, 'broker-1', ?, ?, ?, ?)`;
+    await connection.execute(insert, ['qr-quoted', tender.id, world.insurers[0].id, 'QUOTED', '[]', '{}', now, now, null, null]);
+    await connection.execute(insert, ['qr-failed', tender.id, world.insurers[1].id, 'FAILED', '[]', '{}', now, now,
+      'fetching the quote: insurer answered 503: <html>upstream error</html>',
+      'gave up after 6 attempts fetching the quote: insurer answered 503: <html>upstream error</html>']);
+    await connection.execute(insert, ['qr-queued', tender.id, world.insurers[2].id, 'QUEUED', '[]', '{}', now, now,
+      'sending the quotation request: no answer within 5000 ms', null]);
+    await connection.execute('insert into quote_option (id, quote_request_id, position, insurance_sum, deductible, premium) values (?, ?, 0, 1000000, 10000, 1200)', ['option-1', 'qr-quoted']);
+
+    await orm.getMigrator().up();
+
+    const after = orm.em.fork();
+    expect(await after.count(QuoteOption, { quoteRequest: 'qr-quoted' })).toBe(1);
+    const failed = await after.findOneOrFail(QuoteRequest, { id: 'qr-failed' });
+    expect(failed).toMatchObject({
+      status: 'FAILED',
+      lastError: 'insurer answered 503',
+      failureReason: 'insurer answered 503',
+      failureDetail: 'gave up after 6 attempts fetching the quote: insurer answered 503: <html>upstream error</html>',
+    });
+    expect(await after.findOneOrFail(QuoteRequest, { id: 'qr-queued' })).toMatchObject({ lastError: 'insurer timed out', lastErrorDetail: 'sending the quotation request: no answer within 5000 ms' });
+    // The new status is accepted, and foreign keys still hold.
+    await after.nativeUpdate(QuoteRequest, { id: 'qr-queued' }, { status: 'CANCELLED' as QuoteRequest['status'] });
+    await expect(connection.execute('insert into quote_option (id, quote_request_id, position, insurance_sum, deductible, premium) values (?, ?, 0, 1, 0, 1)', ['option-2', 'no-such-request'])).rejects.toThrow();
+  });
+});
