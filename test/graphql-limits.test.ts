@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/auth/role';
 import { OperationGate } from '../src/graphql/operation-gate';
+import { RowBudget } from '../src/graphql/row-budget';
 import { DomainError } from '../src/errors/domain-error';
 import { TenderHistoryEntry } from '../src/tenders/tender-history-entry.entity';
 import { TenderStatus } from '../src/tenders/tender-status';
@@ -115,6 +116,25 @@ describe('GraphQL input and cost limits', () => {
     expect(body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(body.errors[0].message).toContain('may read up to 122 rows; at most 100');
     expect((await graphql(gateway, tokens.broker, '{ a: tenders(limit: 40) { items { id } } b: tenders(limit: 40) { items { id } } }')).status).toBe(200);
+  });
+});
+
+describe('the row budget of one operation', () => {
+  it('runs at most two of its reads at once, so one operation cannot take every database connection, and counts their rows', async () => {
+    const budget = new RowBudget(100);
+    let running = 0;
+    let most = 0;
+    const read = () =>
+      budget.read(async () => {
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        running--;
+        return 20;
+      }, (rows) => rows);
+    await Promise.all([read(), read(), read(), read(), read()]);
+    expect(most).toBe(2);
+    expect(budget.remaining).toBe(0);
+    await expect(read()).rejects.toThrow(/read more than 100 rows/);
   });
 });
 

@@ -14,14 +14,17 @@ export interface Loaders {
 /** Every row a loader reads counts against the operation's budget; no query reads more than one row past it. */
 export function createLoaders(em: EntityManager, viewer: Viewer, rows: RowBudget): Loaders {
   return {
-    proposal: new DataLoader(async (ids) => {
-      const results = await new ProposalService(em, viewer).loadMany(ids, rows.remaining + 1);
-      rows.take(results.reduce((sum, result) => sum + (result instanceof Error ? 0 : rowsOf(result)), 0));
-      return results;
-    }),
+    proposal: new DataLoader((ids) =>
+      rows.read(
+        () => new ProposalService(em, viewer).loadMany(ids, rows.remaining + 1),
+        (results) => results.reduce((sum, result) => sum + (result instanceof Error ? 0 : rowsOf(result)), 0),
+      ),
+    ),
     history: new DataLoader(async (ids) => {
-      const entries = await em.find(TenderHistoryEntry, { tender: { $in: [...ids] } }, { orderBy: { at: 'asc', id: 'asc' }, limit: rows.remaining + 1 });
-      rows.take(entries.length);
+      const entries = await rows.read(
+        () => em.find(TenderHistoryEntry, { tender: { $in: [...ids] } }, { orderBy: { at: 'asc', id: 'asc' }, limit: rows.remaining + 1 }),
+        (found) => found.length,
+      );
       return ids.map((id) => entries.filter((entry) => entry.tender.id === id));
     }),
   };

@@ -20,9 +20,7 @@ export class CreateInsurerInput {
 export class InsurerResolver {
   @Query(() => [Insurer], { description: 'All insurers; an insurer token sees only its own.' })
   async insurers(@Ctx() { em, viewer, rows }: RequestContext): Promise<Insurer[]> {
-    const insurers = await new InsurerService(em).list(viewer);
-    rows.take(insurers.length);
-    return insurers;
+    return rows.read(() => new InsurerService(em).list(viewer), (insurers) => insurers.length);
   }
 
   @Authorized(Role.INTERNAL)

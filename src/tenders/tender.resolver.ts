@@ -8,21 +8,16 @@ import { TenderListArgs, TenderPage, TenderView } from './tender.types';
 export class TenderResolver {
   @Query(() => TenderView, { description: 'One tender the viewer may see; NOT_FOUND otherwise.' })
   async tender(@Arg('id', () => ID) id: string, @Ctx() { em, viewer, rows }: RequestContext): Promise<TenderView> {
-    rows.take(1);
-    return new TenderService(em, viewer).get(id);
+    return rows.read(() => new TenderService(em, viewer).get(id), () => 1);
   }
 
   @Query(() => TenderPage, { description: 'The tenders the viewer may see, filtered, sorted and paged like the REST lists.' })
   async tenders(@Args(() => TenderListArgs) args: TenderListArgs, @Ctx() { em, viewer, rows }: RequestContext): Promise<TenderPage> {
-    const page = await new TenderService(em, viewer).list(args);
-    rows.take(page.items.length);
-    return page;
+    return rows.read(() => new TenderService(em, viewer).list(args), (page) => page.items.length);
   }
 
   @Query(() => [LineOfBusiness])
   async linesOfBusiness(@Ctx() { em, rows }: RequestContext): Promise<LineOfBusiness[]> {
-    const lines = await em.find(LineOfBusiness, {}, { orderBy: { name: 'asc' } });
-    rows.take(lines.length);
-    return lines;
+    return rows.read(() => em.find(LineOfBusiness, {}, { orderBy: { name: 'asc' } }), (lines) => lines.length);
   }
 }
