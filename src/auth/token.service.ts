@@ -18,7 +18,7 @@ const TOKEN_STANDING = `select c.disabled_at as disabled_at, c.token_generation 
 /** Tolerated clock skew between our instances for `iat` in the future. */
 const IAT_SKEW_SECONDS = 60;
 /** The shortest lifetime a requested `expiry` may give: a token that expires before it can be used is no token. */
-export const MIN_TOKEN_TTL_SECONDS = 60;
+const MIN_TOKEN_TTL_SECONDS = 60;
 /** `Bearer <token>`; the scheme is case-insensitive (RFC 9110 11.1). */
 const BEARER = /^bearer +([A-Za-z0-9_\-.=]+) *$/i;
 

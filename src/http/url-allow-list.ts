@@ -109,7 +109,7 @@ for (const [network, prefix] of [
 }
 
 /** Loopback, private (RFC 1918, unique local, carrier-grade NAT), link-local and unspecified addresses. */
-export function isPrivateAddress(given: string): boolean {
+function isPrivateAddress(given: string): boolean {
   const address = unmapIpv4(given);
   const family = isIP(address);
   if (family === 0) return true; // not an address: refuse rather than guess

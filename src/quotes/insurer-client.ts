@@ -6,7 +6,7 @@ import type { QuoteDispatchConfig } from '../config';
 import type { Insurer } from '../insurers/insurer.entity';
 
 /** Answers larger than this are not a quote any insurer sends; reading stops (and the connection closes) there. */
-export const MAX_RESPONSE_BYTES = 1024 * 1024;
+const MAX_RESPONSE_BYTES = 1024 * 1024;
 /** The longest Retry-After the gateway honours; beyond it the backoff schedule applies. */
 const MAX_RETRY_AFTER_MS = 3_600_000;
 const MAX_DETAIL = 1000;

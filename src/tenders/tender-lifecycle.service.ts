@@ -34,7 +34,7 @@ export const TRANSITIONS: Record<TenderOperation, Transition> = {
 
 const MAX_REASON = 1000;
 /** How far a partner's clock may run ahead of ours when it states when something happened. */
-export const CLOCK_SKEW_MS = 60_000;
+const CLOCK_SKEW_MS = 60_000;
 /** Quote requests that may still be sent, called back or fetched: closing the tender cancels them. */
 const OPEN_REQUESTS = [QuoteRequestStatus.QUEUED, QuoteRequestStatus.PROCESSING, QuoteRequestStatus.AVAILABLE];
 

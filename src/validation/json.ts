@@ -7,7 +7,7 @@ export const MAX_JSON_FIELD_DEPTH = 16;
 export const MAX_BODY_DEPTH = 64;
 
 /** Whether a parsed JSON value nests deeper than `max` objects and arrays; walked without recursion. */
-export function nestsDeeperThan(value: unknown, max: number): boolean {
+function nestsDeeperThan(value: unknown, max: number): boolean {
   const pending: [unknown, number][] = [[value, 0]];
   while (pending.length > 0) {
     const [current, depth] = pending.pop()!;
