@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
-import { createApp } from './app';
-import { ConfigError, loadConfig, type Config } from './config';
-import { createHttpServer } from './http/server';
-import { openDatabase } from './db/database';
+import { createApp } from './api/app';
+import { withJwtSecret } from './auth/jwt-secret';
+import { ConfigError, loadConfig, type Config } from './platform/config';
+import { createHttpServer } from './api/http/server';
+import { openDatabase } from './database';
 import { InsurerSimulator, type SimInsurerOptions } from './insurer-sim/insurer-sim';
-import { logger } from './logger';
+import { createLogger } from './platform/logger';
 import { DEMO_CLIENTS, ensureDemoData, simulatorBaseUrl } from './seed/demo-data';
 
 const listen = (server: Server, port: number, host?: string) =>
@@ -37,10 +38,11 @@ Try:
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = withJwtSecret(loadConfig());
+  const logger = createLogger(config.logLevel);
   const orm = await openDatabase(config);
   const simulated = config.demo ? await ensureDemoData(orm, config.simPort) : [];
-  const app = await createApp({ config, orm });
+  const app = await createApp({ config, orm, logger });
   const server = createHttpServer(app.express);
   await listen(server, config.port);
   const base = `http://localhost:${config.port}`;
@@ -74,6 +76,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) console.error(`Configuration error: ${error.message}`);
-  else logger.error({ err: error }, 'failed to start');
+  else console.error('failed to start:', error);
   process.exit(1);
 });

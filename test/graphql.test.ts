@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/auth/role';
-import { schemaSdl } from '../src/graphql/schema';
+import { Role } from '../src/access/role';
+import { schemaSdl } from '../src/api/graphql/schema';
 import { Insurer } from '../src/insurers/insurer.entity';
 import { TenderStatus } from '../src/tenders/tender-status';
 import { createTender, createWorld, type World } from './helpers/fixtures';

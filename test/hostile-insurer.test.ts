@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/auth/role';
-import { loadConfig, ConfigError } from '../src/config';
+import { Role } from '../src/access/role';
+import { loadConfig, ConfigError } from '../src/platform/config';
 import { Insurer } from '../src/insurers/insurer.entity';
 import { QuoteOption } from '../src/quotes/quote-option.entity';
 import type { Tender } from '../src/tenders/tender.entity';

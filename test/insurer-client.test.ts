@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config';
+import { loadConfig } from '../src/platform/config';
 import type { Insurer } from '../src/insurers/insurer.entity';
 import { InsurerClient, PartnerError, retryDelay } from '../src/quotes/insurer-client';
 import { TEST_JWT_SECRET } from './helpers/gateway';

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Options } from 'express-rate-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config';
-import { openDatabase } from '../src/db/database';
-import { RateLimitCounter } from '../src/http/rate-limit-counter.entity';
-import { DatabaseRateLimitStore } from '../src/http/rate-limit-store';
+import { loadConfig } from '../src/platform/config';
+import { openDatabase } from '../src/database';
+import { RateLimitCounter } from '../src/platform/http/rate-limit-counter.entity';
+import { DatabaseRateLimitStore } from '../src/platform/http/rate-limit-store';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { TEST_JWT_SECRET } from './helpers/gateway';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/auth/role';
+import { Role } from '../src/access/role';
 import { TenderHistoryEntry } from '../src/tenders/tender-history-entry.entity';
 import { TRANSITIONS, type TenderOperation } from '../src/tenders/tender-lifecycle.service';
 import { Tender } from '../src/tenders/tender.entity';

@@ -1,8 +1,8 @@
 import { Entity, Enum, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { newId } from '../db/ids';
+import { newId } from '../platform/db/ids';
 import { Insurer } from '../insurers/insurer.entity';
 import { BrokerCompany } from '../parties/broker-company.entity';
-import { Role } from './role';
+import { Role } from '../access/role';
 
 @Entity({ tableName: 'api_client' })
 export class ApiClient {

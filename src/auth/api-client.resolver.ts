@@ -1,10 +1,10 @@
 import { Arg, Authorized, Ctx, Field, GraphQLISODateTime, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../graphql/context';
+import type { RequestContext } from '../access/request-context';
 import { Insurer } from '../insurers/insurer.entity';
 import { BrokerCompany } from '../parties/broker-company.entity';
 import type { ApiClient } from './api-client.entity';
 import { ApiClientService } from './api-client.service';
-import { Role } from './role';
+import { Role } from '../access/role';
 
 @InputType()
 export class CreateApiClientInput {

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import { badInput, notFound, type FieldProblem } from '../errors/domain-error';
+import { badInput, notFound, type FieldProblem } from '../platform/errors/domain-error';
 import { Insurer } from '../insurers/insurer.entity';
 import { BrokerCompany } from '../parties/broker-company.entity';
 import { ApiClient } from './api-client.entity';
-import { ROLES, Role } from './role';
+import { ROLES, Role } from '../access/role';
 import { generateSecret, hashSecret } from './secret-hash';
 
 export interface CreateApiClientInput {

@@ -1,14 +1,14 @@
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import jwt from 'jsonwebtoken';
-import type { Config } from '../config';
-import { DomainError, badInput } from '../errors/domain-error';
+import type { Config } from '../platform/config';
+import { DomainError, badInput } from '../platform/errors/domain-error';
 import { ApiClient } from './api-client.entity';
 import { RevokedToken } from './revoked-token.entity';
-import { ROLES, Role } from './role';
+import { ROLES, Role } from '../access/role';
 import { verifySecret } from './secret-hash';
-import type { Viewer } from './viewer';
-import { parseTimestamp } from '../validation/timestamp';
+import type { Viewer } from '../access/viewer';
+import { parseTimestamp } from '../platform/validation/timestamp';
 
 const ALGORITHM = 'HS256';
 /** Whether the token's client still exists, is enabled and has not moved past its generation, and the token is unrevoked. */
@@ -58,6 +58,7 @@ export class TokenService {
   private readonly key: KeyObject;
 
   constructor(private readonly config: Config) {
+    if (!config.jwtSecret) throw new Error('No JWT secret: set JWT_SECRET, or start through withJwtSecret (auth/jwt-secret.ts)');
     this.key = createSecretKey(Buffer.from(config.jwtSecret));
   }
 

@@ -5,11 +5,11 @@ import { SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { ApiClient } from '../auth/api-client.entity';
 import { ApiClientService } from '../auth/api-client.service';
-import { ROLES, type Role } from '../auth/role';
-import { loadConfig } from '../config';
-import { openDatabase } from '../db/database';
-import { DomainError } from '../errors/domain-error';
-import { schemaSdl } from '../graphql/schema';
+import { ROLES, type Role } from '../access/role';
+import { loadConfig } from '../platform/config';
+import { openDatabase } from '../database';
+import { DomainError } from '../platform/errors/domain-error';
+import { schemaSdl } from '../api/graphql/schema';
 import { InsurerService } from '../insurers/insurer.service';
 import { SeedService } from '../seed/seed.service';
 

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express, type Request, type Response } from 'express';
-import { roundCents } from '../proposals/proposal';
-import { CALLBACK_PATH } from '../quotes/quote-callback.routes';
+
+/** The gateway's quote-available callback (spec 4.5): the simulator knows the contract, not the gateway's code. */
+const CALLBACK_PATH = '/aggregation-gateway/v1/public/producer-integration/quotes/available';
+
+const roundCents = (amount: number): number => Math.round(amount * 100) / 100;
 
 /**
  * How a simulated insurer answers a quotation request:

@@ -1,6 +1,6 @@
 import { Entity, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Field, GraphQLISODateTime, ID, ObjectType } from 'type-graphql';
-import { newId } from '../db/ids';
+import { newId } from '../platform/db/ids';
 
 @Entity({ tableName: 'insurer' })
 @ObjectType('Insurer', { description: 'An insurer that can be invited to quote on tenders.' })

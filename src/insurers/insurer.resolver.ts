@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, InputType, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { Role } from '../auth/role';
-import type { RequestContext } from '../graphql/context';
+import { Role } from '../access/role';
+import type { RequestContext } from '../access/request-context';
 import { Insurer } from './insurer.entity';
 import { InsurerService } from './insurer.service';
 

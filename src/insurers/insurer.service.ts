@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { Role } from '../auth/role';
-import type { Viewer } from '../auth/viewer';
-import { DomainError, badInput, type FieldProblem } from '../errors/domain-error';
-import type { UrlAllowList } from '../http/url-allow-list';
+import { Role } from '../access/role';
+import type { Viewer } from '../access/viewer';
+import { DomainError, badInput, type FieldProblem } from '../platform/errors/domain-error';
+import type { UrlAllowList } from '../platform/http/url-allow-list';
 import { Insurer } from './insurer.entity';
 
 export interface CreateInsurerInput {

@@ -1,6 +1,6 @@
 import { Embedded, Entity, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
-import { newId } from '../db/ids';
+import { newId } from '../platform/db/ids';
 import { Address } from './address.embeddable';
 
 @Entity({ tableName: 'customer' })

@@ -1,6 +1,6 @@
 import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
-import { newId } from '../db/ids';
+import { newId } from '../platform/db/ids';
 import { BrokerCompany } from './broker-company.entity';
 
 /** A user of the broker's side; the person in charge of a tender. */

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { QuoteDispatchConfig } from '../config';
+import type { QuoteDispatchConfig } from '../platform/config';
 import type { Insurer } from '../insurers/insurer.entity';
 
 /** Answers larger than this are not a quote any insurer sends; reading stops (and the connection closes) there. */

@@ -1,4 +1,4 @@
-import { MAX_AMOUNT, isAmount } from '../validation/amounts';
+import { MAX_AMOUNT, isAmount } from '../platform/validation/amounts';
 import { PartnerError, Reason, sanitise } from './insurer-client';
 import type { Limit } from './quote-request.entity';
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
-import type { Viewer } from '../auth/viewer';
-import { newId } from '../db/ids';
-import { badInput, notFound } from '../errors/domain-error';
+import type { Viewer } from '../access/viewer';
+import { newId } from '../platform/db/ids';
+import { badInput, notFound } from '../platform/errors/domain-error';
 import { EarlyCallback } from './early-callback.entity';
 import { QuoteRequestStatus } from './quote-request-status';
 import { QuoteRequest } from './quote-request.entity';

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/core';
-import type { QuoteDispatchConfig } from '../config';
-import { logger } from '../logger';
-import type { DispatcherObserver } from '../ops/metrics';
+import type { QuoteDispatchConfig } from '../platform/config';
+import type { Logger } from 'pino';
 import { TenderStatus } from '../tenders/tender-status';
 import { InsurerClient, PartnerError, Reason, retryDelay, sanitise } from './insurer-client';
 import { parseAcknowledgement, parseQuote } from './insurer-payloads';
@@ -21,6 +20,12 @@ interface Claimed {
   insurerId: string;
 }
 
+/** What the dispatcher reports; the metrics count it. */
+export interface DispatcherObserver {
+  retryScheduled(): void;
+  failed(): void;
+}
+
 /**
  * Delivers the quote-request outbox: sends QUEUED requests (`POST /quotes`) and fetches the quotes of
  * AVAILABLE ones (`GET /quotes/{id}`). Work is claimed row by row with a lease, so several dispatchers (and a
@@ -37,12 +42,19 @@ export class QuoteDispatcher {
   /** Requests in hand per insurer: a slow insurer holds at most `concurrencyPerInsurer` of the slots. */
   private readonly perInsurer = new Map<string, number>();
 
+  private readonly client: InsurerClient;
+  private readonly logger: Logger;
+  private readonly observer?: DispatcherObserver;
+
   constructor(
     private readonly orm: MikroORM,
     private readonly config: QuoteDispatchConfig,
-    private readonly client = new InsurerClient(config),
-    private readonly observer?: DispatcherObserver,
-  ) {}
+    { logger, client = new InsurerClient(config), observer }: { logger: Logger; client?: InsurerClient; observer?: DispatcherObserver },
+  ) {
+    this.logger = logger;
+    this.client = client;
+    this.observer = observer;
+  }
 
   start(): void {
     if (this.running) return;
@@ -77,7 +89,7 @@ export class QuoteDispatcher {
         try {
           claimed = await this.claim(free);
         } catch (error) {
-          logger.error({ err: error }, 'quote dispatcher could not claim work');
+          this.logger.error({ err: error }, 'quote dispatcher could not claim work');
         }
       }
       for (const { id, insurerId } of claimed) {
@@ -169,7 +181,7 @@ export class QuoteDispatcher {
       else if (request.status === QuoteRequestStatus.AVAILABLE) await this.fetchQuote(em, request);
     } catch (error) {
       const failure = error instanceof PartnerError ? error : new PartnerError(Reason.internal, sanitise(String((error as Error)?.message ?? error)), true);
-      if (!(error instanceof PartnerError)) logger.error({ err: error, quoteRequest: id }, 'quote request step failed');
+      if (!(error instanceof PartnerError)) this.logger.error({ err: error, quoteRequest: id }, 'quote request step failed');
       await this.recordFailure(em, request, failure);
     }
   }
@@ -258,10 +270,10 @@ export class QuoteDispatcher {
     try {
       await this.storeFailure(em, request, error);
     } catch (cause) {
-      logger.error({ err: cause, quoteRequest: request.id }, 'could not record the failure; recording it without the detail');
+      this.logger.error({ err: cause, quoteRequest: request.id }, 'could not record the failure; recording it without the detail');
       const bare = new PartnerError(error.reason, 'the detail of this failure could not be recorded; see the logs', error.retryable, error.retryAfterMs);
       await this.storeFailure(this.orm.em.fork(), request, bare).catch((again: unknown) =>
-        logger.error({ err: again, quoteRequest: request.id }, 'could not record the failure; the lease will expire and the step run again'),
+        this.logger.error({ err: again, quoteRequest: request.id }, 'could not record the failure; the lease will expire and the step run again'),
       );
     }
   }
@@ -269,7 +281,7 @@ export class QuoteDispatcher {
   private async storeFailure(em: EntityManager, request: QuoteRequest, error: PartnerError): Promise<void> {
     const attempts = request.attempts + 1;
     const detail = sanitise(`${STEP[request.status] ?? 'processing'}: ${error.detail}`);
-    logger.warn({ quoteRequest: request.id, insurer: request.insurer.id, attempts, retryable: error.retryable, reason: error.reason, detail }, 'quote request step failed');
+    this.logger.warn({ quoteRequest: request.id, insurer: request.insurer.id, attempts, retryable: error.retryable, reason: error.reason, detail }, 'quote request step failed');
     if (!error.retryable || attempts >= this.config.maxAttempts) {
       this.observer?.failed();
       await this.finish(em, request, request.status, {

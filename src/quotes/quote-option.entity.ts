@@ -1,5 +1,5 @@
 import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
-import { newId } from '../db/ids';
+import { newId } from '../platform/db/ids';
 import { QuoteRequest } from './quote-request.entity';
 
 /** One option of an insurer's quote (spec 2.5), in the insurer's order. */

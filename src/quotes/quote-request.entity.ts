@@ -1,5 +1,5 @@
 import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { newId } from '../db/ids';
+import { newId } from '../platform/db/ids';
 import { Insurer } from '../insurers/insurer.entity';
 import { Tender } from '../tenders/tender.entity';
 import { QuoteOption } from './quote-option.entity';

@@ -1,15 +1,15 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { Role } from '../auth/role';
-import { assertRole, type Viewer } from '../auth/viewer';
-import { newId } from '../db/ids';
-import { DomainError, badInput, notFound, type FieldProblem } from '../errors/domain-error';
+import { Role } from '../access/role';
+import { assertRole, type Viewer } from '../access/viewer';
+import { newId } from '../platform/db/ids';
+import { DomainError, badInput, type FieldProblem } from '../platform/errors/domain-error';
 import { Insurer } from '../insurers/insurer.entity';
 import { isHttpUrl } from '../insurers/insurer.service';
 import { TenderInvitation } from '../tenders/tender-invitation.entity';
 import { Tender } from '../tenders/tender.entity';
-import { visibleTenders } from '../tenders/tender-visibility';
+import { findVisibleTender } from '../tenders/tender-access';
 import { TenderStatus } from '../tenders/tender-status';
-import { isAmount } from '../validation/amounts';
+import { isAmount } from '../platform/validation/amounts';
 import { QuoteRequest, type Limit } from './quote-request.entity';
 import type { RequestQuotesInput } from './quote.types';
 
@@ -20,15 +20,6 @@ const MAX_ADDITIONAL_BYTES = 16 * 1024;
 const QUOTABLE: readonly TenderStatus[] = [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED];
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const SPEC_FIELDS = ['turnover', 'type_of_business', 'website_url', 'customer_name'];
-
-/** Signs are checked field by field below, so negative values get their own message. */
-
-/** A tender the viewer may see, or NOT_FOUND. */
-export async function findVisibleTender(em: EntityManager, viewer: Viewer, tenderId: string): Promise<Tender> {
-  const tender = await em.findOne(Tender, { $and: [{ id: tenderId }, visibleTenders(viewer)] }, { populate: ['customer'] });
-  if (!tender) throw notFound(`Tender ${tenderId} not found`);
-  return tender;
-}
 
 function validateLimits(limits: RequestQuotesInput['limits'], problems: FieldProblem[]): Limit[] {
   if (limits.length === 0 || limits.length > MAX_LIMITS) problems.push({ parameter: 'limits', message: `give 1 to ${MAX_LIMITS} limits` });

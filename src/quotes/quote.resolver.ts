@@ -1,6 +1,12 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { Role } from '../auth/role';
-import type { RequestContext } from '../graphql/context';
+import { Role } from '../access/role';
+import type { RequestContext } from '../access/request-context';
+import { recordOfEntity } from '../tenders/read/tender-record';
+import { presentTender } from '../tenders/tender-access';
+import type { TenderContext } from '../tenders/tender-context';
+import { TenderView } from '../tenders/tender.types';
+import { orderCover } from './order-cover.service';
+import { proposalLoader } from './proposal.loader';
 import { QuoteRequestService } from './quote-request.service';
 import { ProposalView, QuoteRequestView, RequestQuotesInput } from './quote.types';
 
@@ -12,23 +18,33 @@ export class QuoteResolver {
   })
   async requestQuotes(
     @Arg('input', () => RequestQuotesInput) input: RequestQuotesInput,
-    @Ctx() { em, viewer, wakeDispatcher, loaders }: RequestContext,
+    @Ctx() context: RequestContext,
   ): Promise<QuoteRequestView[]> {
-    const created = await new QuoteRequestService(em, viewer).requestQuotes(input);
-    wakeDispatcher();
+    const created = await new QuoteRequestService(context.em, context.viewer).requestQuotes(input);
+    context.wakeDispatcher();
     const ids = new Set(created.map((request) => request.id));
     // Not what an earlier field of this operation loaded: the new requests are in it now.
-    const { requests } = await loaders.proposal.clear(input.tenderId).load(input.tenderId);
+    const { requests } = await proposalLoader(context).clear(input.tenderId).load(input.tenderId);
     return requests.filter((request) => ids.has(request.id));
   }
 
   @Query(() => [QuoteRequestView], { description: "A tender's quote requests, newest first; insurers see their own." })
-  async quoteRequests(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { loaders }: RequestContext): Promise<QuoteRequestView[]> {
-    return (await loaders.proposal.load(tenderId)).requests;
+  async quoteRequests(@Arg('tenderId', () => ID) tenderId: string, @Ctx() context: RequestContext): Promise<QuoteRequestView[]> {
+    return (await proposalLoader(context).load(tenderId)).requests;
   }
 
   @Query(() => ProposalView, { description: "A tender's offers side by side (the proposal overview)." })
-  async proposal(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { loaders }: RequestContext): Promise<ProposalView> {
-    return (await loaders.proposal.load(tenderId)).proposal;
+  async proposal(@Arg('tenderId', () => ID) tenderId: string, @Ctx() context: RequestContext): Promise<ProposalView> {
+    return (await proposalLoader(context).load(tenderId)).proposal;
+  }
+
+  @Authorized(Role.BROKER, Role.INTERNAL)
+  @Mutation(() => TenderView, { description: 'QUOTES_AVAILABLE, IN_NEGOTIATION or REOPENED → IN_COVERNOTE, on one option of a received quote.' })
+  async orderCover(
+    @Arg('tenderId', () => ID) tenderId: string,
+    @Arg('quoteOptionId', () => ID) quoteOptionId: string,
+    @Ctx() { em, viewer, tenderChanges }: TenderContext,
+  ): Promise<TenderView> {
+    return presentTender(recordOfEntity(await orderCover(em, viewer, tenderChanges, tenderId, quoteOptionId)), viewer);
   }
 }

@@ -1,4 +1,4 @@
-import { JSONObjectScalar } from '../validation/json';
+import { JSONObjectScalar } from '../platform/validation/json';
 import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Insurer } from '../insurers/insurer.entity';
 import { QuoteRequestStatus } from './quote-request-status';

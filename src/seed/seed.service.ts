@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { bulkInsert } from '../db/bulk-insert';
-import { DomainError } from '../errors/domain-error';
+import { bulkInsert } from '../platform/db/bulk-insert';
+import { DomainError } from '../platform/errors/domain-error';
 import { Insurer } from '../insurers/insurer.entity';
 import { BrokerCompany } from '../parties/broker-company.entity';
 import { Customer } from '../parties/customer.entity';

@@ -1,6 +1,6 @@
 import { Entity, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
-import { newId } from '../db/ids';
+import { newId } from '../platform/db/ids';
 
 @Entity({ tableName: 'line_of_business' })
 @ObjectType('LineOfBusiness')

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { Role } from '../auth/role';
-import { assertRole, type Viewer } from '../auth/viewer';
-import { badInput, type FieldProblem } from '../errors/domain-error';
+import { Role } from '../access/role';
+import { assertRole, type Viewer } from '../access/viewer';
+import { badInput, type FieldProblem } from '../platform/errors/domain-error';
 import { Address } from '../parties/address.embeddable';
 import { BrokerCompany } from '../parties/broker-company.entity';
 import { Customer } from '../parties/customer.entity';

@@ -1,6 +1,6 @@
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
-import { Role } from '../auth/role';
-import { newId } from '../db/ids';
+import { Role } from '../access/role';
+import { newId } from '../platform/db/ids';
 import { Tender } from './tender.entity';
 import { TenderStatus } from './tender-status';
 

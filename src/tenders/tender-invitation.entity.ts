@@ -1,5 +1,5 @@
 import { Entity, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { newId } from '../db/ids';
+import { newId } from '../platform/db/ids';
 import { Insurer } from '../insurers/insurer.entity';
 import { Tender } from './tender.entity';
 

@@ -1,13 +1,9 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { Role } from '../auth/role';
-import { assertRole, forbiddenUnless, type Viewer } from '../auth/viewer';
-import { DomainError, badInput, type FieldProblem } from '../errors/domain-error';
-import { QuoteOption } from '../quotes/quote-option.entity';
-import { Reason } from '../quotes/insurer-client';
-import { QuoteRequestStatus } from '../quotes/quote-request-status';
-import { QuoteRequest } from '../quotes/quote-request.entity';
-import { findVisibleTender } from '../quotes/quote-request.service';
+import { Role } from '../access/role';
+import { assertRole, forbiddenUnless, type Viewer } from '../access/viewer';
+import { DomainError, badInput, type FieldProblem } from '../platform/errors/domain-error';
 import { TenderHistoryEntry } from './tender-history-entry.entity';
+import { findVisibleTender } from './tender-access';
 import { Tender } from './tender.entity';
 import { OPEN_STATUSES, TenderStatus, statusChangeKey } from './tender-status';
 
@@ -35,8 +31,29 @@ export const TRANSITIONS: Record<TenderOperation, Transition> = {
 const MAX_REASON = 1000;
 /** How far a partner's clock may run ahead of ours when it states when something happened. */
 const CLOCK_SKEW_MS = 60_000;
-/** Quote requests that may still be sent, called back or fetched: closing the tender cancels them. */
-const OPEN_REQUESTS = [QuoteRequestStatus.QUEUED, QuoteRequestStatus.PROCESSING, QuoteRequestStatus.AVAILABLE];
+
+/** A status change, as the features that react to it see it inside its transaction. */
+export interface TenderChange {
+  tender: Tender;
+  from: TenderStatus;
+  to: TenderStatus;
+  by: Viewer;
+  reason: string | null;
+}
+
+/**
+ * Runs inside the transaction of a tender's status change: its writes commit with the change or not at all.
+ * Features above tenders (quotes) react to changes through these, so tenders never import them.
+ */
+export type TenderChangeListener = (em: EntityManager, change: TenderChange) => Promise<void>;
+
+/** How a transition is carried out beyond the table: checks and preparations of the feature that asks for it. */
+export interface TransitionSteps {
+  reason?: string | null;
+  /** Runs before the status check. */
+  guard?: (tender: Tender) => void;
+  prepare?: (tender: Tender) => Promise<void> | void;
+}
 
 function validReason(reason: string | null | undefined, required: boolean): string | null {
   const trimmed = reason?.trim() ?? '';
@@ -50,41 +67,21 @@ export class TenderLifecycleService {
   constructor(
     private readonly em: EntityManager,
     private readonly viewer: Viewer,
+    private readonly listeners: readonly TenderChangeListener[] = [],
   ) {}
 
   startNegotiation(tenderId: string): Promise<Tender> {
-    return this.transition(tenderId, 'startNegotiation');
+    return this.change(tenderId, 'startNegotiation');
   }
 
-  /**
-   * Closing cancels the tender's open quote requests in the same transaction: QUEUED ones are not sent (the
-   * customer's data stays here), and no quote is stored for PROCESSING or AVAILABLE ones. A request in flight
-   * at this moment may still reach the insurer; the dispatcher's conditional updates discard its answer.
-   */
+  /** Closing ends the tender; the listeners (quotes) cancel what hangs on it in the same transaction. */
   closeTender(tenderId: string, reason: string): Promise<Tender> {
-    return this.transition(tenderId, 'closeTender', {
-      reason: validReason(reason, true),
-      inTransaction: async (em, tender) => {
-        await em.nativeUpdate(
-          QuoteRequest,
-          { tender: tender.id, status: { $in: OPEN_REQUESTS } },
-          {
-            status: QuoteRequestStatus.CANCELLED,
-            failureReason: Reason.tenderClosed,
-            failureDetail: `the tender was closed by ${this.viewer.appId}`,
-            nextAttemptAt: null,
-            leaseOwner: null,
-            leaseUntil: null,
-            updatedAt: new Date(),
-          },
-        );
-      },
-    });
+    return this.change(tenderId, 'closeTender', { reason: validReason(reason, true) });
   }
 
   /** A reopened tender starts over: an earlier order to cover no longer stands. */
   reopenTender(tenderId: string, reason?: string | null): Promise<Tender> {
-    return this.transition(tenderId, 'reopenTender', {
+    return this.change(tenderId, 'reopenTender', {
       reason: validReason(reason, false),
       prepare: (tender) => {
         tender.orderedOption = null;
@@ -93,24 +90,9 @@ export class TenderLifecycleService {
     });
   }
 
-  /** Cover is ordered on one option of a quote this tender received; its insurer becomes the awarded one. */
-  orderCover(tenderId: string, quoteOptionId: string): Promise<Tender> {
-    return this.transition(tenderId, 'orderCover', {
-      prepare: async (tender) => {
-        const option = await this.em.findOne(QuoteOption, { id: quoteOptionId }, { populate: ['quoteRequest.insurer'] });
-        const received = option && option.quoteRequest.tender.id === tender.id && option.quoteRequest.status === QuoteRequestStatus.QUOTED;
-        if (!received) {
-          throw badInput('The option is not one of the quotes this tender received', [{ parameter: 'quoteOptionId', message: 'unknown for this tender' }]);
-        }
-        tender.orderedOption = option;
-        tender.awardedInsurer = option.quoteRequest.insurer;
-      },
-    });
-  }
-
   /** Only the insurer of the ordered option (or an internal user) finalises the contract. */
   finaliseContract(tenderId: string): Promise<Tender> {
-    return this.transition(tenderId, 'finaliseContract', {
+    return this.change(tenderId, 'finaliseContract', {
       guard: (tender) => this.assertAwardedInsurer(tender, 'finalise the contract'),
     });
   }
@@ -170,26 +152,16 @@ export class TenderLifecycleService {
     return tender;
   }
 
-  private async transition(
-    tenderId: string,
-    operation: TenderOperation,
-    options: {
-      reason?: string | null;
-      /** Runs before the status check. */
-      guard?: (tender: Tender) => void;
-      prepare?: (tender: Tender) => Promise<void> | void;
-      /** Further writes committed together with the change of the tender, or not at all. */
-      inTransaction?: (em: EntityManager, tender: Tender) => Promise<void>;
-    } = {},
-  ): Promise<Tender> {
+  /** One row of TRANSITIONS, with its history entry and the listeners, under optimistic locking in one transaction. */
+  async change(tenderId: string, operation: TenderOperation, steps: TransitionSteps = {}): Promise<Tender> {
     const rule = TRANSITIONS[operation];
     assertRole(this.viewer, rule.roles);
     const tender = await this.load(tenderId);
-    options.guard?.(tender);
+    steps.guard?.(tender);
     if (!rule.from.includes(tender.status)) {
       throw new DomainError('INVALID_TRANSITION', `${operation} is not possible for a tender in status ${tender.status}; it needs ${rule.from.join(' or ')}`);
     }
-    await options.prepare?.(tender);
+    await steps.prepare?.(tender);
     const now = new Date();
     const from = tender.status;
     tender.status = rule.to;
@@ -202,17 +174,18 @@ export class TenderLifecycleService {
       actorRole: this.viewer.role,
       fromStatus: from,
       toStatus: rule.to,
-      reason: options.reason ?? null,
+      reason: steps.reason ?? null,
     });
     // Optimistic locking: the version check fails the later of two concurrent changes (CONFLICT, errors/normalize.ts).
-    if (!options.inTransaction) {
+    if (this.listeners.length === 0) {
       await this.em.flush();
       return tender;
     }
+    const change: TenderChange = { tender, from, to: rule.to, by: this.viewer, reason: steps.reason ?? null };
     await this.em.begin();
     try {
       await this.em.flush();
-      await options.inTransaction(this.em, tender);
+      for (const listener of this.listeners) await listener(this.em, change);
       await this.em.commit();
     } catch (error) {
       await this.em.rollback();

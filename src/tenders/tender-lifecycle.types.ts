@@ -1,6 +1,6 @@
-import { JSONObjectScalar } from '../validation/json';
+import { JSONObjectScalar } from '../platform/validation/json';
 import { Field, Float, GraphQLISODateTime, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
-import { Role } from '../auth/role';
+import { Role } from '../access/role';
 import { TenderStatus } from './tender-status';
 
 @InputType('AddressInput', { description: 'Every part may be empty; country is a two-letter ISO 3166 code when given.' })

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../graphql/context';
+import type { RequestContext } from '../access/request-context';
 import { LineOfBusiness } from './line-of-business.entity';
-import { TenderService } from './tender.service';
+import { TenderService } from './read/tender-read.service';
 import { TenderListArgs, TenderPage, TenderView } from './tender.types';
 
 @Resolver(() => TenderView)

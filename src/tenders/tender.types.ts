@@ -1,4 +1,4 @@
-import { JSONObjectScalar } from '../validation/json';
+import { JSONObjectScalar } from '../platform/validation/json';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLISODateTime } from 'type-graphql';
 import { BrokerCompany } from '../parties/broker-company.entity';

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import pino, { type Logger } from 'pino';
-import { createApp, type App } from '../../src/app';
+import { createApp, type App } from '../../src/api/app';
 import { ApiClientService } from '../../src/auth/api-client.service';
-import { Role } from '../../src/auth/role';
-import { loadConfig, type Config } from '../../src/config';
-import { openDatabase } from '../../src/db/database';
-import { createHttpServer } from '../../src/http/server';
+import { Role } from '../../src/access/role';
+import { loadConfig, type Config } from '../../src/platform/config';
+import { openDatabase } from '../../src/database';
+import { createHttpServer } from '../../src/api/http/server';
 import { databaseUrlFor, dropDatabaseFor } from './database';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';

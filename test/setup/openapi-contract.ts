@@ -1,7 +1,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { afterAll } from 'vitest';
-import { openApiDocument } from '../../src/openapi/openapi-document';
+import { openApiDocument } from '../../src/api/rest/openapi-document';
 
 /**
  * Every REST response the suite receives is checked against the OpenAPI document: a documented status,

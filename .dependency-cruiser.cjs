@@ -1,0 +1,84 @@
+/**
+ * The import directions of DESIGN 6, checked by `npm run lint:deps` (in CI):
+ *
+ *   platform  ←  access  ←  parties, insurers  ←  auth  ←  tenders  ←  quotes  ←  api  ←  main, cli, seed
+ *
+ * An arrow points from the importer's side: a folder imports only folders to its left. Entities may name each
+ * other across features (a tender's ordered option is a quote option); nothing else goes back up. The insurer
+ * simulator is an independent peer: it imports nothing from the gateway.
+ */
+const layer = (name, mayImport) => ({
+  name: `${name}-imports-only-below`,
+  comment: `src/${name} may import ${mayImport.length ? mayImport.join(', ') : 'nothing else in src'} and itself`,
+  severity: 'error',
+  from: { path: `^src/${name}/` },
+  to: {
+    path: '^src/',
+    pathNot: [`^src/${name}/`, ...mayImport.map((folder) => `^src/${folder}/`)],
+  },
+});
+
+const FEATURE_BASE = ['platform', 'access'];
+
+module.exports = {
+  forbidden: [
+    layer('platform', []),
+    layer('access', ['platform']),
+    layer('parties', FEATURE_BASE),
+    layer('insurers', FEATURE_BASE),
+    layer('auth', [...FEATURE_BASE, 'parties', 'insurers']),
+    {
+      ...layer('tenders', [...FEATURE_BASE, 'parties', 'insurers']),
+      // A tender references the quote option cover was ordered on: an entity relation, not a dependency on quotes.
+      from: { path: '^src/tenders/', pathNot: '\\.entity\\.ts$' },
+    },
+    {
+      name: 'tender-entities-name-only-entities',
+      comment: 'a tender entity may reference quote entities, and nothing else of quotes',
+      severity: 'error',
+      from: { path: '^src/tenders/.+\\.entity\\.ts$' },
+      to: { path: '^src/(quotes|auth|api)/', pathNot: '^src/quotes/.+\\.entity\\.ts$' },
+    },
+    layer('quotes', [...FEATURE_BASE, 'parties', 'insurers', 'tenders']),
+    {
+      name: 'nothing-depends-on-api',
+      comment: 'the API is the outermost adapter: only main.ts and the CLI start it',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/api/', '^src/main\\.ts$', '^src/cli/'] },
+      to: { path: '^src/api/' },
+    },
+    {
+      name: 'insurer-sim-is-a-peer',
+      comment: 'the insurer simulator speaks the specification over HTTP and imports nothing of the gateway',
+      severity: 'error',
+      from: { path: '^src/insurer-sim/' },
+      to: { path: '^src/', pathNot: '^src/insurer-sim/' },
+    },
+    {
+      name: 'only-composition-imports-the-simulator',
+      comment: 'the demo start and its seed data run the simulator; the product does not know it',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/insurer-sim/', '^src/main\\.ts$', '^src/seed/', '^src/cli/'] },
+      to: { path: '^src/insurer-sim/' },
+    },
+    {
+      name: 'no-cycles',
+      comment: 'modules import each other in one direction (entities that reference each other excepted)',
+      severity: 'error',
+      from: { pathNot: '\\.entity\\.ts$' },
+      to: { circular: true, viaOnly: { pathNot: '\\.entity\\.ts$' } },
+    },
+    {
+      name: 'no-test-code-in-product',
+      severity: 'error',
+      from: { path: '^(src|bench)/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^src/platform/db/migrations/' },
+  },
+};

@@ -1,0 +1,25 @@
+import type { EntityManager } from '@mikro-orm/core';
+import type { UrlAllowList } from '../platform/http/url-allow-list';
+import type { RowBudget } from '../platform/db/row-budget';
+import type { Viewer } from './viewer';
+
+/**
+ * What every request carries, whatever its transport (GraphQL, a REST route, the callback): built once per
+ * request by the API's context middleware. Features that need more extend it (tenders: `TenderContext`).
+ */
+export interface RequestContext {
+  /** This request's own EntityManager fork. */
+  em: EntityManager;
+  viewer: Viewer;
+  /** The rows this operation may still read. */
+  rows: RowBudget;
+  /**
+   * This request's one instance of what `create` makes: a feature's DataLoaders live here, so a page of
+   * tenders costs the same few queries at any size and no batch outlives its request.
+   */
+  once<T>(create: (context: RequestContext) => T): T;
+  /** Tells the quote dispatcher that new work was committed. */
+  wakeDispatcher: () => void;
+  /** Which insurer URLs may be registered (INSURER_URL_ALLOW). */
+  insurerUrls: UrlAllowList;
+}

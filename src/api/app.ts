@@ -1,0 +1,103 @@
+import 'reflect-metadata';
+import { expressMiddleware } from '@as-integrations/express5';
+import type { MikroORM } from '@mikro-orm/core';
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import type { Config } from '../platform/config';
+import { DomainError } from '../platform/errors/domain-error';
+import { QuoteDispatcher } from '../quotes/quote-dispatcher';
+import { cancelQuoteRequestsOfClosedTender } from '../quotes/tender-closing';
+import { TokenService } from '../auth/token.service';
+import { contextError, startApollo } from './graphql/apollo';
+import { gatewaySchema } from './graphql/schema';
+import { corsPolicy } from './http/cors-policy';
+import { parseJson, refuseMalformedUrls } from './http/json-body';
+import { Metrics } from './http/metrics';
+import { problemErrorHandler, sendProblem } from './http/problem';
+import { clientRateLimit } from './http/rate-limits';
+import { requestScopes, scopeOf, type ContextDeps } from './http/request-context';
+import { requestLogging } from './http/request-logging';
+import { requestTimeout } from './http/request-timeout';
+import { securityHeaders } from './http/security-headers';
+import { authRoutes } from './rest/auth.routes';
+import { docsRoutes } from './rest/docs.routes';
+import { operationsRoutes } from './rest/health.routes';
+import { quoteCallbackRoutes } from './rest/quote-callback.routes';
+import { tenderRoutes } from './rest/tender.routes';
+
+export interface AppDeps {
+  config: Config;
+  orm: MikroORM;
+  logger: Logger;
+}
+
+export interface App {
+  express: Express;
+  /** The quote outbox worker; created idle, `main.ts` (or a test) starts it. */
+  dispatcher: QuoteDispatcher;
+  metrics: Metrics;
+  /** Stops the dispatcher (finishing work in hand) and the GraphQL server; the caller owns the HTTP server and the ORM. */
+  stop(): Promise<void>;
+}
+
+/** Builds the whole gateway without listening; `src/main.ts` starts it, tests drive it over real HTTP. */
+export async function createApp({ config, orm, logger }: AppDeps): Promise<App> {
+  const tokens = new TokenService(config);
+  const metrics = new Metrics(orm);
+  const dispatcher = new QuoteDispatcher(orm, config.quotes, { logger, observer: metrics.dispatcher });
+  const deps: ContextDeps = {
+    orm,
+    tokens,
+    wakeDispatcher: dispatcher.wake,
+    maxRowsPerOperation: config.graphql.maxRows,
+    insurerUrls: config.quotes.urlAllowList,
+    tenderChanges: [cancelQuoteRequestsOfClosedTender],
+  };
+  const schema = await gatewaySchema();
+  const apollo = await startApollo(schema, config.graphql, logger);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // The client's address comes from X-Forwarded-For only from the proxies named in TRUST_PROXY.
+  app.set('trust proxy', config.trustProxy);
+  app.use(requestLogging(logger), metrics.middleware, securityHeaders, refuseMalformedUrls);
+  if (config.corsOrigins.length > 0) app.use(corsPolicy(config));
+  app.use(operationsRoutes(orm, metrics), docsRoutes());
+  app.use(requestScopes(deps), requestTimeout(config), clientRateLimit(config, orm));
+
+  app.use(authRoutes(deps, config));
+  app.use(
+    '/graphql',
+    (_req, res, next) => {
+      // Apollo Sandbox's page brings its own Content-Security-Policy.
+      res.removeHeader('Content-Security-Policy');
+      next();
+    },
+    parseJson('256kb'),
+    expressMiddleware(apollo, {
+      context: async ({ res }) => {
+        try {
+          return await scopeOf(res).requestContext();
+        } catch (error) {
+          throw error instanceof DomainError ? contextError(error) : error;
+        }
+      },
+    }),
+  );
+  app.use(tenderRoutes(schema));
+  app.use(quoteCallbackRoutes());
+
+  app.use((req, res) => sendProblem(res, new DomainError('NOT_FOUND', `No resource at ${req.method} ${req.path}`)));
+  app.use(problemErrorHandler(logger));
+
+  return {
+    express: app,
+    dispatcher,
+    metrics,
+    stop: async () => {
+      await dispatcher.stop();
+      await apollo.stop();
+    },
+  };
+}

@@ -1,0 +1,196 @@
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { HeaderMap } from '@apollo/server';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { GraphQLError, visit, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { Role } from '../../access/role';
+import { DomainError, type ErrorCode } from '../../platform/errors/domain-error';
+import { BEARER_CHALLENGE, HTTP_STATUS } from '../../platform/errors/error-mapping';
+import { asDomainError } from '../../platform/errors/normalize';
+import type { Logger } from 'pino';
+import type { OperationLimitsConfig } from '../../platform/config';
+import type { RequestContext } from '../../access/request-context';
+import { OperationGate } from './operation-gate';
+import { ASSUMED_ROWS, estimateRows } from './operation-cost';
+
+/** Codes Apollo and graphql-js raise for a bad request; their messages are safe to show. */
+const CLIENT_ERROR_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+]);
+
+/** The GraphQL side of the one error mapping: domain codes become `extensions.code`, the rest is hidden. */
+export const formatGraphQLError = (logger: Logger) => (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+  const shown = formatGraphQLErrorUnmasked(formatted, error, logger);
+  return { ...shown, message: withoutSuggestions(shown.message) };
+};
+
+/**
+ * graphql-js suggests field, argument, type and enum value names ("Did you mean the enum value ...?") in
+ * validation and variable errors; armor masks only some of them. Suggestions map the schema for strangers.
+ */
+const withoutSuggestions = (message: string): string => message.replace(/ ?Did you mean [^?]*\?/g, '').trim();
+
+function formatGraphQLErrorUnmasked(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
+  const unwrapped = unwrapResolverError(error);
+  const original = asDomainError(unwrapped);
+  if (original) {
+    return {
+      message: original.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: original.code, ...(original.errors.length > 0 ? { errors: original.errors } : {}) },
+    };
+  }
+  const code = formatted.extensions?.code;
+  if (typeof code === 'string' && (CLIENT_ERROR_CODES.has(code) || code in HTTP_STATUS) && code !== 'INTERNAL_SERVER_ERROR') {
+    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
+  }
+  logger.error({ err: unwrapped }, 'unexpected GraphQL error');
+  return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+}
+
+/** A DomainError raised while building the context (authentication) becomes a GraphQL error with its HTTP status. */
+export function contextError(error: DomainError): GraphQLError {
+  const headers = new HeaderMap();
+  if (error.code === 'UNAUTHENTICATED') headers.set('www-authenticate', BEARER_CHALLENGE);
+  return new GraphQLError(error.message, {
+    extensions: { code: error.code, http: { status: HTTP_STATUS[error.code].status, headers } },
+  });
+}
+
+/**
+ * Per-request rules: introspection is for the people exploring the API (internal and analyst tokens);
+ * subscriptions are not offered; and an operation that produced no data at all answers with the HTTP status
+ * of its first error (404 for an unknown tender, 403 for a forbidden mutation), partial results stay 200.
+ */
+const requestPolicy: ApolloServerPlugin<RequestContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ document, operation, contextValue }) {
+        if (operation?.operation === 'subscription') {
+          throw new GraphQLError('Subscriptions are not supported', { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+        }
+        const { role } = contextValue.viewer;
+        if (role !== Role.INTERNAL && role !== Role.ANALYST && usesIntrospection(document)) {
+          throw new GraphQLError('Introspection is available to internal and analyst tokens only', {
+            extensions: { code: 'FORBIDDEN', http: { status: 403 } },
+          });
+        }
+      },
+      async willSendResponse({ response }) {
+        if (response.body.kind !== 'single') return;
+        const { data, errors } = response.body.singleResult;
+        const code = errors?.[0]?.extensions?.code;
+        if (data != null || typeof code !== 'string' || !(code in HTTP_STATUS)) return;
+        if (response.http.status === undefined || response.http.status === 200) response.http.status = HTTP_STATUS[code as ErrorCode].status;
+      },
+    };
+  },
+};
+
+/**
+ * Limits on what an operation may cost (DESIGN 6): rows estimated against `maxRows` before it runs, and expensive
+ * operations through the gate. Introspection (internal and analyst tokens only) is priced at nothing.
+ */
+function operationCost(schema: GraphQLSchema, limits: OperationLimitsConfig): ApolloServerPlugin<RequestContext> {
+  const gate = new OperationGate(limits.expensiveConcurrency, limits.queueTimeoutMs);
+  return {
+    async requestDidStart() {
+      let release: (() => void) | undefined;
+      // Apollo runs the plugins' didResolveOperation side by side: another plugin may refuse the request (and
+      // the response go out) while this one still waits for a slot. A slot granted after that is given back.
+      let answered = false;
+      return {
+        async didResolveOperation({ document, operationName, request, contextValue }) {
+          let rows: number;
+          try {
+            rows = estimateRows(schema, document, operationName ?? undefined, request.variables ?? {});
+          } catch (error) {
+            // Variables that do not fit: refused here, as execution would, rather than let through unpriced.
+            throw new GraphQLError((error as Error).message, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+          }
+          if (rows > limits.maxRows) {
+            throw new GraphQLError(
+              `The operation may read up to ${rows} rows; at most ${limits.maxRows} are allowed per operation ` +
+                `(a tenders page counts its limit, each proposal ${ASSUMED_ROWS.proposal} and each history ${ASSUMED_ROWS.history}): ask for less, or in several operations`,
+              { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } } },
+            );
+          }
+          if (rows < limits.expensiveRows) return;
+          try {
+            release = await gate.enter(contextValue.viewer.appId);
+            if (answered) release();
+          } catch (error) {
+            const busy = error as DomainError;
+            throw new GraphQLError(busy.message, {
+              extensions: { code: busy.code, http: { status: HTTP_STATUS[busy.code].status, headers: new HeaderMap([['retry-after', '1']]) } },
+            });
+          }
+        },
+        async willSendResponse() {
+          answered = true;
+          release?.();
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Static limits on every operation (graphql-armor): depth, aliases, directives and tokens. Introspection is exempt from depth. What an operation may
+ * read is limited by `operationCost`.
+ */
+export const OPERATION_LIMITS = { maxDepth: 12, maxAliases: 50, maxDirectives: 20, maxTokens: 2000 } as const;
+
+export async function startApollo(schema: GraphQLSchema, limits: OperationLimitsConfig, logger: Logger): Promise<ApolloServer<RequestContext>> {
+  const armor = new ApolloArmor({
+    maxDepth: { n: OPERATION_LIMITS.maxDepth, ignoreIntrospection: true },
+    // Replaced by the row estimate of operationCost, which grows with the pages asked for.
+    costLimit: { enabled: false },
+    maxAliases: { n: OPERATION_LIMITS.maxAliases },
+    maxDirectives: { n: OPERATION_LIMITS.maxDirectives },
+    // Tokens are limited by graphql-js's own parser below: armor's token plugin turns syntax errors into 500s.
+    maxTokens: { enabled: false },
+    // Suggestions are removed from every message by formatGraphQLError; armor's mask missed enum values.
+    blockFieldSuggestion: { enabled: false },
+  }).protect();
+  const server = new ApolloServer<RequestContext>({
+    // Executed by graphql-js: compiling client documents with graphql-jit kept megabytes per distinct document and
+    // gained nothing measurable over HTTP; only the REST routes' fixed operations are compiled (prepared-operation.ts).
+    schema,
+    introspection: true,
+    ...armor,
+    parseOptions: { maxTokens: OPERATION_LIMITS.maxTokens },
+    formatError: formatGraphQLError(logger),
+    // Compact JSON: Apollo pretty-prints by default, which cost 4% of a page of 50.
+    stringifyResult: (result) => JSON.stringify(result),
+    plugins: [
+      ...armor.plugins,
+      requestPolicy,
+      operationCost(schema, limits),
+      ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      // We send no cache hints; the plugin would otherwise wrap every field resolver of every request.
+      ApolloServerPluginCacheControlDisabled(),
+    ],
+  });
+  await server.start();
+  return server;
+}
+
+function usesIntrospection(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(node) {
+      if (node.name.value === '__schema' || node.name.value === '__type') found = true;
+    },
+  });
+  return found;
+}

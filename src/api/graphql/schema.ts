@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { buildSchema } from 'type-graphql';
+import { ApiClientResolver } from '../../auth/api-client.resolver';
+import { InsurerResolver } from '../../insurers/insurer.resolver';
+import { ProposalResolver } from '../../quotes/proposal.resolver';
+import { TenderStatisticsResolver } from '../../quotes/tender-statistics.resolver';
+import { QuoteResolver } from '../../quotes/quote.resolver';
+import { TenderLifecycleResolver } from '../../tenders/tender-lifecycle.resolver';
+import { TenderResolver } from '../../tenders/tender.resolver';
+import { authChecker } from './auth-checker';
+
+let built: Promise<GraphQLSchema> | undefined;
+
+/** The schema is the same for every app in the process; build it once. */
+export function gatewaySchema(): Promise<GraphQLSchema> {
+  built ??= buildSchema({
+    resolvers: [TenderResolver, TenderLifecycleResolver, InsurerResolver, ApiClientResolver, QuoteResolver, ProposalResolver, TenderStatisticsResolver],
+    authChecker,
+    authMode: 'error',
+    validate: false,
+  });
+  return built;
+}
+
+/** The SDL committed as `schema.graphql`. */
+export async function schemaSdl(): Promise<string> {
+  return `${printSchema(lexicographicSortSchema(await gatewaySchema()))}\n`;
+}

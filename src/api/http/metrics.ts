@@ -1,0 +1,71 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/knex';
+import type { RequestHandler } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { DispatcherObserver } from '../../quotes/quote-dispatcher';
+import { QuoteRequestStatus } from '../../quotes/quote-request-status';
+import { QuoteRequest } from '../../quotes/quote-request.entity';
+
+
+/** Prometheus metrics of one app instance (its own registry, so several apps can share a process). */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly retries = new Counter({
+    name: 'quote_dispatcher_retries_total',
+    help: 'Calls to insurer systems that failed and were scheduled again',
+    registers: [this.registry],
+  });
+  private readonly failures = new Counter({
+    name: 'quote_dispatcher_failures_total',
+    help: 'Quote requests that ended FAILED',
+    registers: [this.registry],
+  });
+
+  constructor(orm: MikroORM) {
+    collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'quote_requests',
+      help: 'Quote requests by state',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      async collect() {
+        const em = orm.em.fork() as SqlEntityManager;
+        const counts = new Map<string, number>(Object.values(QuoteRequestStatus).map((state) => [state, 0]));
+        const table = em.getMetadata().get(QuoteRequest.name).tableName;
+        const rows: { status: string; count: number | string }[] = await em.getKnex()(table).select('status').count({ count: '*' }).groupBy('status');
+        for (const row of rows) counts.set(row.status, Number(row.count));
+        for (const [state, count] of counts) this.set({ state }, count);
+      },
+    });
+  }
+
+  readonly dispatcher: DispatcherObserver = {
+    retryScheduled: () => this.retries.inc(),
+    failed: () => this.failures.inc(),
+  };
+
+  /** Labels requests by their route pattern (`/api/v1/tenders/:id`), never by raw path, to bound cardinality. */
+  readonly middleware: RequestHandler = (req, res, next) => {
+    const stop = this.latency.startTimer();
+    res.on('finish', () => {
+      const route = req.route ? `${req.baseUrl}${req.route.path}` : req.baseUrl || 'unmatched';
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      this.requests.inc(labels);
+      stop(labels);
+    });
+    next();
+  };
+}

@@ -1,0 +1,53 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { Request, RequestHandler, Response } from 'express';
+import { rateLimit, type Store } from 'express-rate-limit';
+import type { Config } from '../../platform/config';
+import { DomainError } from '../../platform/errors/domain-error';
+import { DatabaseRateLimitStore } from '../../platform/http/rate-limit-store';
+import { addressKey } from './client-address';
+import { sendProblem } from './problem';
+import { scopeOf } from './request-context';
+
+/**
+ * The client a request counts against: the API client of a token that verifies and is not revoked, of an
+ * existing, enabled client (the same check the route makes, done once), or else the address. A forged `sub` is
+ * never a key (it could name any client, or a new one per request), and a leaked token that was revoked drains
+ * its address's bucket, not the real client's.
+ */
+async function rateLimitKey(req: Request, res: Response): Promise<string> {
+  if (req.headers.authorization) {
+    try {
+      return `client:${(await scopeOf(res).authenticatedViewer()).appId}`;
+    } catch {
+      // counted against the address below
+    }
+  }
+  return `address:${addressKey(req)}`;
+}
+
+/** The 429 of every rate limit: a RATE_LIMITED problem with Retry-After until the window resets. */
+export function rateLimitedAnswer(detail: string): RequestHandler {
+  return (req, res) => {
+    const resetTime = (req as typeof req & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+    const retryAfter = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now()) - Date.now()) / 1000));
+    sendProblem(res, new DomainError('RATE_LIMITED', detail), { 'Retry-After': String(retryAfter) });
+  };
+}
+
+/** Counters every instance shares (DESIGN: several instances on one database), unless configured per process. */
+export function rateLimitStore(config: Config, orm: MikroORM, prefix: string): Store | undefined {
+  return config.rateLimitStore === 'database' ? new DatabaseRateLimitStore(orm, prefix) : undefined;
+}
+
+/** Per-client request rate, with RateLimit headers (IETF draft 7) and Retry-After on 429. */
+export function clientRateLimit(config: Config, orm: MikroORM): RequestHandler {
+  return rateLimit({
+    store: rateLimitStore(config, orm, 'client-rate:'),
+    windowMs: 60_000,
+    limit: config.rateLimitPerMinute,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    keyGenerator: rateLimitKey,
+    handler: rateLimitedAnswer(`More than ${config.rateLimitPerMinute} requests per minute from this client`),
+  });
+}

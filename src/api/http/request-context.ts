@@ -1,0 +1,89 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import type { Request, RequestHandler, Response } from 'express';
+import type { RequestContext } from '../../access/request-context';
+import type { Viewer } from '../../access/viewer';
+import type { TokenService } from '../../auth/token.service';
+import { RowBudget } from '../../platform/db/row-budget';
+import type { UrlAllowList } from '../../platform/http/url-allow-list';
+import type { TenderContext } from '../../tenders/tender-context';
+import type { TenderChangeListener } from '../../tenders/tender-lifecycle.service';
+
+/** The context every resolver and route sees: the widest a feature asks for. */
+export type GatewayContext = TenderContext;
+
+export interface ContextDeps {
+  orm: MikroORM;
+  tokens: TokenService;
+  wakeDispatcher: () => void;
+  /** Rows one operation may read (GRAPHQL_MAX_ROWS). */
+  maxRowsPerOperation: number;
+  insurerUrls: UrlAllowList;
+  /** Who reacts to a tender's status change in its transaction (quotes: cancel a closed tender's requests). */
+  tenderChanges: readonly TenderChangeListener[];
+}
+
+/**
+ * One per request, for every transport: the EntityManager fork, the viewer of the bearer token (verified,
+ * unrevoked, of an existing enabled client; checked at most once however many layers ask, the rate limit first)
+ * and the context with its loaders.
+ */
+export class RequestScope {
+  private viewer?: Promise<Viewer>;
+  private context?: Promise<GatewayContext>;
+  private forked?: EntityManager;
+
+  constructor(
+    private readonly deps: ContextDeps,
+    private readonly req: Request,
+  ) {}
+
+  /** This request's own EntityManager fork. */
+  get em(): EntityManager {
+    this.forked ??= this.deps.orm.em.fork();
+    return this.forked;
+  }
+
+  authenticatedViewer(): Promise<Viewer> {
+    if (!this.viewer) {
+      this.viewer = this.deps.tokens.authenticate(this.deps.orm.em.fork(), this.req.headers.authorization);
+      this.viewer.catch(() => undefined); // whoever asks sees the rejection; an unasked one is no unhandled rejection
+    }
+    return this.viewer;
+  }
+
+  requestContext(): Promise<GatewayContext> {
+    this.context ??= this.authenticatedViewer().then((viewer) => this.build(viewer));
+    return this.context;
+  }
+
+  private build(viewer: Viewer): GatewayContext {
+    const made = new Map<unknown, unknown>();
+    const context: GatewayContext = {
+      em: this.em,
+      viewer,
+      rows: new RowBudget(this.deps.maxRowsPerOperation),
+      once: <T>(create: (context: RequestContext) => T): T => {
+        if (!made.has(create)) made.set(create, create(context));
+        return made.get(create) as T;
+      },
+      wakeDispatcher: this.deps.wakeDispatcher,
+      insurerUrls: this.deps.insurerUrls,
+      tenderChanges: this.deps.tenderChanges,
+    };
+    return context;
+  }
+}
+
+/** Mounted once, before the rate limits: every later layer takes the request's scope from here. */
+export const requestScopes =
+  (deps: ContextDeps): RequestHandler =>
+  (req, res, next) => {
+    res.locals.scope = new RequestScope(deps, req);
+    next();
+  };
+
+export function scopeOf(res: Response): RequestScope {
+  const scope = res.locals.scope as RequestScope | undefined;
+  if (!scope) throw new Error('requestScopes is not mounted before this route');
+  return scope;
+}

@@ -1,0 +1,347 @@
+import { ALL_STATUSES } from '../../tenders/tender-status';
+import { CALLBACK_PATH } from './quote-callback.routes';
+import { ITEM_ROUTES, LIST_ROUTES } from './tender.routes';
+
+/**
+ * The REST contract (OpenAPI 3.1), served at /openapi.json and /docs. The test suite validates every REST
+ * response it receives against it, so it cannot drift from the code.
+ */
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
+const timestamp = { type: 'string', format: 'date-time', examples: ['2026-05-04T09:15:00.000Z'] };
+
+const listParameters = [
+  { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Offset.' },
+  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 }, description: 'Page size.' },
+  {
+    name: 'sort',
+    in: 'query',
+    schema: { type: 'string', pattern: '^-?(created_at|updated_at|status|product)(,-?(created_at|updated_at|status|product))*$' },
+    description: 'Comma list of created_at, updated_at, status, product; "-" prefix = descending. Default: -created_at. Ties: _id.',
+  },
+  { name: 'status', in: 'query', schema: { type: 'string' }, description: "Comma list of statuses within the path's own set." },
+  { name: 'line_of_business', in: 'query', schema: { type: 'string' }, description: 'A line of business _id.' },
+  { name: 'updated_since', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'ISO 8601 with offset.' },
+];
+
+const bearerErrors = {
+  '401': problem('No, malformed, expired, revoked or foreign token (WWW-Authenticate: Bearer error="invalid_token").'),
+  '403': problem("The token's role may not use this path."),
+  '429': problem('Too many requests from this client (Retry-After).'),
+  '431': problem('The request headers are too large (for example a huge token).'),
+};
+
+function listOperation(summary: string, statuses: readonly string[], roles: string) {
+  return {
+    get: {
+      summary,
+      description: `Statuses: ${statuses.join(', ')}. Roles: ${roles}.`,
+      security: [{ bearer: [] }],
+      parameters: listParameters,
+      responses: {
+        '200': { description: 'A page of tenders.', content: { 'application/json': { schema: ref('TenderList') } } },
+        '400': problem('A query parameter is unknown, repeated or malformed; errors[].parameter names it.'),
+        ...bearerErrors,
+      },
+    },
+  };
+}
+
+/** Express's `:id` as OpenAPI's `{id}`. */
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+function itemOperation(roles: string) {
+  return {
+    get: {
+      summary: 'One tender',
+      description: `Roles: ${roles}. A tender the viewer may not see is a 404.`,
+      security: [{ bearer: [] }],
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: {
+        '200': { description: 'The tender.', content: { 'application/json': { schema: ref('Tender') } } },
+        '400': problem('Query parameters are not accepted here.'),
+        '404': problem('No tender with this id is visible to the viewer.'),
+        ...bearerErrors,
+      },
+    },
+  };
+}
+
+const addressSchema = {
+  type: 'object',
+  required: ['street', 'house_number', 'zip', 'city', 'country'],
+  additionalProperties: false,
+  properties: {
+    street: { type: 'string' },
+    house_number: { type: 'string' },
+    zip: { type: 'string' },
+    city: { type: 'string' },
+    country: { type: 'string', description: 'Two-letter country code, or empty.', pattern: '^([A-Z]{2})?$' },
+  },
+};
+
+export const openApiDocument = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Tender Exchange gateway',
+    version: '1.0.0',
+    description:
+      'Tender read APIs for insurers (/public/v1) and brokers (/api/v1), the token service, the quote-available callback and the policy documentation confirmation. Errors are RFC 9457 problem+json.',
+  },
+  servers: [{ url: '/' }],
+  components: {
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    schemas: {
+      Problem: {
+        type: 'object',
+        required: ['type', 'title', 'status', 'detail', 'code'],
+        properties: {
+          type: { type: 'string', format: 'uri' },
+          title: { type: 'string' },
+          status: { type: 'integer', minimum: 400, maximum: 599 },
+          detail: { type: 'string' },
+          code: { type: 'string', examples: ['BAD_USER_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND'] },
+          errors: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['message'],
+              properties: { parameter: { type: 'string' }, pointer: { type: 'string' }, message: { type: 'string' } },
+            },
+          },
+        },
+      },
+      Address: addressSchema,
+      LineOfBusiness: {
+        type: 'object',
+        required: ['_id', 'name'],
+        additionalProperties: false,
+        properties: { _id: { type: 'string' }, name: { type: 'string' } },
+      },
+      Customer: {
+        type: 'object',
+        required: ['_id', 'address', 'company_id', 'name'],
+        additionalProperties: false,
+        properties: { _id: { type: 'string' }, address: ref('Address'), company_id: { type: 'string' }, name: { type: 'string' } },
+      },
+      BrokerCompany: {
+        type: 'object',
+        required: ['_id', 'address', 'company_id', 'email', 'name'],
+        additionalProperties: false,
+        properties: {
+          _id: { type: 'string' },
+          address: ref('Address'),
+          company_id: { type: 'string' },
+          email: { type: 'string' },
+          name: { type: 'string' },
+        },
+      },
+      Person: {
+        type: 'object',
+        required: ['_id', 'account_id', 'email', 'first_name', 'last_name', 'salutation'],
+        additionalProperties: false,
+        properties: {
+          _id: { type: 'string' },
+          account_id: { type: 'string' },
+          email: { type: 'string' },
+          first_name: { type: 'string' },
+          last_name: { type: 'string' },
+          salutation: { type: 'string' },
+        },
+      },
+      PolicyDocumentation: {
+        type: 'object',
+        required: ['status', 'policy_number', 'confirmed_at'],
+        additionalProperties: false,
+        properties: {
+          status: { enum: ['PENDING', 'CONFIRMED'] },
+          policy_number: nullable({ type: 'string' }),
+          confirmed_at: nullable(timestamp),
+        },
+      },
+      Tender: {
+        type: 'object',
+        description:
+          'Spec 2.1. For an insurer, a CLOSED tender and a SUCCESSFUL one another insurer won keep only _id, status, product, line_of_business, created_at, updated_at and changes_metadata; the other fields are null.',
+        required: [
+          '_id',
+          'changes_metadata',
+          'created_at',
+          'updated_at',
+          'product',
+          'status',
+          'tax_rate',
+          'line_of_business',
+          'customer',
+          'broker_company',
+          'person_in_charge',
+          'policy_documentation',
+        ],
+        additionalProperties: false,
+        properties: {
+          _id: { type: 'string' },
+          changes_metadata: {
+            type: 'object',
+            description: 'status_changed_to_<status> for every status the tender has entered.',
+            propertyNames: { pattern: '^status_changed_to_[a-z_]+$' },
+            additionalProperties: timestamp,
+          },
+          created_at: timestamp,
+          updated_at: timestamp,
+          product: { type: 'string' },
+          status: { enum: [...ALL_STATUSES] },
+          tax_rate: nullable({ type: 'number' }),
+          line_of_business: ref('LineOfBusiness'),
+          customer: nullable(ref('Customer')),
+          broker_company: nullable(ref('BrokerCompany')),
+          person_in_charge: nullable(ref('Person')),
+          policy_documentation: nullable(ref('PolicyDocumentation')),
+        },
+      },
+      TenderList: {
+        type: 'object',
+        required: ['metadata', 'payload'],
+        additionalProperties: false,
+        properties: {
+          metadata: {
+            type: 'object',
+            required: ['count', 'skip', 'limit', 'sort'],
+            additionalProperties: false,
+            properties: {
+              count: { type: 'string', pattern: '^\\d+$', description: 'Total matching, not the page size.' },
+              skip: { type: 'string', pattern: '^\\d+$' },
+              limit: { type: 'string', pattern: '^\\d+$' },
+              sort: { type: 'object', additionalProperties: { enum: [1, -1] }, examples: [{ updated_at: -1, created_at: 1 }] },
+            },
+          },
+          payload: { type: 'array', items: ref('Tender') },
+        },
+      },
+      TokenRequest: {
+        type: 'object',
+        required: ['app_id', 'secret'],
+        additionalProperties: false,
+        properties: {
+          app_id: { type: 'string', minLength: 1, maxLength: 256 },
+          secret: { type: 'string', minLength: 1, maxLength: 256 },
+          expiry: { type: 'string', format: 'date-time', description: 'RFC 3339; default: the configured default lifetime.' },
+        },
+      },
+      TokenResponse: {
+        type: 'object',
+        required: ['access_token', 'expiry'],
+        additionalProperties: false,
+        properties: { access_token: { type: 'string' }, expiry: timestamp },
+      },
+    },
+  },
+  paths: {
+    // The tender routes as the router serves them: the same table, so the document cannot drift from it.
+    ...Object.fromEntries(LIST_ROUTES.map((route) => [route.path, listOperation(route.summary, route.statuses, route.roles.join(', '))])),
+    ...Object.fromEntries(ITEM_ROUTES.map((route) => [openApiPath(route.path), itemOperation(route.roles.join(', '))])),
+    '/public/v1/tenders/{id}/policy-documentation': {
+      post: {
+        summary: 'Confirm the policy documentation of a SUCCESSFUL tender',
+        description: 'Roles: the insurer of the ordered option, internal. Repeating with the same policy number is harmless.',
+        security: [{ bearer: [] }],
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['policy_number'],
+                additionalProperties: false,
+                properties: { policy_number: { type: 'string', pattern: '^[\\w./-]{1,100}$' }, confirmed_at: { type: 'string', format: 'date-time' } },
+              },
+            },
+          },
+        },
+        responses: {
+          '200': { description: 'The tender, with policy_documentation CONFIRMED.', content: { 'application/json': { schema: ref('Tender') } } },
+          '400': problem('Malformed body.'),
+          '404': problem('No such tender visible to the viewer.'),
+          '409': problem('Not SUCCESSFUL (INVALID_TRANSITION), or confirmed with another policy number (CONFLICT).'),
+          '413': problem('Body too large.'),
+          '415': problem('Body is not application/json.'),
+          ...bearerErrors,
+        },
+      },
+    },
+    '/auth/token': {
+      post: {
+        summary: 'Issue an access token',
+        requestBody: { required: true, content: { 'application/json': { schema: ref('TokenRequest') } } },
+        responses: {
+          '200': { description: 'The token.', content: { 'application/json': { schema: ref('TokenResponse') } } },
+          '400': problem('Malformed body or expiry (past, malformed, beyond the maximum).'),
+          '401': problem('Unknown app_id or wrong secret.'),
+          '413': problem('Body too large.'),
+          '415': problem('Body is not application/json.'),
+          '429': problem('Too many failed attempts from this address, or too many requests (Retry-After).'),
+          '431': problem('The request headers are too large.'),
+        },
+      },
+    },
+    '/auth/token-revoke': {
+      post: {
+        summary: 'Revoke the bearer token of this request',
+        security: [{ bearer: [] }],
+        responses: {
+          '200': {
+            description: 'Revoked (again).',
+            content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { const: 'revoked' } } } } },
+          },
+          '400': problem('A non-empty body.'),
+          '401': problem('No valid token.'),
+          '413': problem('Body too large.'),
+          '415': problem('Body is not application/json.'),
+          '429': problem('Too many requests from this client (Retry-After).'),
+          '431': problem('The request headers are too large.'),
+        },
+      },
+    },
+    [CALLBACK_PATH]: {
+      post: {
+        summary: 'Quote available (spec 4.5)',
+        description: 'Insurer tokens only. Idempotent; the quote is fetched in the background.',
+        security: [{ bearer: [] }],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['quote_request_id'],
+                additionalProperties: false,
+                properties: { quote_request_id: { type: 'string', minLength: 1, maxLength: 200 } },
+              },
+            },
+          },
+        },
+        responses: {
+          '202': {
+            description: 'Accepted.',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['status', 'quote_request_id'],
+                  additionalProperties: false,
+                  properties: { status: { const: 'accepted' }, quote_request_id: { type: 'string' } },
+                },
+              },
+            },
+          },
+          '400': problem('Malformed body.'),
+          '404': problem('No quote request of this insurer has this id.'),
+          '413': problem('Body too large.'),
+          '415': problem('Body is not application/json.'),
+          ...bearerErrors,
+        },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,22 @@
+import { Router } from 'express';
+import { Role } from '../../access/role';
+import { assertRole } from '../../access/viewer';
+import { jsonBody, methodNotAllowed } from '../http/json-body';
+import { scopeOf } from '../http/request-context';
+import { parseCallback, receiveCallback } from '../../quotes/quote-callback.service';
+
+export const CALLBACK_PATH = '/aggregation-gateway/v1/public/producer-integration/quotes/available';
+
+/** Spec 4.5, for insurer tokens: 202 at once; the quote is fetched in the background. */
+export function quoteCallbackRoutes(): Router {
+  const router = Router();
+  router.post(CALLBACK_PATH, ...jsonBody('4kb'), async (req, res) => {
+    const { em, viewer, wakeDispatcher } = await scopeOf(res).requestContext();
+    assertRole(viewer, [Role.INSURER]);
+    const quoteRequestId = parseCallback(req.body);
+    if (await receiveCallback(em, viewer, quoteRequestId)) wakeDispatcher();
+    res.status(202).json({ status: 'accepted', quote_request_id: quoteRequestId });
+  });
+  router.all(CALLBACK_PATH, methodNotAllowed('POST'));
+  return router;
+}

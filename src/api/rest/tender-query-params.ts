@@ -1,0 +1,114 @@
+import type { Request } from 'express';
+import { badInput, type FieldProblem } from '../../platform/errors/domain-error';
+import { TenderStatus } from '../../tenders/tender-status';
+import { parseTimestamp } from '../../platform/validation/timestamp';
+
+/** REST sort names → GraphQL `TenderSortField` values. */
+const SORT_FIELDS: Record<string, string> = {
+  created_at: 'CREATED_AT',
+  updated_at: 'UPDATED_AT',
+  status: 'STATUS',
+  product: 'PRODUCT',
+};
+const LIST_PARAMETERS = ['skip', 'limit', 'sort', 'status', 'line_of_business', 'updated_since'];
+const GRAPHQL_INT_MAX = 2 ** 31 - 1;
+
+export interface TenderListVariables {
+  status: string[];
+  lineOfBusinessId?: string;
+  updatedSince?: string;
+  sort?: { field: string; direction: 'ASC' | 'DESC' }[];
+  skip?: number;
+  limit?: number;
+}
+
+export interface ParsedListQuery {
+  variables: TenderListVariables;
+  /** The envelope's `metadata.sort`: `{"updated_at": -1, "created_at": 1}`, `{}` without `sort`. */
+  sortEcho: Record<string, 1 | -1>;
+}
+
+/** Refuses what it does not understand: unknown or repeated parameters and every malformed value. */
+export function parseListQuery(req: Request, pathStatuses: readonly TenderStatus[]): ParsedListQuery {
+  const problems: FieldProblem[] = [];
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.query)) {
+    if (!LIST_PARAMETERS.includes(name)) problems.push({ parameter: name, message: `unknown parameter; allowed: ${LIST_PARAMETERS.join(', ')}` });
+    else if (typeof value !== 'string') problems.push({ parameter: name, message: 'must be given once' });
+    else values[name] = value;
+  }
+  const variables: TenderListVariables = { status: [...pathStatuses] };
+  const sortEcho: Record<string, 1 | -1> = {};
+
+  for (const name of ['skip', 'limit'] as const) {
+    if (values[name] === undefined) continue;
+    if (!/^\d+$/.test(values[name]) || Number(values[name]) > GRAPHQL_INT_MAX) {
+      problems.push({ parameter: name, message: name === 'skip' ? 'must be an integer ≥ 0' : 'must be an integer from 1 to 200' });
+    } else {
+      variables[name] = Number(values[name]);
+    }
+  }
+
+  if (values.sort !== undefined) {
+    const sort: NonNullable<TenderListVariables['sort']> = [];
+    for (const key of values.sort.split(',')) {
+      const name = key.startsWith('-') ? key.slice(1) : key;
+      if (!Object.hasOwn(SORT_FIELDS, name)) {
+        problems.push({ parameter: 'sort', message: `unknown sort field "${name}"; allowed: ${Object.keys(SORT_FIELDS).join(', ')}` });
+      } else if (Object.hasOwn(sortEcho, name)) {
+        problems.push({ parameter: 'sort', message: `"${name}" is given twice` });
+      } else {
+        sortEcho[name] = key.startsWith('-') ? -1 : 1;
+        sort.push({ field: SORT_FIELDS[name], direction: key.startsWith('-') ? 'DESC' : 'ASC' });
+      }
+    }
+    variables.sort = sort;
+  }
+
+  if (values.status !== undefined) {
+    const statuses = values.status.split(',');
+    const outside = statuses.filter((status) => !pathStatuses.includes(status as TenderStatus));
+    if (outside.length > 0) {
+      problems.push({ parameter: 'status', message: `must be a comma list of ${pathStatuses.join(', ')}; not allowed here: ${outside.join(', ')}` });
+    } else {
+      variables.status = [...new Set(statuses)];
+    }
+  }
+
+  if (values.line_of_business !== undefined) {
+    if (!/^[\w-]{1,64}$/.test(values.line_of_business)) problems.push({ parameter: 'line_of_business', message: 'must be a line of business id' });
+    else variables.lineOfBusinessId = values.line_of_business;
+  }
+
+  if (values.updated_since !== undefined) {
+    const since = parseTimestamp(values.updated_since);
+    if (!since) problems.push({ parameter: 'updated_since', message: 'must be an ISO 8601 timestamp with offset, e.g. 2026-05-04T09:15:00.000Z' });
+    else variables.updatedSince = since.toISOString();
+  }
+
+  if (problems.length > 0) throw badInput('The query parameters are invalid', problems);
+  return { variables, sortEcho };
+}
+
+/** `GET .../tenders/{id}` takes no parameters at all. */
+export function assertNoQuery(req: Request): void {
+  const names = Object.keys(req.query);
+  if (names.length > 0) throw badInput('This resource takes no query parameters', names.map((name) => ({ parameter: name, message: 'unknown parameter' })));
+}
+
+/** Body of `POST /public/v1/tenders/{id}/policy-documentation`: `{policy_number, confirmed_at?}`. */
+export function parsePolicyDocumentation(body: unknown): { policyNumber: string; confirmedAt?: string } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw badInput('The body must be a JSON object {"policy_number": "...", "confirmed_at": "..."}', [{ pointer: '', message: 'expected a JSON object' }]);
+  }
+  const record = body as Record<string, unknown>;
+  const problems: FieldProblem[] = Object.keys(record)
+    .filter((key) => key !== 'policy_number' && key !== 'confirmed_at')
+    .map((key) => ({ pointer: `/${key}`, message: 'unknown field' }));
+  if (typeof record.policy_number !== 'string') problems.push({ pointer: '/policy_number', message: 'required, a string' });
+  if (record.confirmed_at !== undefined && !parseTimestamp(record.confirmed_at)) {
+    problems.push({ pointer: '/confirmed_at', message: 'must be an ISO 8601 timestamp with offset' });
+  }
+  if (problems.length > 0) throw badInput('The policy documentation is invalid', problems);
+  return { policyNumber: record.policy_number as string, confirmedAt: record.confirmed_at as string | undefined };
+}

@@ -1,0 +1,90 @@
+import { Router, type Response } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import { Role } from '../../access/role';
+import { assertRole } from '../../access/viewer';
+import { prepareOperation } from '../graphql/prepared-operation';
+import { scopeOf } from '../http/request-context';
+import { jsonBody, methodNotAllowed } from '../http/json-body';
+import { ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../../tenders/tender-status';
+import { assertNoQuery, parseListQuery, parsePolicyDocumentation } from './tender-query-params';
+import { REST_CONFIRM_POLICY_DOCUMENTATION, REST_TENDER_BY_ID, REST_TENDER_LIST } from './tender-operations.graphql';
+
+interface ListRoute {
+  path: string;
+  /** The route's summary in the OpenAPI document, which is built from this table. */
+  summary: string;
+  statuses: readonly TenderStatus[];
+  roles: readonly Role[];
+}
+
+const INSURER_API = [Role.INSURER, Role.INTERNAL];
+const BROKER_API = [Role.BROKER, Role.INTERNAL];
+
+/** Spec 4.1 and 4.2; `/public/v1/tenders/open` serves insurers and brokers, `/api/v1/tenders/open` is its broker alias. */
+export const LIST_ROUTES: readonly ListRoute[] = [
+  { path: '/public/v1/tenders', summary: 'Tenders the insurer was invited to', statuses: ALL_STATUSES, roles: INSURER_API },
+  { path: '/public/v1/tenders/open', summary: 'Open tenders', statuses: OPEN_STATUSES, roles: [Role.INSURER, Role.BROKER, Role.INTERNAL] },
+  { path: '/public/v1/tenders/successful', summary: 'Successful tenders', statuses: [TenderStatus.SUCCESSFUL], roles: INSURER_API },
+  { path: '/public/v1/tenders/closed', summary: 'Closed tenders', statuses: [TenderStatus.CLOSED], roles: INSURER_API },
+  { path: '/api/v1/tenders', summary: "The broker company's tenders", statuses: ALL_STATUSES, roles: BROKER_API },
+  { path: '/api/v1/tenders/open', summary: 'Open tenders (alias of /public/v1/tenders/open)', statuses: OPEN_STATUSES, roles: BROKER_API },
+  { path: '/api/v1/tenders/successful', summary: 'Successful tenders', statuses: [TenderStatus.SUCCESSFUL], roles: BROKER_API },
+  { path: '/api/v1/tenders/closed', summary: 'Closed tenders', statuses: [TenderStatus.CLOSED], roles: BROKER_API },
+];
+
+export const ITEM_ROUTES: readonly { path: string; roles: readonly Role[] }[] = [
+  { path: '/public/v1/tenders/:id', roles: INSURER_API },
+  { path: '/api/v1/tenders/:id', roles: BROKER_API },
+];
+
+const readOnly = methodNotAllowed('GET, HEAD', 'The tender APIs are read-only: use GET');
+
+/** Thin shims: parameters → variables, the prepared GraphQL operation, its result → the envelope of spec 2.2. */
+export function tenderRoutes(schema: GraphQLSchema): Router {
+  const list = prepareOperation(schema, REST_TENDER_LIST);
+  const byId = prepareOperation(schema, REST_TENDER_BY_ID);
+  const confirmPolicy = prepareOperation(schema, REST_CONFIRM_POLICY_DOCUMENTATION);
+  const router = Router();
+
+  async function authorised(res: Response, roles: readonly Role[]) {
+    const context = await scopeOf(res).requestContext();
+    assertRole(context.viewer, roles);
+    return context;
+  }
+
+  for (const route of LIST_ROUTES) {
+    router.get(route.path, async (req, res) => {
+      const context = await authorised(res, route.roles);
+      const { variables, sortEcho } = parseListQuery(req, route.statuses);
+      const data = await list.run(context, { ...variables });
+      const page = data.tenders as { count: number; skip: number; limit: number; items: unknown[] };
+      res.json({
+        metadata: { count: String(page.count), skip: String(page.skip), limit: String(page.limit), sort: sortEcho },
+        payload: page.items,
+      });
+    });
+    router.all(route.path, readOnly);
+  }
+
+  // The insurer confirms the policy documentation of a tender it won (DESIGN 3); roles are the mutation's.
+  const policyPath = '/public/v1/tenders/:id/policy-documentation';
+  router.post(policyPath, ...jsonBody('4kb'), async (req, res) => {
+    const context = await authorised(res, INSURER_API);
+    assertNoQuery(req);
+    const { policyNumber, confirmedAt } = parsePolicyDocumentation(req.body);
+    const data = await confirmPolicy.run(context, { id: req.params.id, policyNumber, confirmedAt });
+    res.json(data.confirmPolicyDocumentation);
+  });
+  router.all(policyPath, methodNotAllowed('POST'));
+
+  for (const route of ITEM_ROUTES) {
+    router.get(route.path, async (req, res) => {
+      const context = await authorised(res, route.roles);
+      assertNoQuery(req);
+      const data = await byId.run(context, { id: req.params.id });
+      res.json(data.tender);
+    });
+    router.all(route.path, readOnly);
+  }
+  return router;
+}

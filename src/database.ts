@@ -1,0 +1,55 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MikroORM, type Options } from '@mikro-orm/core';
+import type { Config } from './platform/config';
+import { databaseEngine, ormOptions as engineOptions } from './platform/db/orm-options';
+import { ApiClient } from './auth/api-client.entity';
+import { RevokedToken } from './auth/revoked-token.entity';
+import { RateLimitCounter } from './platform/http/rate-limit-counter.entity';
+import { Insurer } from './insurers/insurer.entity';
+import { EarlyCallback } from './quotes/early-callback.entity';
+import { QuoteOption } from './quotes/quote-option.entity';
+import { QuoteRequest } from './quotes/quote-request.entity';
+import { Address } from './parties/address.embeddable';
+import { BrokerCompany } from './parties/broker-company.entity';
+import { Customer } from './parties/customer.entity';
+import { Person } from './parties/person.entity';
+import { LineOfBusiness } from './tenders/line-of-business.entity';
+import { TenderHistoryEntry } from './tenders/tender-history-entry.entity';
+import { TenderInvitation } from './tenders/tender-invitation.entity';
+import { Tender } from './tenders/tender.entity';
+
+/** Every feature's entities: the gateway's database. */
+const entities = [
+  Address,
+  ApiClient,
+  BrokerCompany,
+  Customer,
+  EarlyCallback,
+  Insurer,
+  LineOfBusiness,
+  Person,
+  QuoteOption,
+  QuoteRequest,
+  RateLimitCounter,
+  RevokedToken,
+  Tender,
+  TenderHistoryEntry,
+  TenderInvitation,
+];
+
+/** The ORM options for the configured database, as the application, the CLI and `mikro-orm.config.ts` use them. */
+export const ormOptions = (config: Pick<Config, 'databaseUrl'>, overrides: Partial<Options> = {}): Options => engineOptions(config, entities, overrides);
+
+/** Opens the configured database (creating a SQLite file's folder) and applies pending migrations. */
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl'>,
+  { migrate = true, overrides = {} }: { migrate?: boolean; overrides?: Partial<Options> } = {},
+): Promise<MikroORM> {
+  if (databaseEngine(config.databaseUrl) === 'sqlite' && config.databaseUrl !== ':memory:') {
+    mkdirSync(dirname(config.databaseUrl), { recursive: true });
+  }
+  const orm = await MikroORM.init(ormOptions(config, overrides));
+  if (migrate) await orm.getMigrator().up();
+  return orm;
+}

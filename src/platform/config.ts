@@ -1,0 +1,200 @@
+import { isIP } from 'node:net';
+import { join, resolve } from 'node:path';
+import { UrlAllowList } from './http/url-allow-list';
+import { LOG_LEVELS, type LogLevel } from './logger';
+
+export interface Config {
+  nodeEnv: string;
+  port: number;
+  /** A SQLite file path, `:memory:`, or `postgres://user@host:port/database`. */
+  databaseUrl: string;
+  dataDir: string;
+  /** JWT_SECRET; null outside production: `main` then keeps a generated one in the data folder (auth/jwt-secret.ts). */
+  jwtSecret: string | null;
+  jwtIssuer: string;
+  jwtAudience: string;
+  /** seconds */
+  tokenDefaultTtl: number;
+  /** seconds */
+  tokenMaxTtl: number;
+  /** failed token requests per client IP within `authRateWindow` before 429 */
+  authRateLimit: number;
+  /** seconds */
+  authRateWindow: number;
+  /** seed demo data and print demo credentials when the database is empty */
+  demo: boolean;
+  logLevel: LogLevel;
+  /** Browser origins allowed by CORS; empty: no CORS headers at all. */
+  corsOrigins: string[];
+  /** Requests per client (the API client of a valid token, else the address) per minute, then 429. */
+  rateLimitPerMinute: number;
+  /** Where rate-limit counters live: `database` (shared by every instance) or `memory` (this process only). */
+  rateLimitStore: 'database' | 'memory';
+  /**
+   * Express `trust proxy`: which proxies' X-Forwarded-For names the client's address (rate limits key on it).
+   * false (default): none, the socket's peer is the client; a number: that many hops; a list: those addresses.
+   */
+  trustProxy: boolean | number | string[];
+  /** A request still unanswered after this many ms gets a 503. */
+  requestTimeoutMs: number;
+  quotes: QuoteDispatchConfig;
+  graphql: OperationLimitsConfig;
+  /** Demo mode: where the bundled insurer simulator listens (0 = off). */
+  simPort: number;
+}
+
+/** How the gateway talks to insurer systems (DESIGN 3, quotation integration). */
+export interface QuoteDispatchConfig {
+  /** Timeout of one call to an insurer system, ms. */
+  timeoutMs: number;
+  /** Attempts per call (first try included) before the quote request is FAILED. */
+  maxAttempts: number;
+  /** Backoff before retry n: min(maxMs, baseMs * 2^(n-1)) with full jitter; Retry-After wins when longer. */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** How often the dispatcher looks for due work when nothing wakes it, ms. */
+  pollIntervalMs: number;
+  /** How long one dispatcher owns a claimed quote request before another may take it over, ms. */
+  leaseMs: number;
+  /** Quote requests handled at once by one dispatcher. */
+  concurrency: number;
+  /** Of those, at most this many for one insurer: slow insurers hold a share of the slots, never all of them. */
+  concurrencyPerInsurer: number;
+  /** Which insurer URLs and addresses may be called (`INSURER_URL_ALLOW`; private ranges refused in production). */
+  urlAllowList: UrlAllowList;
+}
+
+/** What one GraphQL operation may cost, and how many expensive ones run at once (DESIGN 6, fairness). */
+export interface OperationLimitsConfig {
+  /** Rows one operation may read: refused beforehand by estimate, stopped while running by count. */
+  maxRows: number;
+  /** From this estimate on, an operation is expensive and needs one of the slots below. */
+  expensiveRows: number;
+  /** Expensive operations running at once in one process. */
+  expensiveConcurrency: number;
+  /** How long an expensive operation waits for a slot before it is refused with 503, ms. */
+  queueTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!values.includes(raw as T)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function jwtSecret(env: Env, nodeEnv: string): string | null {
+  const given = env.JWT_SECRET;
+  if (given) {
+    if (given.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters long');
+    return given;
+  }
+  if (nodeEnv === 'production') throw new ConfigError('JWT_SECRET is required when NODE_ENV=production');
+  return null;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxy(raw: string | undefined): boolean | number | string[] {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const valid = PROXY_NAMES.includes(entry) || (isIP(address) !== 0 && extra === undefined && (bits === undefined || /^\d{1,3}$/.test(bits)));
+    if (!valid) throw new ConfigError(`TRUST_PROXY must be false, true, a hop count, or a comma list of addresses, CIDR ranges and ${PROXY_NAMES.join('/')}, got "${entry}"`);
+  }
+  return entries;
+}
+
+function origins(raw: string | undefined): string[] {
+  const list = (raw ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  for (const origin of list) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError(`CORS_ORIGINS entries must be origins such as https://app.example, got "${origin}"`);
+  }
+  return list;
+}
+
+function urlAllowList(env: Env, nodeEnv: string): UrlAllowList {
+  try {
+    return UrlAllowList.parse(env.INSURER_URL_ALLOW, nodeEnv === 'production');
+  } catch (error) {
+    throw new ConfigError(`INSURER_URL_ALLOW: ${(error as Error).message}`);
+  }
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const dataDir = resolve(env.DATA_DIR ?? './data');
+  const databaseUrl = env.DATABASE_URL || join(dataDir, 'tender-exchange.sqlite');
+  if (/^[a-z]+:\/\//i.test(databaseUrl) && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must be a SQLite file path, ":memory:" or postgres://..., got "${databaseUrl}"`);
+  }
+  const tokenDefaultTtl = integer(env, 'TOKEN_DEFAULT_TTL', 3600, 60, 31 * 24 * 3600);
+  const tokenMaxTtl = integer(env, 'TOKEN_MAX_TTL', 24 * 3600, 60, 31 * 24 * 3600);
+  if (tokenDefaultTtl > tokenMaxTtl) throw new ConfigError('TOKEN_DEFAULT_TTL must not exceed TOKEN_MAX_TTL');
+  const quotes: QuoteDispatchConfig = {
+    timeoutMs: integer(env, 'QUOTE_TIMEOUT_MS', 5000, 50, 300_000),
+    maxAttempts: integer(env, 'QUOTE_MAX_ATTEMPTS', 6, 1, 100),
+    backoffBaseMs: integer(env, 'QUOTE_BACKOFF_BASE_MS', 1000, 1, 3_600_000),
+    backoffMaxMs: integer(env, 'QUOTE_BACKOFF_MAX_MS', 60_000, 1, 86_400_000),
+    pollIntervalMs: integer(env, 'QUOTE_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
+    leaseMs: integer(env, 'QUOTE_LEASE_MS', 60_000, 100, 86_400_000),
+    concurrency: integer(env, 'QUOTE_CONCURRENCY', 32, 1, 256),
+    concurrencyPerInsurer: integer(env, 'QUOTE_CONCURRENCY_PER_INSURER', 3, 1, 256),
+    urlAllowList: urlAllowList(env, nodeEnv),
+  };
+  // A lease shorter than one call would let a second dispatcher take over work that is still in flight.
+  if (quotes.leaseMs <= quotes.timeoutMs) throw new ConfigError('QUOTE_LEASE_MS must exceed QUOTE_TIMEOUT_MS');
+  return {
+    nodeEnv,
+    port: integer(env, 'PORT', 4000, 0, 65535),
+    databaseUrl,
+    dataDir,
+    jwtSecret: jwtSecret(env, nodeEnv),
+    jwtIssuer: env.JWT_ISSUER || 'tender-exchange',
+    jwtAudience: env.JWT_AUDIENCE || 'tender-exchange-api',
+    tokenDefaultTtl,
+    tokenMaxTtl,
+    authRateLimit: integer(env, 'AUTH_RATE_LIMIT', 20, 1, 1_000_000),
+    authRateWindow: integer(env, 'AUTH_RATE_WINDOW', 900, 1, 24 * 3600),
+    demo: boolean(env, 'DEMO', nodeEnv !== 'production'),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    corsOrigins: origins(env.CORS_ORIGINS),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['database', 'memory'] as const, 'database'),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    quotes,
+    graphql: {
+      maxRows: integer(env, 'GRAPHQL_MAX_ROWS', 10_000, 100, 1_000_000),
+      expensiveRows: integer(env, 'GRAPHQL_EXPENSIVE_ROWS', 1000, 1, 1_000_000),
+      expensiveConcurrency: integer(env, 'GRAPHQL_EXPENSIVE_CONCURRENCY', 2, 1, 64),
+      queueTimeoutMs: integer(env, 'GRAPHQL_QUEUE_TIMEOUT_MS', 2000, 0, 60_000),
+    },
+    simPort: integer(env, 'SIM_PORT', 4100, 0, 65535),
+  };
+}

@@ -1,0 +1,72 @@
+import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { SqliteDriver } from '@mikro-orm/sqlite';
+import type { EntityClass, EntitySchema, Options } from '@mikro-orm/core';
+import type { Config } from '../config';
+import { postgresqlMigrations } from './migrations/postgresql';
+import { sqliteMigrations } from './migrations/sqlite';
+
+/**
+ * Per-connection SQLite settings. WAL lets readers proceed during writes, and NORMAL sync is durable in WAL
+ * mode except on power loss. 64 MiB of page cache (default 2 MiB) keeps a large tender table's index pages
+ * in memory.
+ */
+const SQLITE_PRAGMAS = [
+  'pragma journal_mode = wal',
+  'pragma synchronous = normal',
+  'pragma cache_size = -65536',
+  'pragma foreign_keys = on',
+  // Another process (a second gateway, the CLI) may hold the write lock for a moment: wait instead of failing.
+  'pragma busy_timeout = 5000',
+];
+
+interface SqliteConnection {
+  exec(sql: string, callback: (error: Error | null) => void): void;
+}
+
+function sqliteConnectionSettings(connection: SqliteConnection, done: (error: Error | null, connection: SqliteConnection) => void): void {
+  connection.exec(`${SQLITE_PRAGMAS.join('; ')};`, (error) => done(error, connection));
+}
+
+export type DatabaseEngine = 'sqlite' | 'postgresql';
+
+export function databaseEngine(databaseUrl: string): DatabaseEngine {
+  return /^postgres(ql)?:\/\//i.test(databaseUrl) ? 'postgresql' : 'sqlite';
+}
+
+/**
+ * Entities and migrations are listed statically so the same code runs under tsx, vitest and compiled
+ * JavaScript without file-system discovery (esbuild emits no decorator metadata either way). Each engine has
+ * its own migrations, generated from the same entities.
+ */
+export function ormOptions(
+  config: Pick<Config, 'databaseUrl'>,
+  entities: readonly (EntityClass<unknown> | EntitySchema)[],
+  overrides: Partial<Options> = {},
+): Options {
+  const engine = databaseEngine(config.databaseUrl);
+  const common: Options = {
+    entities: [...entities],
+    extensions: [Migrator],
+    discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
+    migrations: {
+      migrationsList: engine === 'postgresql' ? postgresqlMigrations : sqliteMigrations,
+      transactional: true,
+      // SQLite: a table rebuild must run outside any transaction (foreign keys off), so each migration has its own.
+      allOrNothing: engine === 'postgresql',
+      snapshot: false,
+      silent: true,
+      path: `src/platform/db/migrations/${engine}`,
+      pathTs: `src/platform/db/migrations/${engine}`,
+      emit: 'ts',
+    },
+    forceUtcTimezone: true,
+    allowGlobalContext: false,
+    debug: false,
+  };
+  const engineOptions: Options =
+    engine === 'postgresql'
+      ? { driver: PostgreSqlDriver, clientUrl: config.databaseUrl, pool: { min: 0, max: 10 } }
+      : { driver: SqliteDriver, dbName: config.databaseUrl, pool: { afterCreate: sqliteConnectionSettings } };
+  return { ...common, ...engineOptions, ...overrides };
+}

@@ -1,0 +1,30 @@
+import type { TenderChangeListener } from '../tenders/tender-lifecycle.service';
+import { TenderStatus } from '../tenders/tender-status';
+import { Reason } from './insurer-client';
+import { QuoteRequestStatus } from './quote-request-status';
+import { QuoteRequest } from './quote-request.entity';
+
+/** Quote requests that may still be sent, called back or fetched: closing the tender cancels them. */
+const OPEN_REQUESTS = [QuoteRequestStatus.QUEUED, QuoteRequestStatus.PROCESSING, QuoteRequestStatus.AVAILABLE];
+
+/**
+ * Closing a tender cancels its open quote requests in the same transaction: QUEUED ones are not sent (the
+ * customer's data stays here), and no quote is stored for PROCESSING or AVAILABLE ones. A request in flight at
+ * this moment may still reach the insurer; the dispatcher's conditional updates discard its answer.
+ */
+export const cancelQuoteRequestsOfClosedTender: TenderChangeListener = async (em, change) => {
+  if (change.to !== TenderStatus.CLOSED) return;
+  await em.nativeUpdate(
+    QuoteRequest,
+    { tender: change.tender.id, status: { $in: OPEN_REQUESTS } },
+    {
+      status: QuoteRequestStatus.CANCELLED,
+      failureReason: Reason.tenderClosed,
+      failureDetail: `the tender was closed by ${change.by.appId}`,
+      nextAttemptAt: null,
+      leaseOwner: null,
+      leaseUntil: null,
+      updatedAt: new Date(),
+    },
+  );
+};

@@ -1,0 +1,64 @@
+import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
+import type { Viewer } from '../../access/viewer';
+import { badInput, notFound, type FieldProblem } from '../../platform/errors/domain-error';
+import { Tender } from '../tender.entity';
+import { countTenders, findTenderRecords } from './tender-record';
+import { ALL_STATUSES } from '../tender-status';
+import { presentTender, visibleTenders } from '../tender-access';
+import { MAX_PAGE_SIZE, SortDirection, TenderSortField, type TenderListArgs, type TenderPage, type TenderView } from '../tender.types';
+
+export class TenderService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly viewer: Viewer,
+  ) {}
+
+  async get(id: string): Promise<TenderView> {
+    const [tender] = await findTenderRecords(this.em, { where: { $and: [{ id }, visibleTenders(this.viewer)] } });
+    // A tender the viewer may not see does not exist for it: 404, never 403.
+    if (!tender) throw notFound(`Tender ${id} not found`);
+    return presentTender(tender, this.viewer);
+  }
+
+  async list(args: TenderListArgs): Promise<TenderPage> {
+    validatePaging(args);
+    const filters: FilterQuery<Tender>[] = [];
+    // A filter that admits every status is no filter; left in, it would steer the planner to the status index
+    // and a full sort instead of walking the sort key's index.
+    if (args.status && !ALL_STATUSES.every((status) => args.status!.includes(status))) filters.push({ status: { $in: args.status } });
+    if (args.lineOfBusinessId !== undefined && args.lineOfBusinessId !== null) filters.push({ lineOfBusiness: args.lineOfBusinessId });
+    if (args.updatedSince) filters.push({ updatedAt: { $gte: args.updatedSince } });
+    // Counted on its own, without the joins of the page.
+    // The visibility filter is built per statement: a raw fragment in it is consumed by the query it is used in.
+    const where = () => ({ $and: [visibleTenders(this.viewer), ...filters] });
+    const [tenders, count] = await Promise.all([
+      findTenderRecords(this.em, { where: where(), page: { orderBy: orderBy(args), offset: args.skip, limit: args.limit } }),
+      countTenders(this.em, where()),
+    ]);
+    return {
+      count,
+      skip: args.skip,
+      limit: args.limit,
+      items: tenders.map((tender) => presentTender(tender, this.viewer)),
+    };
+  }
+}
+
+function validatePaging(args: TenderListArgs): void {
+  const problems: FieldProblem[] = [];
+  if (!Number.isInteger(args.skip) || args.skip < 0) problems.push({ parameter: 'skip', message: 'must be an integer ≥ 0' });
+  if (!Number.isInteger(args.limit) || args.limit < 1 || args.limit > MAX_PAGE_SIZE) {
+    problems.push({ parameter: 'limit', message: `must be an integer from 1 to ${MAX_PAGE_SIZE}` });
+  }
+  const fields = (args.sort ?? []).map((key) => key.field);
+  if (new Set(fields).size !== fields.length) problems.push({ parameter: 'sort', message: 'names a field twice' });
+  if (problems.length > 0) throw badInput(problems.map((p) => `${p.parameter} ${p.message}`).join('; '), problems);
+}
+
+/** Deterministic in every case: the requested keys (default createdAt descending), then id. */
+function orderBy(args: TenderListArgs): QueryOrderMap<Tender>[] {
+  const keys = args.sort?.length ? args.sort : [{ field: TenderSortField.CREATED_AT, direction: SortDirection.DESC }];
+  const order: QueryOrderMap<Tender>[] = keys.map((key) => ({ [key.field]: key.direction }) as QueryOrderMap<Tender>);
+  order.push({ id: keys[keys.length - 1].direction });
+  return order;
+}
