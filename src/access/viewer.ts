@@ -19,6 +19,3 @@ export function assertRole(viewer: Viewer, roles: readonly Role[]): void {
   }
 }
 
-export function forbiddenUnless(allowed: boolean, message: string): void {
-  if (!allowed) throw forbidden(message);
-}

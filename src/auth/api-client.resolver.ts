@@ -1,10 +1,11 @@
-import { Arg, Authorized, Ctx, Field, GraphQLISODateTime, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Field, GraphQLISODateTime, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Allowed } from '../access/access-policy';
 import type { RequestContext } from '../access/request-context';
+import { Role } from '../access/role';
 import { Insurer } from '../insurers/insurer.entity';
 import { BrokerCompany } from '../parties/broker-company.entity';
 import type { ApiClient } from './api-client.entity';
 import { ApiClientService } from './api-client.service';
-import { Role } from '../access/role';
 
 @InputType()
 export class CreateApiClientInput {
@@ -77,6 +78,7 @@ export class Me extends ApiClientIdentity {
 
 @Resolver()
 export class ApiClientResolver {
+  @Allowed('me')
   @Query(() => Me, { description: 'The API client behind the access token.' })
   async me(@Ctx() { em, viewer }: RequestContext): Promise<Me> {
     return {
@@ -88,7 +90,7 @@ export class ApiClientResolver {
     };
   }
 
-  @Authorized(Role.INTERNAL)
+  @Allowed('createApiClient')
   @Mutation(() => CreatedApiClient, { description: 'Creates API credentials; the secret is returned once.' })
   async createApiClient(
     @Arg('input', () => CreateApiClientInput) input: CreateApiClientInput,
@@ -98,19 +100,19 @@ export class ApiClientResolver {
     return { ...identity(client), secret };
   }
 
-  @Authorized(Role.INTERNAL)
+  @Allowed('disableApiClient')
   @Mutation(() => ApiClientView, { description: "Refuses the client's tokens at once, on every instance, and issues it none until enabled." })
   async disableApiClient(@Arg('appId', () => String) appId: string, @Ctx() { em }: RequestContext): Promise<ApiClientView> {
     return clientView(await new ApiClientService(em).disable(appId));
   }
 
-  @Authorized(Role.INTERNAL)
+  @Allowed('enableApiClient')
   @Mutation(() => ApiClientView, { description: 'Issues the client tokens again; tokens from before it was disabled stay refused.' })
   async enableApiClient(@Arg('appId', () => String) appId: string, @Ctx() { em }: RequestContext): Promise<ApiClientView> {
     return clientView(await new ApiClientService(em).enable(appId));
   }
 
-  @Authorized(Role.INTERNAL)
+  @Allowed('rotateApiClientSecret')
   @Mutation(() => CreatedApiClient, {
     description: "A new secret, returned once; the old one stops working at once. The client's tokens stay valid until they expire unless revokeTokens.",
   })

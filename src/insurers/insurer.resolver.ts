@@ -1,5 +1,5 @@
-import { Arg, Authorized, Ctx, Field, FieldResolver, InputType, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { Role } from '../access/role';
+import { Arg, Ctx, Field, FieldResolver, InputType, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Allowed, sees } from '../access/access-policy';
 import type { RequestContext } from '../access/request-context';
 import { Insurer } from './insurer.entity';
 import { InsurerService } from './insurer.service';
@@ -18,12 +18,13 @@ export class CreateInsurerInput {
 
 @Resolver(() => Insurer)
 export class InsurerResolver {
+  @Allowed('insurers')
   @Query(() => [Insurer], { description: 'All insurers; an insurer token sees only its own.' })
   async insurers(@Ctx() { em, viewer, rows }: RequestContext): Promise<Insurer[]> {
     return rows.read(() => new InsurerService(em).list(viewer), (insurers) => insurers.length);
   }
 
-  @Authorized(Role.INTERNAL)
+  @Allowed('createInsurer')
   @Mutation(() => Insurer)
   createInsurer(@Arg('input', () => CreateInsurerInput) input: CreateInsurerInput, @Ctx() { em, insurerUrls }: RequestContext): Promise<Insurer> {
     return new InsurerService(em, insurerUrls).create(input);
@@ -32,6 +33,6 @@ export class InsurerResolver {
   /** Integration details are for operators only. */
   @FieldResolver(() => String, { nullable: true, description: 'Visible to internal and analyst tokens only.' })
   quoteApiUrl(@Root() insurer: Insurer, @Ctx() { viewer }: RequestContext): string | null {
-    return viewer.role === Role.INTERNAL || viewer.role === Role.ANALYST ? insurer.quoteApiUrl : null;
+    return sees.integrationDetails(viewer) ? insurer.quoteApiUrl : null;
   }
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { Role } from '../access/role';
+import { scopeOf } from '../access/access-policy';
 import type { Viewer } from '../access/viewer';
 import { DomainError, badInput, type FieldProblem } from '../platform/errors/domain-error';
 import type { UrlAllowList } from '../platform/http/url-allow-list';
@@ -29,7 +29,8 @@ export class InsurerService {
 
   /** Insurers see only themselves; every other role sees all (brokers choose whom to invite). */
   list(viewer: Viewer): Promise<Insurer[]> {
-    const where = viewer.role === Role.INSURER ? { id: viewer.insurerId! } : {};
+    const scope = scopeOf(viewer);
+    const where = scope.kind === 'insurer' ? { id: scope.insurerId } : {};
     return this.em.find(Insurer, where, { orderBy: { name: 'asc', id: 'asc' } });
   }
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { Role } from '../access/role';
+import { scopeOf, sees } from '../access/access-policy';
 import type { Viewer } from '../access/viewer';
 import { notFound } from '../platform/errors/domain-error';
 import { QuoteRequest } from './quote-request.entity';
@@ -27,7 +27,8 @@ export class ProposalService {
   async loadMany(tenderIds: readonly string[], maxRequests?: number): Promise<(ProposalResult | Error)[]> {
     const tenders = await this.em.find(Tender, { $and: [{ id: { $in: [...tenderIds] } }, visibleTenders(this.viewer)] });
     const shown = new Set(tenders.filter((tender) => !isRedactedFor(this.viewer, tender.status, tender.awardedInsurer?.id)).map((tender) => tender.id));
-    const own = this.viewer.role === Role.INSURER ? { insurer: this.viewer.insurerId! } : {};
+    const scope = scopeOf(this.viewer);
+    const own = scope.kind === 'insurer' ? { insurer: scope.insurerId } : {};
     const requests =
       shown.size === 0
         ? []
@@ -43,8 +44,8 @@ export class ProposalService {
       const mine = requests.filter((request) => request.tender.id === id);
       return buildProposal(tender, mine, {
         showTaxRate: shown.has(id),
-        showActors: this.viewer.role !== Role.INSURER,
-        showInternal: this.viewer.role === Role.INTERNAL,
+        showActors: sees.actors(this.viewer),
+        showInternal: sees.internalNotes(this.viewer),
       });
     });
   }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { Role } from '../access/role';
-import { assertRole, type Viewer } from '../access/viewer';
+import { assertMay } from '../access/access-policy';
+import type { Viewer } from '../access/viewer';
 import { newId } from '../platform/db/ids';
 import { DomainError, badInput, type FieldProblem } from '../platform/errors/domain-error';
 import { Insurer } from '../insurers/insurer.entity';
@@ -79,7 +79,7 @@ export class QuoteRequestService {
    * Nothing is sent here; the dispatcher delivers the requests.
    */
   async requestQuotes(input: RequestQuotesInput): Promise<QuoteRequest[]> {
-    assertRole(this.viewer, [Role.BROKER, Role.INTERNAL]);
+    assertMay(this.viewer, 'requestQuotes');
     const tender = await findVisibleTender(this.em, this.viewer, input.tenderId);
     if (!QUOTABLE.includes(tender.status)) {
       throw new DomainError('CONFLICT', `Quotes can be requested while the tender is ${QUOTABLE.join(', ')}; it is ${tender.status}`);

@@ -1,5 +1,5 @@
-import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { Role } from '../access/role';
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Allowed } from '../access/access-policy';
 import type { RequestContext } from '../access/request-context';
 import { recordOfEntity } from '../tenders/read/tender-record';
 import { presentTender } from '../tenders/tender-access';
@@ -12,7 +12,7 @@ import { ProposalView, QuoteRequestView, RequestQuotesInput } from './quote.type
 
 @Resolver()
 export class QuoteResolver {
-  @Authorized(Role.BROKER, Role.INTERNAL)
+  @Allowed('requestQuotes')
   @Mutation(() => [QuoteRequestView], {
     description: 'Asks insurers for quotes on a tender. The requests are queued and delivered in the background.',
   })
@@ -28,17 +28,19 @@ export class QuoteResolver {
     return requests.filter((request) => ids.has(request.id));
   }
 
+  @Allowed('quoteRequests')
   @Query(() => [QuoteRequestView], { description: "A tender's quote requests, newest first; insurers see their own." })
   async quoteRequests(@Arg('tenderId', () => ID) tenderId: string, @Ctx() context: RequestContext): Promise<QuoteRequestView[]> {
     return (await proposalLoader(context).load(tenderId)).requests;
   }
 
+  @Allowed('proposal')
   @Query(() => ProposalView, { description: "A tender's offers side by side (the proposal overview)." })
   async proposal(@Arg('tenderId', () => ID) tenderId: string, @Ctx() context: RequestContext): Promise<ProposalView> {
     return (await proposalLoader(context).load(tenderId)).proposal;
   }
 
-  @Authorized(Role.BROKER, Role.INTERNAL)
+  @Allowed('orderCover')
   @Mutation(() => TenderView, { description: 'QUOTES_AVAILABLE, IN_NEGOTIATION or REOPENED → IN_COVERNOTE, on one option of a received quote.' })
   async orderCover(
     @Arg('tenderId', () => ID) tenderId: string,

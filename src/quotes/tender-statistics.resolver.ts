@@ -1,11 +1,11 @@
-import { Arg, Authorized, Ctx, GraphQLISODateTime, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, GraphQLISODateTime, Query, Resolver } from 'type-graphql';
+import { Allowed } from '../access/access-policy';
 import type { RequestContext } from '../access/request-context';
-import { Role } from '../access/role';
 import { TenderStatistics, tenderStatistics } from './tender-statistics';
 
 @Resolver()
 export class TenderStatisticsResolver {
-  @Authorized(Role.ANALYST, Role.INTERNAL)
+  @Allowed('tenderStatistics')
   @Query(() => TenderStatistics, { description: 'Counts, quote response rates and times, premium distributions; tenders created in [from, to).' })
   tenderStatistics(
     @Arg('from', () => GraphQLISODateTime, { nullable: true }) from: Date | null,

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { Field, Float, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
-import { Role } from '../access/role';
-import { assertRole, type Viewer } from '../access/viewer';
+import { assertMay } from '../access/access-policy';
+import type { Viewer } from '../access/viewer';
 import { badInput } from '../platform/errors/domain-error';
 import { Insurer } from '../insurers/insurer.entity';
 import { QuoteRequestStatus } from './quote-request-status';
@@ -105,7 +105,7 @@ const RESPONDED = [QuoteRequestStatus.QUOTED, QuoteRequestStatus.DECLINED];
 
 /** Aggregates for analysts: counts grouped in SQL; medians and quantiles computed over the period's rows. */
 export async function tenderStatistics(em: EntityManager, viewer: Viewer, from?: Date | null, to?: Date | null): Promise<TenderStatistics> {
-  assertRole(viewer, [Role.ANALYST, Role.INTERNAL]);
+  assertMay(viewer, 'tenderStatistics');
   if (from && to && from >= to) throw badInput('The period is empty', [{ parameter: 'to', message: 'must lie after from' }]);
   const knex = (em as SqlEntityManager).getKnex();
   const platform = em.getPlatform();

@@ -1,5 +1,5 @@
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/core';
-import { Role } from '../access/role';
+import { scopeOf, sees } from '../access/access-policy';
 import type { Viewer } from '../access/viewer';
 import { notFound } from '../platform/errors/domain-error';
 import { Tender } from './tender.entity';
@@ -10,22 +10,22 @@ import { PolicyDocumentationStatus, type PolicyDocumentationView, type TenderHis
 import type { TenderView } from './tender.types';
 
 /**
- * The one place that decides which tenders a viewer may see and which of their fields.
- * Insurers see the tenders they were invited to; brokers their company's; internal users and analysts all.
+ * Which tenders a viewer may see and which of their fields, as the access policy's scope and field rules say:
+ * insurers see the tenders they were invited to; brokers their company's; internal users and analysts all.
  */
 export function visibleTenders(viewer: Viewer): FilterQuery<Tender> {
-  switch (viewer.role) {
-    case Role.INTERNAL:
-    case Role.ANALYST:
+  const scope = scopeOf(viewer);
+  switch (scope.kind) {
+    case 'all':
       return {};
-    case Role.BROKER:
-      return { brokerCompany: viewer.brokerCompanyId! };
-    case Role.INSURER:
+    case 'brokerCompany':
+      return { brokerCompany: scope.brokerCompanyId };
+    case 'insurer':
       // EXISTS, not MikroORM's `$some` (an IN over a join): the planner can then walk the sort key's index and
       // probe the invitation index per row, so a first page costs the same whatever the insurer's number of
       // invitations; `$some` sorted every invited tender for each page (100 ms and more at 30 000).
       return {
-        [raw((alias: string) => `exists (select 1 from tender_invitation ti where ti.tender_id = ${alias}.id and ti.insurer_id = ?)`, [viewer.insurerId!])]: [],
+        [raw((alias: string) => `exists (select 1 from tender_invitation ti where ti.tender_id = ${alias}.id and ti.insurer_id = ?)`, [scope.insurerId])]: [],
       };
   }
 }
@@ -37,15 +37,9 @@ export async function findVisibleTender(em: EntityManager, viewer: Viewer, tende
   return tender;
 }
 
-/**
- * Data privacy (DESIGN 3): an insurer keeps only the identifying fields of a CLOSED tender and of a
- * SUCCESSFUL tender another insurer won.
- */
-export function isRedactedFor(viewer: Viewer, status: TenderStatus, awardedInsurerId: string | null | undefined): boolean {
-  if (viewer.role !== Role.INSURER) return false;
-  if (status === TenderStatus.CLOSED) return true;
-  return status === TenderStatus.SUCCESSFUL && awardedInsurerId !== viewer.insurerId;
-}
+/** Whether the viewer sees this tender only by its identifying fields (the access policy's privacy rule). */
+export const isRedactedFor = (viewer: Viewer, status: TenderStatus, awardedInsurerId: string | null | undefined): boolean =>
+  !sees.tenderInFull(viewer, { closed: status === TenderStatus.CLOSED, successful: status === TenderStatus.SUCCESSFUL, awardedInsurerId });
 
 export function presentTender(tender: TenderRecord, viewer: Viewer): TenderView {
   const redacted = isRedactedFor(viewer, tender.status, tender.awardedInsurerId);
@@ -79,7 +73,7 @@ export function presentHistory(entries: TenderHistoryEntry[], redacted: boolean,
   if (redacted) return [];
   return entries.map((entry) => ({
     at: entry.at,
-    actor: viewer.role === Role.INSURER ? null : entry.actor,
+    actor: sees.actors(viewer) ? entry.actor : null,
     actorRole: entry.actorRole,
     fromStatus: entry.fromStatus ?? null,
     toStatus: entry.toStatus,

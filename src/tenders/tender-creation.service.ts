@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { Role } from '../access/role';
-import { assertRole, type Viewer } from '../access/viewer';
+import { assertMay } from '../access/access-policy';
+import type { Viewer } from '../access/viewer';
 import { badInput, type FieldProblem } from '../platform/errors/domain-error';
 import { Address } from '../parties/address.embeddable';
 import { BrokerCompany } from '../parties/broker-company.entity';
@@ -50,7 +50,7 @@ export class TenderCreationService {
   ) {}
 
   async create(input: CreateTenderInput): Promise<Tender> {
-    assertRole(this.viewer, [Role.INTERNAL]);
+    assertMay(this.viewer, 'createTender');
     const problems: FieldProblem[] = [];
     text(problems, 'product', input.product, 200);
     if (!Number.isFinite(input.taxRate) || input.taxRate < 0 || input.taxRate > 1) problems.push({ parameter: 'taxRate', message: 'must be between 0 and 1' });

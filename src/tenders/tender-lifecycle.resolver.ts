@@ -1,5 +1,5 @@
-import { Arg, Authorized, Ctx, FieldResolver, GraphQLISODateTime, ID, Mutation, Resolver, Root } from 'type-graphql';
-import { Role } from '../access/role';
+import { Arg, Ctx, FieldResolver, GraphQLISODateTime, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { Allowed } from '../access/access-policy';
 import type { TenderContext } from './tender-context';
 import { historyLoader } from './tender-history.loader';
 import { TenderCreationService } from './tender-creation.service';
@@ -9,30 +9,28 @@ import { recordOfEntity } from './read/tender-record';
 import { presentHistory, presentTender } from './tender-access';
 import { TenderView } from './tender.types';
 
-const BROKER_SIDE = [Role.BROKER, Role.INTERNAL];
-
 /** The tender lifecycle (DESIGN 3): each mutation answers the tender as the caller may now see it. */
 @Resolver(() => TenderView)
 export class TenderLifecycleResolver {
-  @Authorized(Role.INTERNAL)
+  @Allowed('createTender')
   @Mutation(() => TenderView, { description: 'Creates a tender in QUOTES_AVAILABLE (the user interface\'s path).' })
   async createTender(@Arg('input', () => CreateTenderInput) input: CreateTenderInput, @Ctx() { em, viewer }: TenderContext): Promise<TenderView> {
     return presentTender(recordOfEntity(await new TenderCreationService(em, viewer).create(input)), viewer);
   }
 
-  @Authorized(...BROKER_SIDE)
+  @Allowed('startNegotiation')
   @Mutation(() => TenderView, { description: 'QUOTES_AVAILABLE or REOPENED → IN_NEGOTIATION.' })
   async startNegotiation(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { em, viewer, tenderChanges }: TenderContext): Promise<TenderView> {
     return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).startNegotiation(tenderId)), viewer);
   }
 
-  @Authorized(Role.INSURER, Role.INTERNAL)
+  @Allowed('finaliseContract')
   @Mutation(() => TenderView, { description: 'IN_COVERNOTE → SUCCESSFUL, by the insurer of the ordered option.' })
   async finaliseContract(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { em, viewer, tenderChanges }: TenderContext): Promise<TenderView> {
     return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).finaliseContract(tenderId)), viewer);
   }
 
-  @Authorized(...BROKER_SIDE)
+  @Allowed('closeTender')
   @Mutation(() => TenderView, { description: 'Any open status → CLOSED.' })
   async closeTender(
     @Arg('tenderId', () => ID) tenderId: string,
@@ -42,7 +40,7 @@ export class TenderLifecycleResolver {
     return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).closeTender(tenderId, reason)), viewer);
   }
 
-  @Authorized(...BROKER_SIDE)
+  @Allowed('reopenTender')
   @Mutation(() => TenderView, { description: 'CLOSED → REOPENED; an earlier order to cover no longer stands.' })
   async reopenTender(
     @Arg('tenderId', () => ID) tenderId: string,
@@ -52,7 +50,7 @@ export class TenderLifecycleResolver {
     return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).reopenTender(tenderId, reason)), viewer);
   }
 
-  @Authorized(Role.INSURER, Role.INTERNAL)
+  @Allowed('confirmPolicyDocumentation')
   @Mutation(() => TenderView, { description: 'The winning insurer confirms the policy documentation of a SUCCESSFUL tender.' })
   async confirmPolicyDocumentation(
     @Arg('tenderId', () => ID) tenderId: string,

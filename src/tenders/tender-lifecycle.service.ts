@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { Role } from '../access/role';
-import { assertRole, forbiddenUnless, type Viewer } from '../access/viewer';
-import { DomainError, badInput, type FieldProblem } from '../platform/errors/domain-error';
+import { actsAsWinner, assertMay } from '../access/access-policy';
+import type { Viewer } from '../access/viewer';
+import { DomainError, badInput, forbidden, type FieldProblem } from '../platform/errors/domain-error';
 import { TenderHistoryEntry } from './tender-history-entry.entity';
 import { findVisibleTender } from './tender-access';
 import { Tender } from './tender.entity';
@@ -12,20 +12,18 @@ export type TenderOperation = 'startNegotiation' | 'orderCover' | 'finaliseContr
 interface Transition {
   from: readonly TenderStatus[];
   to: TenderStatus;
-  roles: readonly Role[];
 }
 
-/** DESIGN 3 "Tender lifecycle", the whole table: anything else is INVALID_TRANSITION. */
+/** DESIGN 3 "Tender lifecycle", the whole table: anything else is INVALID_TRANSITION. Who may: the access policy. */
 export const TRANSITIONS: Record<TenderOperation, Transition> = {
-  startNegotiation: { from: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.REOPENED], to: TenderStatus.IN_NEGOTIATION, roles: [Role.BROKER, Role.INTERNAL] },
+  startNegotiation: { from: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.REOPENED], to: TenderStatus.IN_NEGOTIATION },
   orderCover: {
     from: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED],
     to: TenderStatus.IN_COVERNOTE,
-    roles: [Role.BROKER, Role.INTERNAL],
   },
-  finaliseContract: { from: [TenderStatus.IN_COVERNOTE], to: TenderStatus.SUCCESSFUL, roles: [Role.INSURER, Role.INTERNAL] },
-  closeTender: { from: OPEN_STATUSES, to: TenderStatus.CLOSED, roles: [Role.BROKER, Role.INTERNAL] },
-  reopenTender: { from: [TenderStatus.CLOSED], to: TenderStatus.REOPENED, roles: [Role.BROKER, Role.INTERNAL] },
+  finaliseContract: { from: [TenderStatus.IN_COVERNOTE], to: TenderStatus.SUCCESSFUL },
+  closeTender: { from: OPEN_STATUSES, to: TenderStatus.CLOSED },
+  reopenTender: { from: [TenderStatus.CLOSED], to: TenderStatus.REOPENED },
 };
 
 const MAX_REASON = 1000;
@@ -99,7 +97,7 @@ export class TenderLifecycleService {
 
   /** The winning insurer confirms the policy documentation of a SUCCESSFUL tender; repeating it is harmless. */
   async confirmPolicyDocumentation(tenderId: string, policyNumber: string, confirmedAt?: Date | null): Promise<Tender> {
-    assertRole(this.viewer, [Role.INSURER, Role.INTERNAL]);
+    assertMay(this.viewer, 'confirmPolicyDocumentation');
     const problems: FieldProblem[] = [];
     if (!/^[\w./-]{1,100}$/.test(policyNumber)) problems.push({ parameter: 'policyNumber', message: '1 to 100 letters, digits, ".", "/", "-" or "_"' });
     if (confirmedAt && (Number.isNaN(confirmedAt.getTime()) || confirmedAt.getTime() > Date.now() + CLOCK_SKEW_MS)) {
@@ -140,10 +138,7 @@ export class TenderLifecycleService {
    * cannot tell a tender awarded to a competitor from one with no order at all.
    */
   private assertAwardedInsurer(tender: Tender, what: string): void {
-    forbiddenUnless(
-      this.viewer.role === Role.INTERNAL || (this.viewer.role === Role.INSURER && tender.awardedInsurer?.id === this.viewer.insurerId),
-      `Only the insurer of the ordered option may ${what}`,
-    );
+    if (!actsAsWinner(this.viewer, tender.awardedInsurer?.id)) throw forbidden(`Only the insurer of the ordered option may ${what}`);
   }
 
   private async load(tenderId: string): Promise<Tender> {
@@ -155,7 +150,7 @@ export class TenderLifecycleService {
   /** One row of TRANSITIONS, with its history entry and the listeners, under optimistic locking in one transaction. */
   async change(tenderId: string, operation: TenderOperation, steps: TransitionSteps = {}): Promise<Tender> {
     const rule = TRANSITIONS[operation];
-    assertRole(this.viewer, rule.roles);
+    assertMay(this.viewer, operation);
     const tender = await this.load(tenderId);
     steps.guard?.(tender);
     if (!rule.from.includes(tender.status)) {

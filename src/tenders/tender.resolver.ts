@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
+import { Allowed } from '../access/access-policy';
 import type { RequestContext } from '../access/request-context';
 import { LineOfBusiness } from './line-of-business.entity';
 import { TenderService } from './read/tender-read.service';
@@ -6,16 +7,19 @@ import { TenderListArgs, TenderPage, TenderView } from './tender.types';
 
 @Resolver(() => TenderView)
 export class TenderResolver {
+  @Allowed('tender')
   @Query(() => TenderView, { description: 'One tender the viewer may see; NOT_FOUND otherwise.' })
   async tender(@Arg('id', () => ID) id: string, @Ctx() { em, viewer, rows }: RequestContext): Promise<TenderView> {
     return rows.read(() => new TenderService(em, viewer).get(id), () => 1);
   }
 
+  @Allowed('tenders')
   @Query(() => TenderPage, { description: 'The tenders the viewer may see, filtered, sorted and paged like the REST lists.' })
   async tenders(@Args(() => TenderListArgs) args: TenderListArgs, @Ctx() { em, viewer, rows }: RequestContext): Promise<TenderPage> {
     return rows.read(() => new TenderService(em, viewer).list(args), (page) => page.items.length);
   }
 
+  @Allowed('linesOfBusiness')
   @Query(() => [LineOfBusiness])
   async linesOfBusiness(@Ctx() { em, rows }: RequestContext): Promise<LineOfBusiness[]> {
     return rows.read(() => em.find(LineOfBusiness, {}, { orderBy: { name: 'asc' } }), (lines) => lines.length);

@@ -5,7 +5,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { HeaderMap } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { GraphQLError, visit, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
-import { Role } from '../../access/role';
+import { may, rolesFor } from '../../access/access-policy';
 import { DomainError, type ErrorCode } from '../../platform/errors/domain-error';
 import { BEARER_CHALLENGE, HTTP_STATUS } from '../../platform/errors/error-mapping';
 import { asDomainError } from '../../platform/errors/normalize';
@@ -78,9 +78,8 @@ const requestPolicy: ApolloServerPlugin<RequestContext> = {
         if (operation?.operation === 'subscription') {
           throw new GraphQLError('Subscriptions are not supported', { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
         }
-        const { role } = contextValue.viewer;
-        if (role !== Role.INTERNAL && role !== Role.ANALYST && usesIntrospection(document)) {
-          throw new GraphQLError('Introspection is available to internal and analyst tokens only', {
+        if (!may(contextValue.viewer, 'introspection') && usesIntrospection(document)) {
+          throw new GraphQLError(`Introspection is available to ${rolesFor('introspection').join(' and ')} tokens only`, {
             extensions: { code: 'FORBIDDEN', http: { status: 403 } },
           });
         }

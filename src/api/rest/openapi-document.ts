@@ -1,3 +1,4 @@
+import { rolesFor } from '../../access/access-policy';
 import { ALL_STATUSES } from '../../tenders/tender-status';
 import { CALLBACK_PATH } from './quote-callback.routes';
 import { ITEM_ROUTES, LIST_ROUTES } from './tender.routes';
@@ -238,8 +239,8 @@ export const openApiDocument = {
   },
   paths: {
     // The tender routes as the router serves them: the same table, so the document cannot drift from it.
-    ...Object.fromEntries(LIST_ROUTES.map((route) => [route.path, listOperation(route.summary, route.statuses, route.roles.join(', '))])),
-    ...Object.fromEntries(ITEM_ROUTES.map((route) => [openApiPath(route.path), itemOperation(route.roles.join(', '))])),
+    ...Object.fromEntries(LIST_ROUTES.map((route) => [route.path, listOperation(route.summary, route.statuses, rolesFor(route.access).join(', '))])),
+    ...Object.fromEntries(ITEM_ROUTES.map((route) => [openApiPath(route.path), itemOperation(rolesFor(route.access).join(', '))])),
     '/public/v1/tenders/{id}/policy-documentation': {
       post: {
         summary: 'Confirm the policy documentation of a SUCCESSFUL tender',

@@ -1,6 +1,5 @@
 import { Router } from 'express';
-import { Role } from '../../access/role';
-import { assertRole } from '../../access/viewer';
+import { assertMay } from '../../access/access-policy';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
 import { scopeOf } from '../http/request-context';
 import { parseCallback, receiveCallback } from '../../quotes/quote-callback.service';
@@ -12,7 +11,7 @@ export function quoteCallbackRoutes(): Router {
   const router = Router();
   router.post(CALLBACK_PATH, ...jsonBody('4kb'), async (req, res) => {
     const { em, viewer, wakeDispatcher } = await scopeOf(res).requestContext();
-    assertRole(viewer, [Role.INSURER]);
+    assertMay(viewer, 'quoteCallback');
     const quoteRequestId = parseCallback(req.body);
     if (await receiveCallback(em, viewer, quoteRequestId)) wakeDispatcher();
     res.status(202).json({ status: 'accepted', quote_request_id: quoteRequestId });

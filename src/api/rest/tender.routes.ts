@@ -1,7 +1,6 @@
 import { Router, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { Role } from '../../access/role';
-import { assertRole } from '../../access/viewer';
+import { assertMay, type Operation } from '../../access/access-policy';
 import { prepareOperation } from '../graphql/prepared-operation';
 import { scopeOf } from '../http/request-context';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
@@ -14,27 +13,25 @@ interface ListRoute {
   /** The route's summary in the OpenAPI document, which is built from this table. */
   summary: string;
   statuses: readonly TenderStatus[];
-  roles: readonly Role[];
+  /** The access policy's entry for this surface. */
+  access: Operation;
 }
-
-const INSURER_API = [Role.INSURER, Role.INTERNAL];
-const BROKER_API = [Role.BROKER, Role.INTERNAL];
 
 /** Spec 4.1 and 4.2; `/public/v1/tenders/open` serves insurers and brokers, `/api/v1/tenders/open` is its broker alias. */
 export const LIST_ROUTES: readonly ListRoute[] = [
-  { path: '/public/v1/tenders', summary: 'Tenders the insurer was invited to', statuses: ALL_STATUSES, roles: INSURER_API },
-  { path: '/public/v1/tenders/open', summary: 'Open tenders', statuses: OPEN_STATUSES, roles: [Role.INSURER, Role.BROKER, Role.INTERNAL] },
-  { path: '/public/v1/tenders/successful', summary: 'Successful tenders', statuses: [TenderStatus.SUCCESSFUL], roles: INSURER_API },
-  { path: '/public/v1/tenders/closed', summary: 'Closed tenders', statuses: [TenderStatus.CLOSED], roles: INSURER_API },
-  { path: '/api/v1/tenders', summary: "The broker company's tenders", statuses: ALL_STATUSES, roles: BROKER_API },
-  { path: '/api/v1/tenders/open', summary: 'Open tenders (alias of /public/v1/tenders/open)', statuses: OPEN_STATUSES, roles: BROKER_API },
-  { path: '/api/v1/tenders/successful', summary: 'Successful tenders', statuses: [TenderStatus.SUCCESSFUL], roles: BROKER_API },
-  { path: '/api/v1/tenders/closed', summary: 'Closed tenders', statuses: [TenderStatus.CLOSED], roles: BROKER_API },
+  { path: '/public/v1/tenders', summary: 'Tenders the insurer was invited to', statuses: ALL_STATUSES, access: 'insurerApi' },
+  { path: '/public/v1/tenders/open', summary: 'Open tenders', statuses: OPEN_STATUSES, access: 'openTenders' },
+  { path: '/public/v1/tenders/successful', summary: 'Successful tenders', statuses: [TenderStatus.SUCCESSFUL], access: 'insurerApi' },
+  { path: '/public/v1/tenders/closed', summary: 'Closed tenders', statuses: [TenderStatus.CLOSED], access: 'insurerApi' },
+  { path: '/api/v1/tenders', summary: "The broker company's tenders", statuses: ALL_STATUSES, access: 'brokerApi' },
+  { path: '/api/v1/tenders/open', summary: 'Open tenders (alias of /public/v1/tenders/open)', statuses: OPEN_STATUSES, access: 'brokerApi' },
+  { path: '/api/v1/tenders/successful', summary: 'Successful tenders', statuses: [TenderStatus.SUCCESSFUL], access: 'brokerApi' },
+  { path: '/api/v1/tenders/closed', summary: 'Closed tenders', statuses: [TenderStatus.CLOSED], access: 'brokerApi' },
 ];
 
-export const ITEM_ROUTES: readonly { path: string; roles: readonly Role[] }[] = [
-  { path: '/public/v1/tenders/:id', roles: INSURER_API },
-  { path: '/api/v1/tenders/:id', roles: BROKER_API },
+export const ITEM_ROUTES: readonly { path: string; access: Operation }[] = [
+  { path: '/public/v1/tenders/:id', access: 'insurerApi' },
+  { path: '/api/v1/tenders/:id', access: 'brokerApi' },
 ];
 
 const readOnly = methodNotAllowed('GET, HEAD', 'The tender APIs are read-only: use GET');
@@ -46,15 +43,15 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
   const confirmPolicy = prepareOperation(schema, REST_CONFIRM_POLICY_DOCUMENTATION);
   const router = Router();
 
-  async function authorised(res: Response, roles: readonly Role[]) {
+  async function authorised(res: Response, access: Operation) {
     const context = await scopeOf(res).requestContext();
-    assertRole(context.viewer, roles);
+    assertMay(context.viewer, access);
     return context;
   }
 
   for (const route of LIST_ROUTES) {
     router.get(route.path, async (req, res) => {
-      const context = await authorised(res, route.roles);
+      const context = await authorised(res, route.access);
       const { variables, sortEcho } = parseListQuery(req, route.statuses);
       const data = await list.run(context, { ...variables });
       const page = data.tenders as { count: number; skip: number; limit: number; items: unknown[] };
@@ -66,10 +63,10 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
     router.all(route.path, readOnly);
   }
 
-  // The insurer confirms the policy documentation of a tender it won (DESIGN 3); roles are the mutation's.
+  // The insurer confirms the policy documentation of a tender it won (DESIGN 3); the mutation checks its own entry.
   const policyPath = '/public/v1/tenders/:id/policy-documentation';
   router.post(policyPath, ...jsonBody('4kb'), async (req, res) => {
-    const context = await authorised(res, INSURER_API);
+    const context = await authorised(res, 'insurerApi');
     assertNoQuery(req);
     const { policyNumber, confirmedAt } = parsePolicyDocumentation(req.body);
     const data = await confirmPolicy.run(context, { id: req.params.id, policyNumber, confirmedAt });
@@ -79,7 +76,7 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
 
   for (const route of ITEM_ROUTES) {
     router.get(route.path, async (req, res) => {
-      const context = await authorised(res, route.roles);
+      const context = await authorised(res, route.access);
       assertNoQuery(req);
       const data = await byId.run(context, { id: req.params.id });
       res.json(data.tender);

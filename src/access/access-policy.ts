@@ -1,0 +1,97 @@
+import { Authorized } from 'type-graphql';
+import { ROLES, Role } from './role';
+import { assertRole, type Viewer } from './viewer';
+
+const { INSURER, BROKER, INTERNAL, ANALYST } = Role;
+
+/**
+ * The one access policy (DESIGN 2): who may run each operation, whatever the transport. The GraphQL resolvers
+ * (`@Allowed`), the services behind them, the tender transitions and the REST route table all read this table;
+ * `test/access-policy.test.ts` drives every entry for every role over HTTP.
+ */
+export const OPERATIONS = {
+  // GraphQL queries. Reading is open to every role; what each role sees is the scope and field rules below.
+  me: ROLES,
+  tender: ROLES,
+  tenders: ROLES,
+  linesOfBusiness: ROLES,
+  insurers: ROLES,
+  quoteRequests: ROLES,
+  proposal: ROLES,
+  tenderStatistics: [ANALYST, INTERNAL],
+  // GraphQL mutations: the tender lifecycle (DESIGN 3) and the quotation flow
+  createTender: [INTERNAL],
+  requestQuotes: [BROKER, INTERNAL],
+  startNegotiation: [BROKER, INTERNAL],
+  orderCover: [BROKER, INTERNAL],
+  closeTender: [BROKER, INTERNAL],
+  reopenTender: [BROKER, INTERNAL],
+  finaliseContract: [INSURER, INTERNAL],
+  confirmPolicyDocumentation: [INSURER, INTERNAL],
+  // GraphQL mutations: operating the exchange
+  createInsurer: [INTERNAL],
+  createApiClient: [INTERNAL],
+  disableApiClient: [INTERNAL],
+  enableApiClient: [INTERNAL],
+  rotateApiClientSecret: [INTERNAL],
+  // REST surfaces: the insurer API (/public/v1), the broker API (/api/v1), and the open list both share
+  insurerApi: [INSURER, INTERNAL],
+  brokerApi: [BROKER, INTERNAL],
+  openTenders: [INSURER, BROKER, INTERNAL],
+  /** Spec 4.5: an insurer system says a quote is ready. */
+  quoteCallback: [INSURER],
+  /** The schema itself is for the people exploring the API. */
+  introspection: [INTERNAL, ANALYST],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Operation = keyof typeof OPERATIONS;
+
+export const rolesFor = (operation: Operation): readonly Role[] => OPERATIONS[operation];
+
+export const may = (viewer: Viewer, operation: Operation): boolean => rolesFor(operation).includes(viewer.role);
+
+export const assertMay = (viewer: Viewer, operation: Operation): void => assertRole(viewer, rolesFor(operation));
+
+/** The resolver's decorator: the roles of `operation`, checked before the resolver runs (FORBIDDEN otherwise). */
+export const Allowed = (operation: Operation): MethodDecorator & PropertyDecorator => Authorized(...rolesFor(operation));
+
+/**
+ * Whose records a viewer reads: internal users and analysts everyone's, a broker its company's, an insurer the
+ * tenders it was invited to and its own quote requests and record.
+ */
+export type Scope = { kind: 'all' } | { kind: 'brokerCompany'; brokerCompanyId: string } | { kind: 'insurer'; insurerId: string };
+
+export function scopeOf(viewer: Viewer): Scope {
+  switch (viewer.role) {
+    case INTERNAL:
+    case ANALYST:
+      return { kind: 'all' };
+    case BROKER:
+      return { kind: 'brokerCompany', brokerCompanyId: viewer.brokerCompanyId! };
+    case INSURER:
+      return { kind: 'insurer', insurerId: viewer.insurerId! };
+  }
+}
+
+/** Field rules: what a viewer sees of what it may read. */
+export const sees = {
+  /** Who did it (history entries, quote requests): not insurers, who would learn a competitor's staff. */
+  actors: (viewer: Viewer): boolean => viewer.role !== INSURER,
+  /** Internal notes on quote requests (options dropped from an insurer's answer, and why). */
+  internalNotes: (viewer: Viewer): boolean => viewer.role === INTERNAL,
+  /** Insurer integration details (the quote API URL). */
+  integrationDetails: (viewer: Viewer): boolean => viewer.role === INTERNAL || viewer.role === ANALYST,
+  /**
+   * Data privacy (DESIGN 3): an insurer keeps only the identifying fields of a CLOSED tender and of a
+   * SUCCESSFUL tender another insurer won.
+   */
+  tenderInFull: (viewer: Viewer, tender: { closed: boolean; successful: boolean; awardedInsurerId: string | null | undefined }): boolean =>
+    viewer.role !== INSURER || (!tender.closed && !(tender.successful && tender.awardedInsurerId !== viewer.insurerId)),
+};
+
+/**
+ * Who acts as the winner of a tender (finalises the contract, confirms the policy documentation): its awarded
+ * insurer, or an internal user.
+ */
+export const actsAsWinner = (viewer: Viewer, awardedInsurerId: string | null | undefined): boolean =>
+  viewer.role === INTERNAL || (viewer.role === INSURER && awardedInsurerId === viewer.insurerId);
