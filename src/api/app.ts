@@ -5,6 +5,7 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../platform/config';
 import { DomainError } from '../platform/errors/domain-error';
+import { LIMITS } from '../platform/validation/rules';
 import { QuoteDispatcher } from '../quotes/quote-dispatcher';
 import { cancelQuoteRequestsOfClosedTender } from '../quotes/tender-closing';
 import { TokenService } from '../auth/token.service';
@@ -74,7 +75,7 @@ export async function createApp({ config, orm, logger }: AppDeps): Promise<App> 
       res.removeHeader('Content-Security-Policy');
       next();
     },
-    parseJson('256kb'),
+    parseJson(LIMITS.graphqlBodyBytes),
     expressMiddleware(apollo, {
       context: async ({ res }) => {
         try {

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import { badInput, notFound, type FieldProblem } from '../platform/errors/domain-error';
+import { badInput, notFound } from '../platform/errors/domain-error';
+import { CreateApiClientRules } from '../platform/validation/rules';
+import { problemsOf } from '../platform/validation/validate';
 import { Insurer } from '../insurers/insurer.entity';
 import { BrokerCompany } from '../parties/broker-company.entity';
 import { ApiClient } from './api-client.entity';
@@ -27,7 +29,7 @@ export class ApiClientService {
   constructor(private readonly em: EntityManager) {}
 
   async create(input: CreateApiClientInput): Promise<CreatedApiClient> {
-    const problems: FieldProblem[] = [];
+    const problems = problemsOf(CreateApiClientRules, input);
     if (!ROLES.includes(input.role)) problems.push({ parameter: 'role', message: `must be one of ${ROLES.join(', ')}` });
     const insurer = input.insurerId ? await this.em.findOne(Insurer, { id: input.insurerId }) : null;
     const brokerCompany = input.brokerCompanyId ? await this.em.findOne(BrokerCompany, { id: input.brokerCompanyId }) : null;
@@ -41,7 +43,6 @@ export class ApiClientService {
     if (input.role !== Role.BROKER && input.brokerCompanyId) {
       problems.push({ parameter: 'brokerCompanyId', message: 'only for role broker' });
     }
-    if ((input.description ?? '').length > 200) problems.push({ parameter: 'description', message: 'must be at most 200 characters' });
     if (problems.length > 0) throw badInput('The API client is invalid', problems);
 
     const secret = input.secret ?? generateSecret();

@@ -8,7 +8,10 @@ import { RevokedToken } from './revoked-token.entity';
 import { ROLES, Role } from '../access/role';
 import { verifySecret } from './secret-hash';
 import type { Viewer } from '../access/viewer';
+import type { Static } from '@sinclair/typebox';
+import { TokenRequestBody } from '../platform/validation/rules';
 import { parseTimestamp } from '../platform/validation/timestamp';
+import { parseBody } from '../platform/validation/validate';
 
 const ALGORITHM = 'HS256';
 /** Whether the token's client still exists, is enabled and has not moved past its generation, and the token is unrevoked. */
@@ -28,11 +31,7 @@ interface TokenStanding {
   revoked: unknown;
 }
 
-export interface TokenRequest {
-  app_id: string;
-  secret: string;
-  expiry?: string;
-}
+export type TokenRequest = Static<typeof TokenRequestBody>;
 
 export interface IssuedToken {
   access_token: string;
@@ -64,26 +63,7 @@ export class TokenService {
 
   /** Validates the body of `POST /auth/token` field by field; unknown fields are refused, not ignored. */
   parseRequest(body: unknown): TokenRequest {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw badInput('The body must be a JSON object with app_id, secret and optionally expiry', [
-        { pointer: '', message: 'expected a JSON object' },
-      ]);
-    }
-    const record = body as Record<string, unknown>;
-    const problems = Object.keys(record)
-      .filter((key) => !['app_id', 'secret', 'expiry'].includes(key))
-      .map((key) => ({ pointer: `/${key}`, message: 'unknown field' }));
-    for (const key of ['app_id', 'secret'] as const) {
-      const value = record[key];
-      if (typeof value !== 'string' || value.length === 0 || value.length > 256) {
-        problems.push({ pointer: `/${key}`, message: 'required, a non-empty string of at most 256 characters' });
-      }
-    }
-    if (record.expiry !== undefined && !parseTimestamp(record.expiry)) {
-      problems.push({ pointer: '/expiry', message: 'must be an RFC 3339 timestamp, e.g. 2026-05-04T09:15:00.000Z' });
-    }
-    if (problems.length > 0) throw badInput('The token request is invalid', problems);
-    return record as unknown as TokenRequest;
+    return parseBody(TokenRequestBody, body, 'The token request');
   }
 
   private expiryFor(requested: string | undefined, now: number): number {

@@ -1,4 +1,5 @@
 import { MAX_AMOUNT, isAmount } from '../platform/validation/amounts';
+import { LIMITS } from '../platform/validation/rules';
 import { PartnerError, Reason, sanitise } from './insurer-client';
 import type { Limit } from './quote-request.entity';
 
@@ -14,7 +15,6 @@ export interface ValidQuote {
   note: string | null;
 }
 
-const MAX_OPTIONS = 500;
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const invalidAcknowledgement = (detail: string) => new PartnerError(Reason.invalidAcknowledgement, `malformed acknowledgement: ${detail}`, false);
 const invalidQuote = (detail: string) => new PartnerError(Reason.invalidQuote, `malformed quote: ${detail}`, false);
@@ -23,7 +23,7 @@ const invalidQuote = (detail: string) => new PartnerError(Reason.invalidQuote, `
 export function parseAcknowledgement(body: unknown): string {
   if (!isRecord(body)) throw invalidAcknowledgement('not a JSON object');
   const { id, status } = body;
-  if (typeof id !== 'string' || id.length === 0 || id.length > 200) throw invalidAcknowledgement('id must be a string of 1 to 200 characters');
+  if (typeof id !== 'string' || id.length === 0 || id.length > LIMITS.reference) throw invalidAcknowledgement(`id must be a string of 1 to ${LIMITS.reference} characters`);
   if (sanitise(id) !== id) throw invalidAcknowledgement(`id ${sanitise(JSON.stringify(id), 250)} contains control characters`);
   if (status !== 'PROCESSING') throw invalidAcknowledgement(`status must be PROCESSING, got ${sanitise(JSON.stringify(status) ?? 'nothing', 100)}`);
   return id;
@@ -50,7 +50,7 @@ export function parseQuote(body: unknown, expectedId: string, requested: readonl
   if (body.id !== expectedId) throw invalidQuote(`id ${sanitise(JSON.stringify(body.id) ?? 'nothing', 250)} does not match the requested ${expectedId}`);
   const options = body.quote_options;
   if (!Array.isArray(options)) throw invalidQuote('quote_options must be an array');
-  if (options.length > MAX_OPTIONS) throw invalidQuote(`more than ${MAX_OPTIONS} options`);
+  if (options.length > LIMITS.optionsPerQuote) throw invalidQuote(`more than ${LIMITS.optionsPerQuote} options`);
   options.forEach((option, index) => {
     const problem = optionProblem(option);
     if (problem) throw invalidQuote(`option ${index}: ${problem}`);

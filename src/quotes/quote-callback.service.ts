@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Viewer } from '../access/viewer';
 import { newId } from '../platform/db/ids';
-import { badInput, notFound } from '../platform/errors/domain-error';
+import { notFound } from '../platform/errors/domain-error';
+import { QuoteCallbackBody } from '../platform/validation/rules';
+import { parseBody } from '../platform/validation/validate';
 import { EarlyCallback } from './early-callback.entity';
 import { QuoteRequestStatus } from './quote-request-status';
 import { QuoteRequest } from './quote-request.entity';
@@ -33,19 +35,7 @@ export async function claimEarlyCallback(em: EntityManager, insurerId: string, i
   return promoted;
 }
 
-export function parseCallback(body: unknown): string {
-  const record = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-  if (!record) throw badInput('The body must be a JSON object {"quote_request_id": "..."}', [{ pointer: '', message: 'expected a JSON object' }]);
-  const problems = Object.keys(record)
-    .filter((key) => key !== 'quote_request_id')
-    .map((key) => ({ pointer: `/${key}`, message: 'unknown field' }));
-  const id = record.quote_request_id;
-  if (typeof id !== 'string' || id.length === 0 || id.length > 200) {
-    problems.push({ pointer: '/quote_request_id', message: 'required, a string of 1 to 200 characters' });
-  }
-  if (problems.length > 0) throw badInput('The callback is invalid', problems);
-  return id as string;
-}
+export const parseCallback = (body: unknown): string => parseBody(QuoteCallbackBody, body, 'The callback').quote_request_id;
 
 /**
  * Spec 4.5: the insurer says a quote is ready. Idempotent, and it never calls the insurer: the dispatcher

@@ -1,46 +1,23 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { assertMay } from '../access/access-policy';
 import type { Viewer } from '../access/viewer';
-import { badInput, type FieldProblem } from '../platform/errors/domain-error';
+import { badInput } from '../platform/errors/domain-error';
+import { CreateTenderRules, LIMITS } from '../platform/validation/rules';
+import { problemsOf, refused } from '../platform/validation/validate';
 import { Address } from '../parties/address.embeddable';
 import { BrokerCompany } from '../parties/broker-company.entity';
 import { Customer } from '../parties/customer.entity';
 import { Person } from '../parties/person.entity';
 import { LineOfBusiness } from './line-of-business.entity';
-import type { AddressInput, CreateTenderInput, PersonInput } from './tender-lifecycle.types';
+import type { CreateTenderInput, PersonInput } from './tender-lifecycle.types';
 import { TenderHistoryEntry } from './tender-history-entry.entity';
 import { Tender } from './tender.entity';
 import { TenderStatus, statusChangeKey } from './tender-status';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const REGIONS = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-const MAX_RISK_BYTES = 16 * 1024;
 
-/** A two-letter code that names a real region (ISO 3166-1 alpha-2). */
-const isCountryCode = (code: string) => /^[A-Z]{2}$/.test(code) && ![undefined, 'Unknown Region'].includes(REGIONS.of(code));
-
-function text(problems: FieldProblem[], parameter: string, value: string | undefined, max: number, required = true): void {
-  const trimmed = value?.trim() ?? '';
-  if ((required && trimmed === '') || (value?.length ?? 0) > max) {
-    problems.push({ parameter, message: required ? `required, at most ${max} characters` : `at most ${max} characters` });
-  }
-}
-
-function checkAddress(problems: FieldProblem[], at: string, address: AddressInput): void {
-  text(problems, `${at}.street`, address.street, 200, false);
-  text(problems, `${at}.houseNumber`, address.houseNumber, 20, false);
-  text(problems, `${at}.zip`, address.zip, 20, false);
-  text(problems, `${at}.city`, address.city, 100, false);
-  if (address.country !== '' && !isCountryCode(address.country)) problems.push({ parameter: `${at}.country`, message: 'must be a two-letter ISO 3166 code such as DE, or empty' });
-}
-
-function checkPerson(problems: FieldProblem[], at: string, person: PersonInput): void {
-  text(problems, `${at}.accountId`, person.accountId, 64);
-  if (!EMAIL.test(person.email) || person.email.length > 254) problems.push({ parameter: `${at}.email`, message: 'must be an email address' });
-  text(problems, `${at}.firstName`, person.firstName, 100);
-  text(problems, `${at}.lastName`, person.lastName, 100);
-  text(problems, `${at}.salutation`, person.salutation, 20, false);
-}
+/** Whether a two-letter code (its shape is a rule) names a real region (ISO 3166-1 alpha-2). */
+const isRegion = (code: string) => ![undefined, 'Unknown Region'].includes(REGIONS.of(code));
 
 /** `createTender`: the user interface's path (spec 1), for internal tokens only. */
 export class TenderCreationService {
@@ -51,19 +28,17 @@ export class TenderCreationService {
 
   async create(input: CreateTenderInput): Promise<Tender> {
     assertMay(this.viewer, 'createTender');
-    const problems: FieldProblem[] = [];
-    text(problems, 'product', input.product, 200);
-    if (!Number.isFinite(input.taxRate) || input.taxRate < 0 || input.taxRate > 1) problems.push({ parameter: 'taxRate', message: 'must be between 0 and 1' });
+    const problems = problemsOf(CreateTenderRules, input);
     const customer = input.customer;
-    if (customer.id === undefined || customer.id === null) {
-      text(problems, 'customer.companyId', customer.companyId, 64);
-      text(problems, 'customer.name', customer.name, 200);
-      if (customer.address) checkAddress(problems, 'customer.address', customer.address);
+    if (!customer.id) {
+      for (const field of ['companyId', 'name'] as const) {
+        if (customer[field] === undefined || customer[field] === null) problems.push({ parameter: `customer.${field}`, message: 'required for a new customer' });
+      }
     }
-    checkPerson(problems, 'submitter', input.submitter);
-    if (input.personInCharge) checkPerson(problems, 'personInCharge', input.personInCharge);
-    if (input.riskInformation && Buffer.byteLength(JSON.stringify(input.riskInformation)) > MAX_RISK_BYTES) {
-      problems.push({ parameter: 'riskInformation', message: 'at most 16 KiB of JSON' });
+    const country = customer.address?.country;
+    if (country && !refused(problems, 'customer.address.country') && !isRegion(country)) problems.push({ parameter: 'customer.address.country', message: 'not a region code' });
+    if (input.riskInformation && Buffer.byteLength(JSON.stringify(input.riskInformation)) > LIMITS.freeJsonBytes) {
+      problems.push({ parameter: 'riskInformation', message: `at most ${LIMITS.freeJsonBytes / 1024} KiB of JSON` });
     }
     const [lineOfBusiness, brokerCompany, existingCustomer] = await Promise.all([
       this.em.findOne(LineOfBusiness, { id: input.lineOfBusinessId }),

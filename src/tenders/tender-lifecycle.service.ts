@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { actsAsWinner, assertMay } from '../access/access-policy';
 import type { Viewer } from '../access/viewer';
-import { DomainError, badInput, forbidden, type FieldProblem } from '../platform/errors/domain-error';
+import { DomainError, badInput, forbidden } from '../platform/errors/domain-error';
+import { OptionalReason, PolicyNumber, RequiredReason } from '../platform/validation/rules';
+import { problemsOf } from '../platform/validation/validate';
 import { TenderHistoryEntry } from './tender-history-entry.entity';
 import { findVisibleTender } from './tender-access';
 import { Tender } from './tender.entity';
@@ -26,7 +28,6 @@ export const TRANSITIONS: Record<TenderOperation, Transition> = {
   reopenTender: { from: [TenderStatus.CLOSED], to: TenderStatus.REOPENED },
 };
 
-const MAX_REASON = 1000;
 /** How far a partner's clock may run ahead of ours when it states when something happened. */
 const CLOCK_SKEW_MS = 60_000;
 
@@ -53,10 +54,11 @@ export interface TransitionSteps {
   prepare?: (tender: Tender) => Promise<void> | void;
 }
 
+/** The reason as stored: trimmed, null when empty; its rules (required or not, length) first. */
 function validReason(reason: string | null | undefined, required: boolean): string | null {
+  const problems = problemsOf(required ? RequiredReason : OptionalReason, reason ?? '', 'parameter', 'reason');
+  if (problems.length > 0) throw badInput('The reason is invalid', problems);
   const trimmed = reason?.trim() ?? '';
-  if (required && trimmed === '') throw badInput('A reason is required', [{ parameter: 'reason', message: 'must not be empty' }]);
-  if (trimmed.length > MAX_REASON) throw badInput('The reason is too long', [{ parameter: 'reason', message: `at most ${MAX_REASON} characters` }]);
   return trimmed === '' ? null : trimmed;
 }
 
@@ -98,8 +100,7 @@ export class TenderLifecycleService {
   /** The winning insurer confirms the policy documentation of a SUCCESSFUL tender; repeating it is harmless. */
   async confirmPolicyDocumentation(tenderId: string, policyNumber: string, confirmedAt?: Date | null): Promise<Tender> {
     assertMay(this.viewer, 'confirmPolicyDocumentation');
-    const problems: FieldProblem[] = [];
-    if (!/^[\w./-]{1,100}$/.test(policyNumber)) problems.push({ parameter: 'policyNumber', message: '1 to 100 letters, digits, ".", "/", "-" or "_"' });
+    const problems = problemsOf(PolicyNumber, policyNumber, 'parameter', 'policyNumber');
     if (confirmedAt && (Number.isNaN(confirmedAt.getTime()) || confirmedAt.getTime() > Date.now() + CLOCK_SKEW_MS)) {
       problems.push({ parameter: 'confirmedAt', message: 'must not lie in the future' });
     }

@@ -7,6 +7,7 @@ import { Person } from '../parties/person.entity';
 import { LineOfBusiness } from './line-of-business.entity';
 import { PolicyDocumentationView } from './tender-lifecycle.types';
 import { TenderStatus } from './tender-status';
+import { LIMITS } from '../platform/validation/rules';
 
 export enum TenderSortField {
   CREATED_AT = 'createdAt',
@@ -31,8 +32,8 @@ export class TenderSort {
   direction: SortDirection = SortDirection.ASC;
 }
 
-export const MAX_PAGE_SIZE = 200;
-export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = LIMITS.pageSize;
+export const DEFAULT_PAGE_SIZE = LIMITS.defaultPageSize;
 
 @ArgsType()
 export class TenderListArgs {

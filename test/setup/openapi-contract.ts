@@ -4,10 +4,13 @@ import { afterAll } from 'vitest';
 import { openApiDocument } from '../../src/api/rest/openapi-document';
 
 /**
- * Every REST response the suite receives is checked against the OpenAPI document: a documented status,
- * the documented content type, and a body that matches the schema. So the document cannot drift from the code.
+ * Every REST exchange the suite makes is checked against the OpenAPI document: a documented status, the
+ * documented content type, a body that matches the schema; and a request the gateway accepts (2xx) has a body
+ * the document's request schema accepts. So the document cannot drift from the code, either way.
  */
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>; components: object };
+type Content = Record<string, { schema: object }>;
+type Operation = { requestBody?: { required?: boolean; content: Content }; responses: Record<string, { content?: Content }> };
+type Doc = { paths: Record<string, Record<string, Operation>>; components: object };
 const doc = openApiDocument as unknown as Doc;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
@@ -28,12 +31,35 @@ function validatorFor(key: string, schema: object): ValidateFunction {
   return validate;
 }
 
-async function check(method: string, url: URL, response: Response): Promise<void> {
+/** A body the gateway accepted must be one the document allows: the request schemas are the code's own rules. */
+function checkRequest(where: string, key: string, operation: Operation, body: string | undefined): void {
+  const requestBody = operation.requestBody;
+  if (!requestBody) {
+    if (body) violations.push(`${where}: accepted a body, but the document describes none`);
+    return;
+  }
+  if (body === undefined) {
+    if (requestBody.required) violations.push(`${where}: accepted no body, but the document requires one`);
+    return;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    violations.push(`${where}: accepted a body that is not JSON`);
+    return;
+  }
+  const validate = validatorFor(`${key} request`, requestBody.content['application/json'].schema);
+  if (!validate(parsed)) violations.push(`${where}: accepted a request body the document refuses: ${ajv.errorsText(validate.errors)}`);
+}
+
+async function check(method: string, url: URL, response: Response, requestBody: string | undefined): Promise<void> {
   // The most specific template: literal paths (/tenders/open) before parameters (/tenders/{id}).
   const match = templates.filter(({ pattern }) => pattern.test(url.pathname)).sort((a, b) => a.template.split('{').length - b.template.split('{').length)[0];
   const operation = match && doc.paths[match.template][method.toLowerCase()];
   if (!operation) return; // not a documented operation: a 404/405 problem, checked by the tests themselves
   const where = `${method} ${url.pathname} → ${response.status}`;
+  if (response.ok) checkRequest(where, `${match.template} ${method}`, operation, requestBody);
   const documented = operation.responses[String(response.status)];
   if (!documented) {
     violations.push(`${where}: status not documented`);
@@ -63,7 +89,8 @@ globalThis.fetch = async (input: string | URL | Request, init?: RequestInit): Pr
   const response = await originalFetch(input, init);
   const url = new URL(input instanceof Request ? input.url : String(input));
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-  if (url.hostname === '127.0.0.1' || url.hostname === 'localhost') await check(method, url, response.clone());
+  const body = typeof init?.body === 'string' && init.body !== '' ? init.body : undefined;
+  if (url.hostname === '127.0.0.1' || url.hostname === 'localhost') await check(method, url, response.clone(), body);
   return response;
 };
 

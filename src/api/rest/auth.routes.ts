@@ -3,7 +3,8 @@ import { Router } from 'express';
 import type { TokenService } from '../../auth/token.service';
 import { rateLimit } from 'express-rate-limit';
 import type { Config } from '../../platform/config';
-import { badInput } from '../../platform/errors/domain-error';
+import { EmptyBody, LIMITS } from '../../platform/validation/rules';
+import { parseBody } from '../../platform/validation/validate';
 import { addressKey } from '../http/client-address';
 import { rateLimitedAnswer, rateLimitStore } from '../http/rate-limits';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
@@ -18,7 +19,7 @@ const appIdOf = (body: unknown): string => {
 /** `{auth_url}` = `{base_url}/auth` (DESIGN 1): token issue and revocation, spec 4.3 and 5. */
 export function authRoutes(deps: { orm: MikroORM; tokens: TokenService }, config: Config): Router {
   const router = Router();
-  const json = jsonBody('8kb');
+  const json = jsonBody(LIMITS.tokenBodyBytes);
 
   // Brute-force limiting: only failed attempts count, per address and app_id, so that failures from one place
   // lock out neither every client there nor the attacked client where it really logs in from.
@@ -42,10 +43,7 @@ export function authRoutes(deps: { orm: MikroORM; tokens: TokenService }, config
   router.all('/auth/token', methodNotAllowed('POST'));
 
   router.post('/auth/token-revoke', ...json, async (req, res) => {
-    const body: unknown = req.body;
-    if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).length > 0)) {
-      throw badInput('The revocation request takes an empty body; the bearer token is the one revoked');
-    }
+    if (req.body !== undefined) parseBody(EmptyBody, req.body, 'The revocation request (the bearer token is the one revoked)');
     // Signature and lifetime are checked, revocation is not: revoking twice answers 200 again.
     const viewer = deps.tokens.verifyHeader(req.headers.authorization);
     await deps.tokens.revoke(scopeOf(res).em, viewer);

@@ -1,4 +1,5 @@
 import { rolesFor } from '../../access/access-policy';
+import { EmptyBody, LIMITS, LineOfBusinessId, PolicyDocumentationBody, QuoteCallbackBody, Timestamp, TokenRequestBody } from '../../platform/validation/rules';
 import { ALL_STATUSES } from '../../tenders/tender-status';
 import { CALLBACK_PATH } from './quote-callback.routes';
 import { ITEM_ROUTES, LIST_ROUTES } from './tender.routes';
@@ -14,7 +15,7 @@ const timestamp = { type: 'string', format: 'date-time', examples: ['2026-05-04T
 
 const listParameters = [
   { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Offset.' },
-  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 }, description: 'Page size.' },
+  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: LIMITS.pageSize, default: LIMITS.defaultPageSize }, description: 'Page size.' },
   {
     name: 'sort',
     in: 'query',
@@ -22,8 +23,8 @@ const listParameters = [
     description: 'Comma list of created_at, updated_at, status, product; "-" prefix = descending. Default: -created_at. Ties: _id.',
   },
   { name: 'status', in: 'query', schema: { type: 'string' }, description: "Comma list of statuses within the path's own set." },
-  { name: 'line_of_business', in: 'query', schema: { type: 'string' }, description: 'A line of business _id.' },
-  { name: 'updated_since', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'ISO 8601 with offset.' },
+  { name: 'line_of_business', in: 'query', schema: LineOfBusinessId, description: 'A line of business _id.' },
+  { name: 'updated_since', in: 'query', schema: Timestamp, description: 'ISO 8601 with offset.' },
 ];
 
 const bearerErrors = {
@@ -219,16 +220,7 @@ export const openApiDocument = {
           payload: { type: 'array', items: ref('Tender') },
         },
       },
-      TokenRequest: {
-        type: 'object',
-        required: ['app_id', 'secret'],
-        additionalProperties: false,
-        properties: {
-          app_id: { type: 'string', minLength: 1, maxLength: 256 },
-          secret: { type: 'string', minLength: 1, maxLength: 256 },
-          expiry: { type: 'string', format: 'date-time', description: 'RFC 3339; default: the configured default lifetime.' },
-        },
-      },
+      TokenRequest: TokenRequestBody,
       TokenResponse: {
         type: 'object',
         required: ['access_token', 'expiry'],
@@ -249,16 +241,7 @@ export const openApiDocument = {
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         requestBody: {
           required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['policy_number'],
-                additionalProperties: false,
-                properties: { policy_number: { type: 'string', pattern: '^[\\w./-]{1,100}$' }, confirmed_at: { type: 'string', format: 'date-time' } },
-              },
-            },
-          },
+          content: { 'application/json': { schema: PolicyDocumentationBody } },
         },
         responses: {
           '200': { description: 'The tender, with policy_documentation CONFIRMED.', content: { 'application/json': { schema: ref('Tender') } } },
@@ -290,6 +273,7 @@ export const openApiDocument = {
       post: {
         summary: 'Revoke the bearer token of this request',
         security: [{ bearer: [] }],
+        requestBody: { required: false, content: { 'application/json': { schema: EmptyBody } } },
         responses: {
           '200': {
             description: 'Revoked (again).',
@@ -311,16 +295,7 @@ export const openApiDocument = {
         security: [{ bearer: [] }],
         requestBody: {
           required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['quote_request_id'],
-                additionalProperties: false,
-                properties: { quote_request_id: { type: 'string', minLength: 1, maxLength: 200 } },
-              },
-            },
-          },
+          content: { 'application/json': { schema: QuoteCallbackBody } },
         },
         responses: {
           '202': {

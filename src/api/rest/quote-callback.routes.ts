@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { assertMay } from '../../access/access-policy';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
+import { LIMITS } from '../../platform/validation/rules';
 import { scopeOf } from '../http/request-context';
 import { parseCallback, receiveCallback } from '../../quotes/quote-callback.service';
 
@@ -9,7 +10,7 @@ export const CALLBACK_PATH = '/aggregation-gateway/v1/public/producer-integratio
 /** Spec 4.5, for insurer tokens: 202 at once; the quote is fetched in the background. */
 export function quoteCallbackRoutes(): Router {
   const router = Router();
-  router.post(CALLBACK_PATH, ...jsonBody('4kb'), async (req, res) => {
+  router.post(CALLBACK_PATH, ...jsonBody(LIMITS.restBodyBytes), async (req, res) => {
     const { em, viewer, wakeDispatcher } = await scopeOf(res).requestContext();
     assertMay(viewer, 'quoteCallback');
     const quoteRequestId = parseCallback(req.body);

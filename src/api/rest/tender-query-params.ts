@@ -1,7 +1,9 @@
 import type { Request } from 'express';
 import { badInput, type FieldProblem } from '../../platform/errors/domain-error';
 import { TenderStatus } from '../../tenders/tender-status';
+import { LIMITS, LineOfBusinessId, PolicyDocumentationBody } from '../../platform/validation/rules';
 import { parseTimestamp } from '../../platform/validation/timestamp';
+import { parseBody, problemsOf } from '../../platform/validation/validate';
 
 /** REST sort names → GraphQL `TenderSortField` values. */
 const SORT_FIELDS: Record<string, string> = {
@@ -43,7 +45,7 @@ export function parseListQuery(req: Request, pathStatuses: readonly TenderStatus
   for (const name of ['skip', 'limit'] as const) {
     if (values[name] === undefined) continue;
     if (!/^\d+$/.test(values[name]) || Number(values[name]) > GRAPHQL_INT_MAX) {
-      problems.push({ parameter: name, message: name === 'skip' ? 'must be an integer ≥ 0' : 'must be an integer from 1 to 200' });
+      problems.push({ parameter: name, message: name === 'skip' ? 'must be an integer ≥ 0' : `must be an integer from 1 to ${LIMITS.pageSize}` });
     } else {
       variables[name] = Number(values[name]);
     }
@@ -76,7 +78,8 @@ export function parseListQuery(req: Request, pathStatuses: readonly TenderStatus
   }
 
   if (values.line_of_business !== undefined) {
-    if (!/^[\w-]{1,64}$/.test(values.line_of_business)) problems.push({ parameter: 'line_of_business', message: 'must be a line of business id' });
+    const refused = problemsOf(LineOfBusinessId, values.line_of_business, 'parameter', 'line_of_business');
+    if (refused.length > 0) problems.push(...refused);
     else variables.lineOfBusinessId = values.line_of_business;
   }
 
@@ -98,17 +101,6 @@ export function assertNoQuery(req: Request): void {
 
 /** Body of `POST /public/v1/tenders/{id}/policy-documentation`: `{policy_number, confirmed_at?}`. */
 export function parsePolicyDocumentation(body: unknown): { policyNumber: string; confirmedAt?: string } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw badInput('The body must be a JSON object {"policy_number": "...", "confirmed_at": "..."}', [{ pointer: '', message: 'expected a JSON object' }]);
-  }
-  const record = body as Record<string, unknown>;
-  const problems: FieldProblem[] = Object.keys(record)
-    .filter((key) => key !== 'policy_number' && key !== 'confirmed_at')
-    .map((key) => ({ pointer: `/${key}`, message: 'unknown field' }));
-  if (typeof record.policy_number !== 'string') problems.push({ pointer: '/policy_number', message: 'required, a string' });
-  if (record.confirmed_at !== undefined && !parseTimestamp(record.confirmed_at)) {
-    problems.push({ pointer: '/confirmed_at', message: 'must be an ISO 8601 timestamp with offset' });
-  }
-  if (problems.length > 0) throw badInput('The policy documentation is invalid', problems);
-  return { policyNumber: record.policy_number as string, confirmedAt: record.confirmed_at as string | undefined };
+  const parsed = parseBody(PolicyDocumentationBody, body, 'The policy documentation');
+  return { policyNumber: parsed.policy_number, confirmedAt: parsed.confirmed_at };
 }

@@ -2,6 +2,7 @@ import { Router, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { assertMay, type Operation } from '../../access/access-policy';
 import { prepareOperation } from '../graphql/prepared-operation';
+import { LIMITS } from '../../platform/validation/rules';
 import { scopeOf } from '../http/request-context';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
 import { ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../../tenders/tender-status';
@@ -65,7 +66,7 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
 
   // The insurer confirms the policy documentation of a tender it won (DESIGN 3); the mutation checks its own entry.
   const policyPath = '/public/v1/tenders/:id/policy-documentation';
-  router.post(policyPath, ...jsonBody('4kb'), async (req, res) => {
+  router.post(policyPath, ...jsonBody(LIMITS.restBodyBytes), async (req, res) => {
     const context = await authorised(res, 'insurerApi');
     assertNoQuery(req);
     const { policyNumber, confirmedAt } = parsePolicyDocumentation(req.body);

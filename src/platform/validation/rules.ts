@@ -1,0 +1,141 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { MAX_AMOUNT } from './amounts';
+
+/**
+ * Every field rule and limit of the gateway, once (DESIGN 6). The services check GraphQL inputs against these
+ * schemas, the REST routes parse their bodies with them, and the OpenAPI document shows them as its request
+ * schemas. Each schema's `description` is also the message a caller gets when a value breaks it. What JSON
+ * Schema cannot say (a real country or currency, an allowed URL, a byte size, a rule across fields) is checked
+ * by the service, next to the lookups it needs, with the limits from here.
+ */
+export const LIMITS = {
+  /** Names, products, free text lines. */
+  name: 200,
+  /** Ids of records and of partners' references (quote request ids, acknowledgement ids). */
+  reference: 200,
+  /** Free-form JSON (risk information), serialised. */
+  freeJsonBytes: 16 * 1024,
+  /** A reason given for a status change. */
+  reason: 1000,
+  url: 2048,
+  credential: 2048,
+  /** app_id and secret of a token request. */
+  clientCredential: 256,
+  pageSize: 200,
+  defaultPageSize: 50,
+  limitsPerQuoteRequest: 20,
+  insurersPerQuoteRequest: 50,
+  optionsPerQuote: 500,
+  /** Request bodies, in bytes: a GraphQL request, a token request, the other REST bodies. */
+  graphqlBodyBytes: 256 * 1024,
+  tokenBodyBytes: 8 * 1024,
+  restBodyBytes: 4 * 1024,
+} as const;
+
+/** A string that is not blank, of at most `max` characters. */
+export const requiredText = (max: number): TSchema => Type.String({ minLength: 1, maxLength: max, pattern: '\\S', description: `1 to ${max} characters, not blank` });
+/** A string of at most `max` characters, possibly empty. */
+export const optionalText = (max: number): TSchema => Type.String({ maxLength: max, description: `at most ${max} characters` });
+/** Absent, null, or `schema`: GraphQL's nullable input fields. */
+export const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()], { description: schema.description }));
+
+export const Reference = Type.String({ minLength: 1, maxLength: LIMITS.reference, description: `a string of 1 to ${LIMITS.reference} characters` });
+export const Amount = Type.Number({ minimum: 0, maximum: MAX_AMOUNT, description: `a non-negative amount up to ${MAX_AMOUNT}` });
+export const PositiveAmount = Type.Number({ exclusiveMinimum: 0, maximum: MAX_AMOUNT, description: `a positive amount up to ${MAX_AMOUNT}` });
+export const TaxRate = Type.Number({ minimum: 0, maximum: 1, description: 'between 0 and 1, e.g. 0.19' });
+/** ISO 8601 / RFC 3339 with seconds and an offset, a real calendar day, years 0001–9999 (timestamp.ts). */
+export const Timestamp = Type.String({ format: 'date-time', description: 'an ISO 8601 timestamp with offset, e.g. 2026-05-04T09:15:00.000Z' });
+export const CountryCode = Type.String({ pattern: '^([A-Z]{2})?$', description: 'a two-letter ISO 3166 code such as DE, or empty' });
+export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'an ISO 4217 code such as EUR' });
+export const Email = Type.String({ maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', description: 'an email address' });
+export const HttpUrl = Type.String({ maxLength: LIMITS.url, pattern: '^[hH][tT][tT][pP][sS]?://\\S+$', description: 'an absolute http(s) URL' });
+/** What the HttpUrl pattern cannot say: the URL parses, with a host. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+export const PolicyNumber = Type.String({ pattern: '^[\\w./-]{1,100}$', description: '1 to 100 letters, digits, ".", "/", "-" or "_"' });
+export const RequiredReason = Type.String({ maxLength: LIMITS.reason, pattern: '\\S', description: `1 to ${LIMITS.reason} characters, not blank` });
+export const OptionalReason = optionalText(LIMITS.reason);
+export const LineOfBusinessId = Type.String({ pattern: '^[\\w-]{1,64}$', description: 'a line of business id' });
+
+// REST request bodies (snake_case, as the specification writes them).
+
+export const TokenRequestBody = Type.Object(
+  {
+    app_id: Type.String({ minLength: 1, maxLength: LIMITS.clientCredential, description: `required, 1 to ${LIMITS.clientCredential} characters` }),
+    secret: Type.String({ minLength: 1, maxLength: LIMITS.clientCredential, description: `required, 1 to ${LIMITS.clientCredential} characters` }),
+    expiry: Type.Optional({ ...Timestamp, description: 'RFC 3339; default: the configured default lifetime' }),
+  },
+  { additionalProperties: false, description: 'a JSON object with app_id, secret and optionally expiry' },
+);
+
+export const PolicyDocumentationBody = Type.Object(
+  { policy_number: PolicyNumber, confirmed_at: Type.Optional(Timestamp) },
+  { additionalProperties: false, description: 'a JSON object {"policy_number": "...", "confirmed_at": "..."}' },
+);
+
+export const QuoteCallbackBody = Type.Object(
+  { quote_request_id: Reference },
+  { additionalProperties: false, description: 'a JSON object {"quote_request_id": "..."}' },
+);
+
+/** The revocation request: the bearer token is the one revoked, the body (if any) is `{}`. */
+export const EmptyBody = Type.Object({}, { additionalProperties: false, description: 'an empty JSON object, or no body' });
+
+// GraphQL inputs (camelCase, as the input types name them).
+
+const Address = Type.Object({
+  street: optionalText(LIMITS.name),
+  houseNumber: optionalText(20),
+  zip: optionalText(20),
+  city: optionalText(100),
+  country: CountryCode,
+});
+
+const Person = Type.Object({
+  accountId: requiredText(64),
+  email: Email,
+  firstName: requiredText(100),
+  lastName: requiredText(100),
+  salutation: optionalText(20),
+});
+
+export const CreateTenderRules = Type.Object({
+  product: requiredText(LIMITS.name),
+  taxRate: TaxRate,
+  customer: Type.Object({
+    companyId: nullable(requiredText(64)),
+    name: nullable(requiredText(LIMITS.name)),
+    address: nullable(Address),
+  }),
+  submitter: Person,
+  personInCharge: nullable(Person),
+});
+
+const Limit = Type.Object({ insuranceSum: PositiveAmount, deductible: Amount });
+
+export const RequestQuotesRules = Type.Object({
+  insurerIds: Type.Array(Type.String(), { minItems: 1, maxItems: LIMITS.insurersPerQuoteRequest, description: `1 to ${LIMITS.insurersPerQuoteRequest} insurers` }),
+  limits: Type.Array(Limit, { minItems: 1, maxItems: LIMITS.limitsPerQuoteRequest, description: `1 to ${LIMITS.limitsPerQuoteRequest} limits` }),
+  riskInformation: Type.Object({
+    turnover: nullable(Type.Object({ amount: Amount, currency: CurrencyCode })),
+    typeOfBusiness: nullable(requiredText(LIMITS.name)),
+    websiteUrl: nullable(HttpUrl),
+    customerName: nullable(requiredText(LIMITS.name)),
+  }),
+});
+
+export const CreateInsurerRules = Type.Object({
+  name: requiredText(LIMITS.name),
+  quoteApiUrl: HttpUrl,
+  outboundCredential: nullable(optionalText(LIMITS.credential)),
+});
+
+export const CreateApiClientRules = Type.Object({
+  description: nullable(optionalText(LIMITS.name)),
+});
