@@ -149,8 +149,8 @@ export class TokenService {
    */
   async authenticate(em: EntityManager, authorization: string | undefined): Promise<Viewer> {
     const viewer = this.verifyHeader(authorization);
-    // Every authenticated request asks this, so it is one fixed statement: through the ORM it cost about 1 ms of
-    // CPU per request. Not cached: another instance may revoke the token or disable the client at any moment.
+    // Every authenticated request asks this, so it is one fixed statement rather than an ORM query (docs/benchmark.md).
+    // Not cached: another instance may revoke the token or disable the client at any moment.
     const standing = (await em.getConnection().execute(TOKEN_STANDING, [viewer.jti, viewer.appId], 'get')) as TokenStanding | undefined;
     if (!standing) throw unauthenticated('The API client of this access token no longer exists');
     if (standing.revoked) throw unauthenticated('The access token has been revoked');

@@ -23,7 +23,7 @@ export function visibleTenders(viewer: Viewer): FilterQuery<Tender> {
     case 'insurer':
       // EXISTS, not MikroORM's `$some` (an IN over a join): the planner can then walk the sort key's index and
       // probe the invitation index per row, so a first page costs the same whatever the insurer's number of
-      // invitations; `$some` sorted every invited tender for each page (100 ms and more at 30 000).
+      // invitations; `$some` sorted every invited tender for each page (docs/benchmark.md).
       return {
         [raw((alias: string) => `exists (select 1 from tender_invitation ti where ti.tender_id = ${alias}.id and ti.insurer_id = ?)`, [scope.insurerId])]: [],
       };

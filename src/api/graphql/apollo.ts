@@ -169,7 +169,7 @@ export async function startApollo(schema: GraphQLSchema, limits: OperationLimits
     ...armor,
     parseOptions: { maxTokens: OPERATION_LIMITS.maxTokens },
     formatError: formatGraphQLError(logger),
-    // Compact JSON: Apollo pretty-prints by default, which cost 4% of a page of 50.
+    // Compact JSON: Apollo pretty-prints by default, a measurable share of a page (docs/benchmark.md).
     stringifyResult: (result) => JSON.stringify(result),
     plugins: [
       ...armor.plugins,

@@ -1,4 +1,4 @@
-import { raw, type EntityManager, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
+import { ReferenceKind, raw, type EntityManager, type FilterQuery, type MetadataStorage, type QueryOrderMap, type RawQueryFragment } from '@mikro-orm/core';
 import type { QBFilterQuery, EntityManager as SqlEntityManager } from '@mikro-orm/knex';
 import type { Address } from '../../parties/address.embeddable';
 import type { BrokerCompany } from '../../parties/broker-company.entity';
@@ -31,30 +31,58 @@ export interface TenderRecordQuery {
   page?: { orderBy: QueryOrderMap<Tender>[]; offset: number; limit: number };
 }
 
-const ADDRESS_COLUMNS = ['street', 'house_number', 'zip', 'city', 'country'];
-const aliased = (table: string, columns: string[]) => columns.map((column) => `${table}.${column} as ${table}_${column}`);
-
-/**
- * Every column the representation needs, each with a unique name in the result row. One raw list: the query
- * builder would otherwise resolve each of the 37 names against the metadata on every request.
- */
-const COLUMNS = raw(
-  [
-    ...['id', 'status', 'product', 'tax_rate', 'awarded_insurer_id', 'policy_number', 'policy_confirmed_at', 'changes_metadata', 'created_at', 'updated_at'].map(
-      (column) => `t.${column}`,
-    ),
-    ...aliased('l', ['id', 'name']),
-    ...aliased('c', ['id', 'company_id', 'name', ...ADDRESS_COLUMNS.map((column) => `address_${column}`)]),
-    ...aliased('b', ['id', 'company_id', 'email', 'name', ...ADDRESS_COLUMNS.map((column) => `address_${column}`)]),
-    ...aliased('p', ['id', 'account_id', 'email', 'first_name', 'last_name', 'salutation']),
-  ].join(', '),
-);
-
 type Row = Record<string, unknown>;
 
+/** The entities a tender representation reads, by the alias the query gives them, and the properties it shows. */
+const SHOWN = {
+  t: { entity: 'Tender', properties: ['id', 'status', 'product', 'taxRate', 'awardedInsurer', 'policyNumber', 'policyConfirmedAt', 'changesMetadata', 'createdAt', 'updatedAt'] },
+  l: { entity: 'LineOfBusiness', properties: ['id', 'name'] },
+  c: { entity: 'Customer', properties: ['id', 'companyId', 'name', 'address'] },
+  b: { entity: 'BrokerCompany', properties: ['id', 'companyId', 'email', 'name', 'address'] },
+  p: { entity: 'Person', properties: ['id', 'accountId', 'email', 'firstName', 'lastName', 'salutation'] },
+} as const;
+type Alias = keyof typeof SHOWN;
+
+/** Where each shown property is in a result row: `<alias>_<property>`, an embedded object by its parts. */
+interface ReadModel {
+  columns: RawQueryFragment;
+  embedded: Map<string, { key: string; part: string }[]>;
+}
+
+const readModels = new WeakMap<MetadataStorage, ReadModel>();
+
 /**
- * Tenders for reading. Entity hydration (identity map, change-set snapshots, relation wrappers) cost about
- * 15 ms per page of 50 and was most of a list request; a read needs none of it. Filters stay MikroORM
+ * Every column the representation needs, from the entity metadata, each under a unique name in the result
+ * row: built once, so no request resolves the names against the metadata again (the query builder would, for
+ * each of the 37 columns, on every request).
+ */
+function readModelOf(metadata: MetadataStorage): ReadModel {
+  let model = readModels.get(metadata);
+  if (model) return model;
+  const columns: string[] = [];
+  const embedded = new Map<string, { key: string; part: string }[]>();
+  for (const [alias, { entity, properties }] of Object.entries(SHOWN)) {
+    const meta = metadata.get(entity);
+    for (const name of properties as readonly string[]) {
+      const property = meta.properties[name as keyof typeof meta.properties];
+      if (property.kind === ReferenceKind.EMBEDDED) {
+        const parts = Object.values(meta.properties).filter((part) => part.embedded?.[0] === name);
+        embedded.set(`${alias}_${name}`, parts.map((part) => ({ key: `${alias}_${part.name}`, part: part.embedded![1] })));
+        for (const part of parts) columns.push(`${alias}.${part.fieldNames[0]} as "${alias}_${part.name}"`);
+      } else {
+        columns.push(`${alias}.${property.fieldNames[0]} as "${alias}_${name}"`);
+      }
+    }
+  }
+  model = { columns: raw(columns.join(', ')), embedded };
+  readModels.set(metadata, model);
+  return model;
+}
+
+
+/**
+ * Tenders for reading, as plain rows: entity hydration (identity map, change-set snapshots, relation wrappers)
+ * was most of a list request's cost, and a read needs none of it (docs/benchmark.md). Filters stay MikroORM
  * filter queries, so visibility is still decided by `visibleTenders` alone.
  */
 export async function findTenderRecords(em: EntityManager, { where, page }: TenderRecordQuery): Promise<TenderRecord[]> {
@@ -62,14 +90,14 @@ export async function findTenderRecords(em: EntityManager, { where, page }: Tend
   let filter = where as QBFilterQuery<Tender>;
   if (page) {
     // A deferred join: the page's ids come from the tender table and its indexes alone, and the relations are
-    // joined for those rows only. Joined before the offset, SQLite looked up the relations of every skipped row:
-    // 440 ms instead of 5 ms at skip 99 950.
+    // joined for those rows only; joined before the offset, SQLite looked up the relations of every skipped row.
     const ids = sqlEm.createQueryBuilder(Tender, 'page').select('page.id').where(filter).orderBy(page.orderBy).limit(page.limit, page.offset);
     filter = { id: { $in: ids.getKnexQuery() } };
   }
+  const model = readModelOf(em.getMetadata());
   const qb = sqlEm
     .createQueryBuilder(Tender, 't')
-    .select(COLUMNS)
+    .select(model.columns)
     .join('t.lineOfBusiness', 'l')
     .join('t.customer', 'c')
     .join('t.brokerCompany', 'b')
@@ -77,10 +105,10 @@ export async function findTenderRecords(em: EntityManager, { where, page }: Tend
     .where(filter);
   if (page) qb.orderBy(page.orderBy);
   const rows = await qb.execute<Row[]>('all', false);
-  return rows.map(toRecord);
+  return rows.map((row) => toRecord(row, model));
 }
 
-/** Through the query builder: `em.count` costs twice as much CPU for the same statement. */
+/** Through the query builder: `em.count` spends more CPU on the same statement (docs/benchmark.md). */
 export async function countTenders(em: EntityManager, where: FilterQuery<Tender>): Promise<number> {
   const row = await (em as SqlEntityManager)
     .createQueryBuilder(Tender, 't')
@@ -110,45 +138,38 @@ export function recordOfEntity(tender: Tender): TenderRecord {
   };
 }
 
-function toRecord(row: Row): TenderRecord {
+function toRecord(row: Row, model: ReadModel): TenderRecord {
+  const value = (alias: Alias, property: string) => row[`${alias}_${property}`];
+  const address = (alias: Alias): Address =>
+    Object.fromEntries(model.embedded.get(`${alias}_address`)!.map(({ key, part }) => [part, row[key]])) as unknown as Address;
   return {
-    id: row.id as string,
-    status: row.status as TenderStatus,
-    product: row.product as string,
-    taxRate: Number(row.tax_rate),
-    lineOfBusiness: { id: row.l_id as string, name: row.l_name as string },
-    customer: { id: row.c_id as string, companyId: row.c_company_id as string, name: row.c_name as string, address: address(row, 'c') },
+    id: value('t', 'id') as string,
+    status: value('t', 'status') as TenderStatus,
+    product: value('t', 'product') as string,
+    taxRate: Number(value('t', 'taxRate')),
+    lineOfBusiness: { id: value('l', 'id') as string, name: value('l', 'name') as string },
+    customer: { id: value('c', 'id') as string, companyId: value('c', 'companyId') as string, name: value('c', 'name') as string, address: address('c') },
     brokerCompany: {
-      id: row.b_id as string,
-      companyId: row.b_company_id as string,
-      email: row.b_email as string,
-      name: row.b_name as string,
-      address: address(row, 'b'),
+      id: value('b', 'id') as string,
+      companyId: value('b', 'companyId') as string,
+      email: value('b', 'email') as string,
+      name: value('b', 'name') as string,
+      address: address('b'),
     },
     personInCharge: {
-      id: row.p_id as string,
-      accountId: row.p_account_id as string,
-      email: row.p_email as string,
-      firstName: row.p_first_name as string,
-      lastName: row.p_last_name as string,
-      salutation: row.p_salutation as string,
+      id: value('p', 'id') as string,
+      accountId: value('p', 'accountId') as string,
+      email: value('p', 'email') as string,
+      firstName: value('p', 'firstName') as string,
+      lastName: value('p', 'lastName') as string,
+      salutation: value('p', 'salutation') as string,
     },
-    awardedInsurerId: (row.awarded_insurer_id as string | null) ?? null,
-    policyNumber: (row.policy_number as string | null) ?? null,
-    policyConfirmedAt: row.policy_confirmed_at === null || row.policy_confirmed_at === undefined ? null : toDate(row.policy_confirmed_at),
-    changesMetadata: typeof row.changes_metadata === 'string' ? JSON.parse(row.changes_metadata) : (row.changes_metadata as Record<string, string>),
-    createdAt: toDate(row.created_at),
-    updatedAt: toDate(row.updated_at),
-  };
-}
-
-function address(row: Row, table: string): Address {
-  return {
-    street: row[`${table}_address_street`] as string,
-    houseNumber: row[`${table}_address_house_number`] as string,
-    zip: row[`${table}_address_zip`] as string,
-    city: row[`${table}_address_city`] as string,
-    country: row[`${table}_address_country`] as string,
+    awardedInsurerId: (value('t', 'awardedInsurer') as string | null) ?? null,
+    policyNumber: (value('t', 'policyNumber') as string | null) ?? null,
+    policyConfirmedAt: value('t', 'policyConfirmedAt') === null || value('t', 'policyConfirmedAt') === undefined ? null : toDate(value('t', 'policyConfirmedAt')),
+    changesMetadata: typeof value('t', 'changesMetadata') === 'string' ? JSON.parse(value('t', 'changesMetadata') as string) : (value('t', 'changesMetadata') as Record<string, string>),
+    createdAt: toDate(value('t', 'createdAt')),
+    updatedAt: toDate(value('t', 'updatedAt')),
   };
 }
 
