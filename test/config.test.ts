@@ -1,0 +1,42 @@
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { withJwtSecret } from '../src/auth/jwt-secret';
+import { ConfigError, loadConfig } from '../src/platform/config';
+
+const emptyFolder = () => mkdtempSync(join(tmpdir(), 'tender-exchange-config-'));
+
+describe('the configuration', () => {
+  it('is read without writing anything: no JWT_SECRET outside production leaves the secret to the start', () => {
+    const dataDir = emptyFolder();
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config.jwtSecret).toBeNull();
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+
+  it('gets a development secret at start, generated once, kept private in the data folder and reused', () => {
+    const dataDir = join(emptyFolder(), 'data');
+    const first = withJwtSecret(loadConfig({ DATA_DIR: dataDir }));
+    const again = withJwtSecret(loadConfig({ DATA_DIR: dataDir }));
+    expect(first.jwtSecret).toMatch(/^[\w-]{64}$/);
+    expect(again.jwtSecret).toBe(first.jwtSecret);
+    expect(statSync(join(dataDir, 'jwt-secret')).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps a given JWT_SECRET and writes no file', () => {
+    const dataDir = emptyFolder();
+    const secret = 'a-secret-that-is-long-enough-for-hs256-0123';
+    expect(withJwtSecret(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: secret })).jwtSecret).toBe(secret);
+    expect(existsSync(join(dataDir, 'jwt-secret'))).toBe(false);
+  });
+
+  it('refuses to start production without JWT_SECRET, naming the variable', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: emptyFolder() })).toThrow(new ConfigError('JWT_SECRET is required when NODE_ENV=production'));
+  });
+
+  it('takes LOG_LEVEL from pino\'s levels and names the variable when it is not one', () => {
+    expect(loadConfig({ DATA_DIR: emptyFolder(), LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
+    expect(() => loadConfig({ DATA_DIR: emptyFolder(), LOG_LEVEL: 'loud' })).toThrow(/^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"$/);
+  });
+});
