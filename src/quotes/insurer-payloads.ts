@@ -1,5 +1,5 @@
-import { MAX_AMOUNT, isAmount } from '../platform/validation/amounts';
-import { LIMITS } from '../platform/validation/rules';
+import { LIMITS, QuoteOptionPayload as QuoteOptionRules } from '../platform/validation/rules';
+import { problemsOf } from '../platform/validation/validate';
 import { PartnerError, Reason, sanitise } from './insurer-client';
 import type { Limit } from './quote-request.entity';
 
@@ -30,18 +30,15 @@ export function parseAcknowledgement(body: unknown): string {
 }
 
 function optionProblem(option: unknown): string | undefined {
-  if (!isRecord(option)) return 'not an object';
-  const { insurance_sum: sum, deductible, premium } = option;
-  if (!isAmount(sum) || sum === 0) return `insurance_sum must be a positive number up to ${MAX_AMOUNT}`;
-  if (!isAmount(deductible)) return `deductible must be a number from 0 to ${MAX_AMOUNT}`;
-  if (deductible >= sum) return 'deductible must be below the insurance sum';
-  if (!isAmount(premium) || premium === 0) return `premium must be a positive number up to ${MAX_AMOUNT}`;
-  return undefined;
+  const [problem] = problemsOf(QuoteOptionRules, option, 'pointer');
+  if (problem) return `${problem.pointer ? `${problem.pointer.slice(1)}: ` : ''}${problem.message}`;
+  const { insurance_sum: sum, deductible } = option as QuoteOptionPayload;
+  return deductible >= sum ? 'deductible must be below the insurance sum' : undefined;
 }
 
 /**
  * Spec 2.5: `{id, quote_options: [{insurance_sum, deductible, premium}]}`, for the id that was asked for.
- * Every option must be a positive, finite amount up to MAX_AMOUNT (deductible from 0, below the sum), or the
+ * Every option must follow the option rules (positive amounts up to MAX_AMOUNT, deductible from 0, below the sum), or the
  * whole quote is refused. Options for a limit that was not requested are dropped and noted; a quote left
  * with none of the requested limits is refused too (an empty list is a decline).
  */

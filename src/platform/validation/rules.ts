@@ -1,5 +1,4 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { MAX_AMOUNT } from './amounts';
 
 /**
  * Every field rule and limit of the gateway, once (DESIGN 6). The services check GraphQL inputs against these
@@ -8,6 +7,13 @@ import { MAX_AMOUNT } from './amounts';
  * Schema cannot say (a real country or currency, an allowed URL, a byte size, a rule across fields) is checked
  * by the service, next to the lookups it needs, with the limits from here.
  */
+/**
+ * The largest amount (insurance sum, deductible, premium, turnover) the gateway accepts, from brokers and
+ * from insurers alike. Far above any real cover, and far enough below Number.MAX_VALUE that premiums with
+ * tax, sums and comparisons stay finite.
+ */
+export const MAX_AMOUNT = 1e15;
+
 export const LIMITS = {
   /** Names, products, free text lines. */
   name: 200,
@@ -118,6 +124,12 @@ export const CreateTenderRules = Type.Object({
 });
 
 const Limit = Type.Object({ insuranceSum: PositiveAmount, deductible: Amount });
+
+/** Spec 2.5: one option of an insurer's quote. The deductible below the sum is checked with the quote. */
+export const QuoteOptionPayload = Type.Object(
+  { insurance_sum: PositiveAmount, deductible: Amount, premium: PositiveAmount },
+  { description: 'an object {"insurance_sum", "deductible", "premium"}' },
+);
 
 export const RequestQuotesRules = Type.Object({
   insurerIds: Type.Array(Type.String(), { minItems: 1, maxItems: LIMITS.insurersPerQuoteRequest, description: `1 to ${LIMITS.insurersPerQuoteRequest} insurers` }),
