@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../access/request-context';
 import { proposalLoader } from './proposal.loader';
-import { ProposalView } from './quote.types';
+import { ProposalView } from './proposal.types';
 import { TenderView } from '../tenders/tender.types';
 
 @Resolver(() => TenderView)

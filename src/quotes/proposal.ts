@@ -1,5 +1,6 @@
 import type { QuoteRequest } from './quote-request.entity';
-import type { CheapestOptionView, ProposalView, QuoteOptionView, QuoteRequestView } from './quote.types';
+import type { CheapestOptionView, ProposalView } from './proposal.types';
+import type { QuoteOptionView, QuoteRequestView } from './quote.types';
 import type { Tender } from '../tenders/tender.entity';
 
 /** Money is shown to the cent: round half away from zero after removing binary noise. */

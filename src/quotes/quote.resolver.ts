@@ -8,7 +8,8 @@ import { TenderView } from '../tenders/tender.types';
 import { orderCover } from './order-cover.service';
 import { proposalLoader } from './proposal.loader';
 import { QuoteRequestService } from './quote-request.service';
-import { ProposalView, QuoteRequestView, RequestQuotesInput } from './quote.types';
+import { ProposalView } from './proposal.types';
+import { QuoteRequestView, RequestQuotesInput } from './quote.types';
 
 @Resolver()
 export class QuoteResolver {
