@@ -144,11 +144,10 @@ export class TokenService {
   }
 
   /**
-   * Reads `Authorization: Bearer <token>` and returns the viewer of a valid token that is not revoked, whose
-   * client exists and is enabled, and that is of the client's current token generation.
+   * The viewer of a verified token (`verifyHeader`), if the token is not revoked, its client exists and is
+   * enabled, and the token is of the client's current token generation.
    */
-  async authenticate(em: EntityManager, authorization: string | undefined): Promise<Viewer> {
-    const viewer = this.verifyHeader(authorization);
+  async confirmStanding(em: EntityManager, viewer: Viewer): Promise<Viewer> {
     // Every authenticated request asks this, so it is one fixed statement rather than an ORM query (docs/benchmark.md).
     // Not cached: another instance may revoke the token or disable the client at any moment.
     const standing = (await em.getConnection().execute(TOKEN_STANDING, [viewer.jti, viewer.appId], 'get')) as TokenStanding | undefined;
@@ -161,6 +160,7 @@ export class TokenService {
     return viewer;
   }
 
+  /** Reads `Authorization: Bearer <token>`: the viewer of a token with a valid signature and lifetime. */
   verifyHeader(authorization: string | undefined): Viewer {
     if (!authorization) throw unauthenticated('An access token is required: Authorization: Bearer <token>');
     const match = BEARER.exec(authorization);

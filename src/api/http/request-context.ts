@@ -28,6 +28,7 @@ export interface ContextDeps {
  * and the context with its loaders.
  */
 export class RequestScope {
+  private verified?: { viewer: Viewer } | { error: unknown };
   private viewer?: Promise<Viewer>;
   private context?: Promise<GatewayContext>;
   private forked?: EntityManager;
@@ -43,9 +44,23 @@ export class RequestScope {
     return this.forked;
   }
 
+  /** The bearer token's viewer by signature and lifetime alone (revoking a token needs no more); verified once. */
+  verifiedViewer(): Viewer {
+    if (!this.verified) {
+      try {
+        this.verified = { viewer: this.deps.tokens.verifyHeader(this.req.headers.authorization) };
+      } catch (error) {
+        this.verified = { error };
+      }
+    }
+    if ('error' in this.verified) throw this.verified.error;
+    return this.verified.viewer;
+  }
+
+  /** The verified viewer whose token and client are in good standing: what every authenticated route needs. */
   authenticatedViewer(): Promise<Viewer> {
     if (!this.viewer) {
-      this.viewer = this.deps.tokens.authenticate(this.deps.orm.em.fork(), this.req.headers.authorization);
+      this.viewer = Promise.resolve().then(() => this.deps.tokens.confirmStanding(this.deps.orm.em.fork(), this.verifiedViewer()));
       this.viewer.catch(() => undefined); // whoever asks sees the rejection; an unasked one is no unhandled rejection
     }
     return this.viewer;

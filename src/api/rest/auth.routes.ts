@@ -45,7 +45,7 @@ export function authRoutes(deps: { orm: MikroORM; tokens: TokenService }, config
   router.post('/auth/token-revoke', ...json, async (req, res) => {
     if (req.body !== undefined) parseBody(EmptyBody, req.body, 'The revocation request (the bearer token is the one revoked)');
     // Signature and lifetime are checked, revocation is not: revoking twice answers 200 again.
-    const viewer = deps.tokens.verifyHeader(req.headers.authorization);
+    const viewer = scopeOf(res).verifiedViewer();
     await deps.tokens.revoke(scopeOf(res).em, viewer);
     res.setHeader('Cache-Control', 'no-store');
     res.json({ status: 'revoked' });
