@@ -1,11 +1,12 @@
 /**
  * The import directions of DESIGN 6, checked by `npm run lint:deps` (in CI):
  *
- *   platform  ←  access  ←  parties, insurers  ←  auth  ←  tenders  ←  quotes  ←  api  ←  main, cli, seed
+ *   platform  ←  access  ←  parties, insurers  ←  auth, tenders  ←  quotes  ←  api  ←  main, cli, seed
  *
- * An arrow points from the importer's side: a folder imports only folders to its left. Entities may name each
- * other across features (a tender's ordered option is a quote option); nothing else goes back up. The insurer
- * simulator is an independent peer: it imports nothing from the gateway.
+ * A folder imports only from folders to its left, and only those each rule below names (tenders and quotes need
+ * nothing of auth, so they may not import it). Entities may name each other across features (a tender's ordered
+ * option is a quote option); nothing else goes back up. Every HTTP route is in src/api (the web frameworks are
+ * imported nowhere else). The insurer simulator is an independent peer: it imports nothing from the gateway.
  */
 const layer = (name, mayImport) => ({
   name: `${name}-imports-only-below`,
@@ -29,17 +30,30 @@ module.exports = {
     layer('auth', [...FEATURE_BASE, 'parties', 'insurers']),
     {
       ...layer('tenders', [...FEATURE_BASE, 'parties', 'insurers']),
-      // A tender references the quote option cover was ordered on: an entity relation, not a dependency on quotes.
       from: { path: '^src/tenders/', pathNot: '\\.entity\\.ts$' },
     },
     {
-      name: 'tender-entities-name-only-entities',
-      comment: 'a tender entity may reference quote entities, and nothing else of quotes',
-      severity: 'error',
+      ...layer('tenders', [...FEATURE_BASE, 'parties', 'insurers']),
+      name: 'tender-entities-import-only-below-and-quote-entities',
+      // A tender references the quote option cover was ordered on: an entity relation, not a dependency on quotes.
       from: { path: '^src/tenders/.+\\.entity\\.ts$' },
-      to: { path: '^src/(quotes|auth|api)/', pathNot: '^src/quotes/.+\\.entity\\.ts$' },
+      to: { path: '^src/', pathNot: ['^src/(tenders|platform|access|parties|insurers)/', '^src/quotes/.+\\.entity\\.ts$'] },
     },
     layer('quotes', [...FEATURE_BASE, 'parties', 'insurers', 'tenders']),
+    {
+      name: 'api-imports-features-not-composition',
+      comment: 'the API adapts the features; it does not reach into the start, the CLI, the seed data or the simulator',
+      severity: 'error',
+      from: { path: '^src/api/' },
+      to: { path: '^src/(main\\.ts|database\\.ts|cli/|seed/|insurer-sim/)' },
+    },
+    {
+      name: 'http-only-in-api',
+      comment: 'every HTTP route is in src/api: the web frameworks are imported nowhere else (the simulator is its own app)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/api/', '^src/insurer-sim/'] },
+      to: { path: 'node_modules/(express|@apollo/server|@as-integrations|helmet|cors|pino-http)/', dependencyTypesNot: ['type-only'] },
+    },
     {
       name: 'nothing-depends-on-api',
       comment: 'the API is the outermost adapter: only main.ts and the CLI start it',

@@ -153,7 +153,7 @@ describe('the outbox against a hostile insurer system', () => {
 
   it('an absurd premium or a quote for another id is refused as an invalid quote; nothing is stored and every read answers', async () => {
     expect(bySlug['absurd-premium']).toMatchObject({ status: 'FAILED', failureReason: 'insurer sent an invalid quote', options: [] });
-    expect(bySlug['absurd-premium'].failureDetail).toMatch(/premium: a positive amount up to 1000000000000000/);
+    expect(bySlug['absurd-premium'].failureDetail).toMatch(/premium must be a positive amount up to 1000000000000000/);
     expect(bySlug['wrong-id']).toMatchObject({ status: 'FAILED', failureReason: 'insurer sent an invalid quote', options: [] });
     expect(await gateway.em().count(QuoteOption, { quoteRequest: { $in: [bySlug['absurd-premium'].id, bySlug['wrong-id'].id] } })).toBe(0);
     const proposal = await graphql(gateway, broker, 'query($id: ID!) { proposal(tenderId: $id) { entries { quoteRequest { status options { premiumWithTax } } } cheapest { option { premiumWithTax } } } }', { id: tender.id });

@@ -7,6 +7,8 @@ import { QuoteRequest } from '../src/quotes/quote-request.entity';
 import { TenderStatus } from '../src/tenders/tender-status';
 import { TenderInvitation } from '../src/tenders/tender-invitation.entity';
 import type { SimBehaviour } from '../src/insurer-sim/insurer-sim';
+import { CALLBACK_PATH as SIM_CALLBACK_PATH } from '../src/insurer-sim/insurer-sim';
+import { CALLBACK_PATH } from '../src/api/rest/quote-callback.routes';
 import type { Tender } from '../src/tenders/tender.entity';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { getJson, graphql, json, requestToken, startGateway, tokenFor, type Gateway } from './helpers/gateway';
@@ -449,5 +451,11 @@ describe('closing a tender', () => {
     });
     expect(request.failureReason).toBe('tender closed');
     expect(hostile.stats('healthy').posts).toBe(0);
+  });
+});
+
+describe('the insurer simulator, an independent peer', () => {
+  it('calls back on the path the gateway serves, though it imports nothing of the gateway', () => {
+    expect(SIM_CALLBACK_PATH).toBe(CALLBACK_PATH);
   });
 });

@@ -1,27 +1,26 @@
 import 'reflect-metadata';
-import { expressMiddleware } from '@as-integrations/express5';
 import type { MikroORM } from '@mikro-orm/core';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../platform/config';
 import { DomainError } from '../platform/errors/domain-error';
-import { LIMITS } from '../platform/validation/rules';
 import { QuoteDispatcher } from '../quotes/quote-dispatcher';
 import { cancelQuoteRequestsOfClosedTender } from '../quotes/tender-closing';
 import { TokenService } from '../auth/token.service';
-import { contextError, startApollo } from './graphql/apollo';
+import { startApollo } from './graphql/apollo';
 import { gatewaySchema } from './graphql/schema';
 import { corsPolicy } from './http/cors-policy';
-import { parseJson, refuseMalformedUrls } from './http/json-body';
+import { refuseMalformedUrls } from './http/json-body';
 import { Metrics } from './http/metrics';
 import { problemErrorHandler, sendProblem } from './http/problem';
 import { clientRateLimit } from './http/rate-limits';
-import { requestScopes, scopeOf, type ContextDeps } from './http/request-context';
+import { requestScopes, type ContextDeps } from './http/request-context';
 import { requestLogging } from './http/request-logging';
 import { requestTimeout } from './http/request-timeout';
 import { securityHeaders } from './http/security-headers';
 import { authRoutes } from './rest/auth.routes';
 import { docsRoutes } from './rest/docs.routes';
+import { graphqlRoutes } from './rest/graphql.routes';
 import { operationsRoutes } from './rest/health.routes';
 import { quoteCallbackRoutes } from './rest/quote-callback.routes';
 import { tenderRoutes } from './rest/tender.routes';
@@ -68,24 +67,7 @@ export async function createApp({ config, orm, logger }: AppDeps): Promise<App> 
   app.use(requestScopes(deps), requestTimeout(config), clientRateLimit(config, orm));
 
   app.use(authRoutes(deps, config));
-  app.use(
-    '/graphql',
-    (_req, res, next) => {
-      // Apollo Sandbox's page brings its own Content-Security-Policy.
-      res.removeHeader('Content-Security-Policy');
-      next();
-    },
-    parseJson(LIMITS.graphqlBodyBytes),
-    expressMiddleware(apollo, {
-      context: async ({ res }) => {
-        try {
-          return await scopeOf(res).requestContext();
-        } catch (error) {
-          throw error instanceof DomainError ? contextError(error) : error;
-        }
-      },
-    }),
-  );
+  app.use(graphqlRoutes(apollo));
   app.use(tenderRoutes(schema));
   app.use(quoteCallbackRoutes());
 

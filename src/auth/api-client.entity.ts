@@ -3,6 +3,7 @@ import { newId } from '../platform/db/ids';
 import { Insurer } from '../insurers/insurer.entity';
 import { BrokerCompany } from '../parties/broker-company.entity';
 import { Role } from '../access/role';
+import { LIMITS } from '../platform/validation/rules';
 
 @Entity({ tableName: 'api_client' })
 export class ApiClient {
@@ -28,7 +29,7 @@ export class ApiClient {
   @ManyToOne({ entity: () => BrokerCompany, nullable: true })
   brokerCompany?: BrokerCompany;
 
-  @Property({ type: 'string', length: 200, default: '' })
+  @Property({ type: 'string', length: LIMITS.name, default: '' })
   description: string = '';
 
   @Property({ type: Date, length: 3 })

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, type Request, type Response } from 'express';
 
 /** The gateway's quote-available callback (spec 4.5): the simulator knows the contract, not the gateway's code. */
-const CALLBACK_PATH = '/aggregation-gateway/v1/public/producer-integration/quotes/available';
+export const CALLBACK_PATH = '/aggregation-gateway/v1/public/producer-integration/quotes/available';
 
-const roundCents = (amount: number): number => Math.round(amount * 100) / 100;
+/** Half a cent away from zero, as the gateway rounds premiums (an insurer system's own choice; kept equal). */
+const roundCents = (amount: number): number => (Math.sign(amount) * Math.round(Math.abs(amount) * 100 + 1e-9)) / 100;
 
 /**
  * How a simulated insurer answers a quotation request:

@@ -1,6 +1,7 @@
 import { Entity, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Field, GraphQLISODateTime, ID, ObjectType } from 'type-graphql';
 import { newId } from '../platform/db/ids';
+import { LIMITS } from '../platform/validation/rules';
 
 @Entity({ tableName: 'insurer' })
 @ObjectType('Insurer', { description: 'An insurer that can be invited to quote on tenders.' })
@@ -11,15 +12,15 @@ export class Insurer {
 
   @Field(() => String)
   @Unique()
-  @Property({ type: 'string', length: 200 })
+  @Property({ type: 'string', length: LIMITS.name })
   name!: string;
 
   /** Base URL of the insurer system implementing `POST /quotes` and `GET /quotes/{id}` (spec 4.4). */
-  @Property({ type: 'string', length: 2048 })
+  @Property({ type: 'string', length: LIMITS.url })
   quoteApiUrl!: string;
 
   /** Bearer credential the gateway presents to the insurer system; never exposed through any API. */
-  @Property({ type: 'string', length: 2048, nullable: true, hidden: true })
+  @Property({ type: 'string', length: LIMITS.credential, nullable: true, hidden: true })
   outboundCredential?: string;
 
   @Field(() => GraphQLISODateTime)

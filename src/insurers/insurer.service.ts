@@ -29,10 +29,11 @@ export class InsurerService {
 
   async create(input: CreateInsurerInput): Promise<Insurer> {
     const name = input.name.trim();
-    const problems = problemsOf(CreateInsurerRules, input);
+    const problems = problemsOf(CreateInsurerRules, { ...input, name });
     if (!refused(problems, 'quoteApiUrl')) {
-      const refusal = isHttpUrl(input.quoteApiUrl) ? this.urlAllowList?.refusal(input.quoteApiUrl) : 'not an absolute http(s) URL';
-      if (refusal) problems.push({ parameter: 'quoteApiUrl', message: `not allowed: ${refusal}` });
+      const refusal = this.urlAllowList?.refusal(input.quoteApiUrl);
+      if (!isHttpUrl(input.quoteApiUrl)) problems.push({ parameter: 'quoteApiUrl', message: 'must be an absolute http(s) URL' });
+      else if (refusal) problems.push({ parameter: 'quoteApiUrl', message: `not allowed: ${refusal}` });
     }
     if (problems.length > 0) throw badInput('The insurer is invalid', problems);
     if (await this.em.count(Insurer, { name })) throw new DomainError('CONFLICT', `An insurer named "${name}" exists already`);

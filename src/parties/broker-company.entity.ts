@@ -2,6 +2,7 @@ import { Embedded, Entity, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { newId } from '../platform/db/ids';
 import { Address } from './address.embeddable';
+import { LIMITS } from '../platform/validation/rules';
 
 @Entity({ tableName: 'broker_company' })
 @ObjectType('BrokerCompany')
@@ -11,15 +12,15 @@ export class BrokerCompany {
   id: string = newId();
 
   @Field(() => String)
-  @Property({ type: 'string', length: 64 })
+  @Property({ type: 'string', length: LIMITS.code })
   companyId!: string;
 
   @Field(() => String)
-  @Property({ type: 'string', length: 254 })
+  @Property({ type: 'string', length: LIMITS.email })
   email!: string;
 
   @Field(() => String)
-  @Property({ type: 'string', length: 200 })
+  @Property({ type: 'string', length: LIMITS.name })
   name!: string;
 
   @Field(() => Address)

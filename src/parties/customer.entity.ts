@@ -2,6 +2,7 @@ import { Embedded, Entity, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { newId } from '../platform/db/ids';
 import { Address } from './address.embeddable';
+import { LIMITS } from '../platform/validation/rules';
 
 @Entity({ tableName: 'customer' })
 @ObjectType('Customer')
@@ -11,11 +12,11 @@ export class Customer {
   id: string = newId();
 
   @Field(() => String, { description: 'The customer\'s own company identifier.' })
-  @Property({ type: 'string', length: 64 })
+  @Property({ type: 'string', length: LIMITS.code })
   companyId!: string;
 
   @Field(() => String)
-  @Property({ type: 'string', length: 200 })
+  @Property({ type: 'string', length: LIMITS.name })
   name!: string;
 
   @Field(() => Address)

@@ -2,6 +2,7 @@ import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { newId } from '../platform/db/ids';
 import { BrokerCompany } from './broker-company.entity';
+import { LIMITS } from '../platform/validation/rules';
 
 /** A user of the broker's side; the person in charge of a tender. */
 @Entity({ tableName: 'person' })
@@ -12,23 +13,23 @@ export class Person {
   id: string = newId();
 
   @Field(() => String)
-  @Property({ type: 'string', length: 64 })
+  @Property({ type: 'string', length: LIMITS.code })
   accountId!: string;
 
   @Field(() => String)
-  @Property({ type: 'string', length: 254 })
+  @Property({ type: 'string', length: LIMITS.email })
   email!: string;
 
   @Field(() => String)
-  @Property({ type: 'string', length: 100 })
+  @Property({ type: 'string', length: LIMITS.personName })
   firstName!: string;
 
   @Field(() => String)
-  @Property({ type: 'string', length: 100 })
+  @Property({ type: 'string', length: LIMITS.personName })
   lastName!: string;
 
   @Field(() => String, { description: 'Free text such as "Mr", "Ms", "Dr" or empty.' })
-  @Property({ type: 'string', length: 20, default: '' })
+  @Property({ type: 'string', length: LIMITS.shortText, default: '' })
   salutation: string = '';
 
   @ManyToOne({ entity: () => BrokerCompany, nullable: true })

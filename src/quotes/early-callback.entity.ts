@@ -1,6 +1,7 @@
 import { Entity, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { newId } from '../platform/db/ids';
 import { Insurer } from '../insurers/insurer.entity';
+import { LIMITS } from '../platform/validation/rules';
 
 /**
  * A callback for an insurer id the gateway has not stored yet: the insurer called back before its
@@ -15,7 +16,7 @@ export class EarlyCallback {
   @ManyToOne({ entity: () => Insurer, index: false })
   insurer!: Insurer;
 
-  @Property({ type: 'string', length: 200 })
+  @Property({ type: 'string', length: LIMITS.reference })
   insurerReference!: string;
 
   @Property({ type: Date, length: 3 })

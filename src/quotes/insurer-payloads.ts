@@ -31,7 +31,7 @@ export function parseAcknowledgement(body: unknown): string {
 
 function optionProblem(option: unknown): string | undefined {
   const [problem] = problemsOf(QuoteOptionRules, option, 'pointer');
-  if (problem) return `${problem.pointer ? `${problem.pointer.slice(1)}: ` : ''}${problem.message}`;
+  if (problem) return `${problem.pointer ? `${problem.pointer.slice(1)} ` : ''}${problem.message}`;
   const { insurance_sum: sum, deductible } = option as QuoteOptionPayload;
   return deductible >= sum ? 'deductible must be below the insurance sum' : undefined;
 }

@@ -4,6 +4,7 @@ import { Insurer } from '../insurers/insurer.entity';
 import { Tender } from '../tenders/tender.entity';
 import { QuoteOption } from './quote-option.entity';
 import { QuoteRequestStatus } from './quote-request-status';
+import { LIMITS } from '../platform/validation/rules';
 
 /** One limit of spec 2.3, stored as sent. */
 export interface Limit {
@@ -41,7 +42,7 @@ export class QuoteRequest {
   riskInformation!: Record<string, unknown>;
 
   /** The insurer system's id from its acknowledgement (spec 2.4). */
-  @Property({ type: 'string', length: 200, nullable: true })
+  @Property({ type: 'string', length: LIMITS.reference, nullable: true })
   insurerReference?: string | null;
 
   /** Attempts of the current step (send or fetch); reset when a step succeeds. */

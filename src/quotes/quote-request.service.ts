@@ -23,7 +23,8 @@ function checkLimits(limits: RequestQuotesInput['limits'], problems: FieldProble
   const seen = new Set<string>();
   return limits.map((limit, index) => {
     const at = `limits[${index}]`;
-    if (limit.deductible >= limit.insuranceSum) problems.push({ parameter: `${at}.deductible`, message: 'must be below the insurance sum' });
+    const wellFormed = !refused(problems, `${at}.deductible`) && !refused(problems, `${at}.insuranceSum`);
+    if (wellFormed && limit.deductible >= limit.insuranceSum) problems.push({ parameter: `${at}.deductible`, message: 'must be below the insurance sum' });
     const key = `${limit.insuranceSum}/${limit.deductible}`;
     if (seen.has(key)) problems.push({ parameter: at, message: 'repeats an earlier limit' });
     seen.add(key);

@@ -1,6 +1,7 @@
 import { JSONObjectScalar } from '../platform/validation/json';
 import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Insurer } from '../insurers/insurer.entity';
+import { LIMITS } from '../platform/validation/rules';
 import { QuoteRequestStatus } from './quote-request-status';
 
 @InputType('LimitInput')
@@ -37,7 +38,7 @@ export class RiskInformationInput {
 
   @Field(() => JSONObjectScalar, {
     nullable: true,
-    description: 'Further product-specific fields, sent as given (snake_case keys, at most 16 KiB).',
+    description: `Further product-specific fields, sent as given (snake_case keys, at most ${LIMITS.freeJsonBytes / 1024} KiB).`,
   })
   additional?: Record<string, unknown>;
 }
@@ -50,7 +51,7 @@ export class RequestQuotesInput {
   @Field(() => [ID], { description: 'The insurers to ask; each is invited to the tender.' })
   insurerIds!: string[];
 
-  @Field(() => [LimitInput], { description: '1 to 20 distinct insurance sum / deductible pairs.' })
+  @Field(() => [LimitInput], { description: `1 to ${LIMITS.limitsPerQuoteRequest} distinct insurance sum / deductible pairs.` })
   limits!: LimitInput[];
 
   @Field(() => RiskInformationInput)

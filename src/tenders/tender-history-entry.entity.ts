@@ -3,6 +3,7 @@ import { Role } from '../access/role';
 import { newId } from '../platform/db/ids';
 import { Tender } from './tender.entity';
 import { TenderStatus } from './tender-status';
+import { LIMITS } from '../platform/validation/rules';
 
 /** One status change of a tender: who, when, from, to, why. Appended, never changed. */
 @Entity({ tableName: 'tender_history_entry' })
@@ -31,6 +32,6 @@ export class TenderHistoryEntry {
   @Enum({ items: () => TenderStatus, type: 'string', length: 32 })
   toStatus!: TenderStatus;
 
-  @Property({ type: 'string', length: 1000, nullable: true })
+  @Property({ type: 'string', length: LIMITS.reason, nullable: true })
   reason?: string | null;
 }

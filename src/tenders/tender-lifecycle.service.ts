@@ -32,7 +32,7 @@ export const TRANSITIONS: Record<TenderOperation, Transition> = {
 const CLOCK_SKEW_MS = 60_000;
 
 /** A status change, as the features that react to it see it inside its transaction. */
-export interface TenderChange {
+interface TenderChange {
   tender: Tender;
   from: TenderStatus;
   to: TenderStatus;
@@ -46,8 +46,8 @@ export interface TenderChange {
  */
 export type TenderChangeListener = (em: EntityManager, change: TenderChange) => Promise<void>;
 
-/** How a transition is carried out beyond the table: checks and preparations of the feature that asks for it. */
-export interface TransitionSteps {
+/** How a transition is carried out beyond the table: checks and preparations of the operation. */
+interface TransitionSteps {
   reason?: string | null;
   /** Runs before the status check. */
   guard?: (tender: Tender) => void;
@@ -56,9 +56,9 @@ export interface TransitionSteps {
 
 /** The reason as stored: trimmed, null when empty; its rules (required or not, length) first. */
 function validReason(reason: string | null | undefined, required: boolean): string | null {
-  const problems = problemsOf(required ? RequiredReason : OptionalReason, reason ?? '', 'parameter', 'reason');
-  if (problems.length > 0) throw badInput('The reason is invalid', problems);
   const trimmed = reason?.trim() ?? '';
+  const problems = problemsOf(required ? RequiredReason : OptionalReason, trimmed, 'parameter', 'reason');
+  if (problems.length > 0) throw badInput('The reason is invalid', problems);
   return trimmed === '' ? null : trimmed;
 }
 
@@ -67,7 +67,8 @@ export class TenderLifecycleService {
   constructor(
     private readonly em: EntityManager,
     private readonly viewer: Viewer,
-    private readonly listeners: readonly TenderChangeListener[] = [],
+    /** Who reacts inside the change's transaction; the composition passes every feature's (quotes: closing). */
+    private readonly listeners: readonly TenderChangeListener[],
   ) {}
 
   startNegotiation(tenderId: string): Promise<Tender> {
@@ -129,7 +130,7 @@ export class TenderLifecycleService {
       // A concurrent confirmation won; if it confirmed the same number, this retry is harmless too.
       const current = await this.em.fork().findOne(Tender, { id: tenderId });
       if (current?.policyNumber !== policyNumber) throw error;
-      return new TenderLifecycleService(this.em.fork(), this.viewer).load(tenderId);
+      return new TenderLifecycleService(this.em.fork(), this.viewer, this.listeners).load(tenderId);
     }
     return tender;
   }
@@ -148,8 +149,16 @@ export class TenderLifecycleService {
     return tender;
   }
 
+  /**
+   * Cover is ordered on one option of a quote the tender received: `award` (quotes, which knows the options)
+   * checks the option and sets the ordered option and the awarded insurer, after the status check.
+   */
+  orderCover(tenderId: string, award: (tender: Tender) => Promise<void>): Promise<Tender> {
+    return this.change(tenderId, 'orderCover', { prepare: award });
+  }
+
   /** One row of TRANSITIONS, with its history entry and the listeners, under optimistic locking in one transaction. */
-  async change(tenderId: string, operation: TenderOperation, steps: TransitionSteps = {}): Promise<Tender> {
+  private async change(tenderId: string, operation: TenderOperation, steps: TransitionSteps = {}): Promise<Tender> {
     const rule = TRANSITIONS[operation];
     assertMay(this.viewer, operation);
     const tender = await this.load(tenderId);
@@ -172,7 +181,7 @@ export class TenderLifecycleService {
       toStatus: rule.to,
       reason: steps.reason ?? null,
     });
-    // Optimistic locking: the version check fails the later of two concurrent changes (CONFLICT, errors/normalize.ts).
+    // Optimistic locking: the version check fails the later of two concurrent changes (CONFLICT, platform/errors/normalize.ts).
     if (this.listeners.length === 0) {
       await this.em.flush();
       return tender;

@@ -1,6 +1,7 @@
 import { JSONObjectScalar } from '../platform/validation/json';
 import { Field, Float, GraphQLISODateTime, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { Role } from '../access/role';
+import { LIMITS } from '../platform/validation/rules';
 import { TenderStatus } from './tender-status';
 
 @InputType('AddressInput', { description: 'Every part may be empty; country is a two-letter ISO 3166 code when given.' })
@@ -77,7 +78,7 @@ export class CreateTenderInput {
   @Field(() => Float, { description: 'Between 0 and 1, e.g. 0.19.' })
   taxRate!: number;
 
-  @Field(() => JSONObjectScalar, { nullable: true, description: 'Product-specific risk information (at most 16 KiB).' })
+  @Field(() => JSONObjectScalar, { nullable: true, description: `Product-specific risk information (at most ${LIMITS.freeJsonBytes / 1024} KiB).` })
   riskInformation?: Record<string, unknown>;
 }
 

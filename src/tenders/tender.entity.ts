@@ -8,6 +8,7 @@ import { QuoteOption } from '../quotes/quote-option.entity';
 import { LineOfBusiness } from './line-of-business.entity';
 import { TenderInvitation } from './tender-invitation.entity';
 import { TenderStatus } from './tender-status';
+import { LIMITS } from '../platform/validation/rules';
 
 /**
  * Indexes follow the list API: every sort key, and every filter before the default sort. Foreign keys that no
@@ -27,7 +28,7 @@ export class Tender {
   @PrimaryKey({ type: 'string', length: 36 })
   id: string = newId();
 
-  @Property({ type: 'string', length: 200 })
+  @Property({ type: 'string', length: LIMITS.name })
   product!: string;
 
   @Enum({ items: () => TenderStatus, type: 'string', length: 32 })
@@ -61,7 +62,7 @@ export class Tender {
   riskInformation?: Record<string, unknown> | null;
 
   /** Set when the winning insurer confirms the policy documentation of a SUCCESSFUL tender. */
-  @Property({ type: 'string', length: 100, nullable: true })
+  @Property({ type: 'string', length: LIMITS.policyNumber, nullable: true })
   policyNumber?: string | null;
 
   @Property({ type: Date, length: 3, nullable: true })

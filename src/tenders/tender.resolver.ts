@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
 import { Allowed } from '../access/access-policy';
 import type { RequestContext } from '../access/request-context';
 import { LineOfBusiness } from './line-of-business.entity';
-import { TenderService } from './read/tender-read.service';
+import { TenderReadService } from './read/tender-read.service';
 import { TenderListArgs, TenderPage, TenderView } from './tender.types';
 
 @Resolver(() => TenderView)
@@ -10,13 +10,13 @@ export class TenderResolver {
   @Allowed('tender')
   @Query(() => TenderView, { description: 'One tender the viewer may see; NOT_FOUND otherwise.' })
   async tender(@Arg('id', () => ID) id: string, @Ctx() { em, viewer, rows }: RequestContext): Promise<TenderView> {
-    return rows.read(() => new TenderService(em, viewer).get(id), () => 1);
+    return rows.read(() => new TenderReadService(em, viewer).get(id), () => 1);
   }
 
   @Allowed('tenders')
   @Query(() => TenderPage, { description: 'The tenders the viewer may see, filtered, sorted and paged like the REST lists.' })
   async tenders(@Args(() => TenderListArgs) args: TenderListArgs, @Ctx() { em, viewer, rows }: RequestContext): Promise<TenderPage> {
-    return rows.read(() => new TenderService(em, viewer).list(args), (page) => page.items.length);
+    return rows.read(() => new TenderReadService(em, viewer).list(args), (page) => page.items.length);
   }
 
   @Allowed('linesOfBusiness')

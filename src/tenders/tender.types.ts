@@ -32,9 +32,6 @@ export class TenderSort {
   direction: SortDirection = SortDirection.ASC;
 }
 
-export const MAX_PAGE_SIZE = LIMITS.pageSize;
-export const DEFAULT_PAGE_SIZE = LIMITS.defaultPageSize;
-
 @ArgsType()
 export class TenderListArgs {
   @Field(() => [TenderStatus], { nullable: true, description: 'Only tenders in one of these statuses.' })
@@ -55,8 +52,8 @@ export class TenderListArgs {
   @Field(() => Int, { defaultValue: 0 })
   skip: number = 0;
 
-  @Field(() => Int, { defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` })
-  limit: number = DEFAULT_PAGE_SIZE;
+  @Field(() => Int, { defaultValue: LIMITS.defaultPageSize, description: `Page size, 1 to ${LIMITS.pageSize}.` })
+  limit: number = LIMITS.defaultPageSize;
 }
 
 @ObjectType('Tender', { description: 'A tender as the viewer may see it (spec 2.1).' })

@@ -1,6 +1,6 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../tenders/tender.types';
+import { LIMITS } from '../../platform/validation/rules';
 
 /**
  * What an operation costs is the rows it may read, estimated before it runs. A page counts its `limit`, so
@@ -20,7 +20,7 @@ export const ASSUMED_ROWS = {
 
 type RowRule = (args: Record<string, unknown>, childRows: number) => number;
 
-const pageSize = (args: Record<string, unknown>) => Math.min(typeof args.limit === 'number' ? args.limit : DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+const pageSize = (args: Record<string, unknown>) => Math.min(typeof args.limit === 'number' ? args.limit : LIMITS.defaultPageSize, LIMITS.pageSize);
 
 /** By `Type.field`; any other field costs what its selection costs (an object joined into its parent's row: nothing). */
 const ROWS: Record<string, RowRule> = {

@@ -6,7 +6,6 @@ import type { DispatcherObserver } from '../../quotes/quote-dispatcher';
 import { QuoteRequestStatus } from '../../quotes/quote-request-status';
 import { QuoteRequest } from '../../quotes/quote-request.entity';
 
-
 /** Prometheus metrics of one app instance (its own registry, so several apps can share a process). */
 export class Metrics {
   readonly registry = new Registry();

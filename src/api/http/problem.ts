@@ -42,12 +42,12 @@ function fromHttpError(error: { type?: string; status?: number; message?: string
 }
 
 /** Last in the chain: every error leaves as problem+json; nothing internal is shown. */
-export const problemErrorHandler =
-  (logger: Logger): ErrorRequestHandler =>
-  (error, req, res, _next) => {
-  const domainError = asDomainError(error) ?? (typeof error === 'object' && error !== null ? fromHttpError(error) : undefined);
-  if (res.headersSent) return;
-  if (domainError) return sendProblem(res, domainError);
-  (req.log ?? logger).error({ err: error, method: req.method, path: req.path }, 'unhandled error');
-  sendProblem(res, new DomainError('INTERNAL_SERVER_ERROR', 'An unexpected error occurred'));
-};
+export function problemErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const domainError = asDomainError(error) ?? (typeof error === 'object' && error !== null ? fromHttpError(error) : undefined);
+    if (res.headersSent) return;
+    if (domainError) return sendProblem(res, domainError);
+    (req.log ?? logger).error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+    sendProblem(res, new DomainError('INTERNAL_SERVER_ERROR', 'An unexpected error occurred'));
+  };
+}

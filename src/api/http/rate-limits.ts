@@ -6,7 +6,7 @@ import { DomainError } from '../../platform/errors/domain-error';
 import { DatabaseRateLimitStore } from '../../platform/http/rate-limit-store';
 import { addressKey } from './client-address';
 import { sendProblem } from './problem';
-import { scopeOf } from './request-context';
+import { requestScopeOf } from './request-context';
 
 /**
  * The client a request counts against: the API client of a token that verifies and is not revoked, of an
@@ -17,7 +17,7 @@ import { scopeOf } from './request-context';
 async function rateLimitKey(req: Request, res: Response): Promise<string> {
   if (req.headers.authorization) {
     try {
-      return `client:${(await scopeOf(res).authenticatedViewer()).appId}`;
+      return `client:${(await requestScopeOf(res).authenticatedViewer()).appId}`;
     } catch {
       // counted against the address below
     }

@@ -9,7 +9,7 @@ import type { TenderContext } from '../../tenders/tender-context';
 import type { TenderChangeListener } from '../../tenders/tender-lifecycle.service';
 
 /** The context every resolver and route sees: the widest a feature asks for. */
-export type GatewayContext = TenderContext;
+type GatewayContext = TenderContext;
 
 export interface ContextDeps {
   orm: MikroORM;
@@ -27,7 +27,7 @@ export interface ContextDeps {
  * unrevoked, of an existing enabled client; checked at most once however many layers ask, the rate limit first)
  * and the context with its loaders.
  */
-export class RequestScope {
+class RequestScope {
   private verified?: { viewer: Viewer } | { error: unknown };
   private viewer?: Promise<Viewer>;
   private context?: Promise<GatewayContext>;
@@ -97,7 +97,7 @@ export const requestScopes =
     next();
   };
 
-export function scopeOf(res: Response): RequestScope {
+export function requestScopeOf(res: Response): RequestScope {
   const scope = res.locals.scope as RequestScope | undefined;
   if (!scope) throw new Error('requestScopes is not mounted before this route');
   return scope;

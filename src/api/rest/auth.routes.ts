@@ -8,12 +8,12 @@ import { parseBody } from '../../platform/validation/validate';
 import { addressKey } from '../http/client-address';
 import { rateLimitedAnswer, rateLimitStore } from '../http/rate-limits';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
-import { scopeOf } from '../http/request-context';
+import { requestScopeOf } from '../http/request-context';
 
-/** The app_id a token request names, as far as it can be one (app ids have at most 64 characters). */
+/** The app_id a token request names, as far as it can be one (the token request's own bound). */
 const appIdOf = (body: unknown): string => {
   const appId = (body as { app_id?: unknown } | undefined)?.app_id;
-  return typeof appId === 'string' && appId.length <= 64 ? appId : '';
+  return typeof appId === 'string' && appId.length <= LIMITS.clientCredential ? appId : '';
 };
 
 /** `{auth_url}` = `{base_url}/auth` (DESIGN 1): token issue and revocation, spec 4.3 and 5. */
@@ -36,7 +36,7 @@ export function authRoutes(deps: { orm: MikroORM; tokens: TokenService }, config
 
   router.post('/auth/token', ...json, limitFailures, async (req, res) => {
     const request = deps.tokens.parseRequest(req.body);
-    const issued = await deps.tokens.issue(scopeOf(res).em, request);
+    const issued = await deps.tokens.issue(requestScopeOf(res).em, request);
     res.setHeader('Cache-Control', 'no-store');
     res.json(issued);
   });
@@ -45,8 +45,8 @@ export function authRoutes(deps: { orm: MikroORM; tokens: TokenService }, config
   router.post('/auth/token-revoke', ...json, async (req, res) => {
     if (req.body !== undefined) parseBody(EmptyBody, req.body, 'The revocation request (the bearer token is the one revoked)');
     // Signature and lifetime are checked, revocation is not: revoking twice answers 200 again.
-    const viewer = scopeOf(res).verifiedViewer();
-    await deps.tokens.revoke(scopeOf(res).em, viewer);
+    const viewer = requestScopeOf(res).verifiedViewer();
+    await deps.tokens.revoke(requestScopeOf(res).em, viewer);
     res.setHeader('Cache-Control', 'no-store');
     res.json({ status: 'revoked' });
   });

@@ -2,12 +2,14 @@ import { rolesFor } from '../../access/access-policy';
 import { EmptyBody, LIMITS, LineOfBusinessId, PolicyDocumentationBody, QuoteCallbackBody, Timestamp, TokenRequestBody } from '../../platform/validation/rules';
 import { ALL_STATUSES } from '../../tenders/tender-status';
 import { CALLBACK_PATH } from './quote-callback.routes';
+import { SORT_FIELDS } from './tender-query-params';
 import { ITEM_ROUTES, LIST_ROUTES } from './tender.routes';
 
 /**
  * The REST contract (OpenAPI 3.1), served at /openapi.json and /docs. The test suite validates every REST
  * response it receives against it, so it cannot drift from the code.
  */
+const SORT_NAMES = Object.keys(SORT_FIELDS);
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
 const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
@@ -19,8 +21,8 @@ const listParameters = [
   {
     name: 'sort',
     in: 'query',
-    schema: { type: 'string', pattern: '^-?(created_at|updated_at|status|product)(,-?(created_at|updated_at|status|product))*$' },
-    description: 'Comma list of created_at, updated_at, status, product; "-" prefix = descending. Default: -created_at. Ties: _id.',
+    schema: { type: 'string', pattern: `^-?(${SORT_NAMES.join('|')})(,-?(${SORT_NAMES.join('|')}))*$` },
+    description: `Comma list of ${SORT_NAMES.join(', ')}; "-" prefix = descending. Default: -created_at. Ties: _id.`,
   },
   { name: 'status', in: 'query', schema: { type: 'string' }, description: "Comma list of statuses within the path's own set." },
   { name: 'line_of_business', in: 'query', schema: LineOfBusinessId, description: 'A line of business _id.' },

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { assertMay } from '../../access/access-policy';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
 import { LIMITS } from '../../platform/validation/rules';
-import { scopeOf } from '../http/request-context';
+import { requestScopeOf } from '../http/request-context';
 import { parseCallback, receiveCallback } from '../../quotes/quote-callback.service';
 
 export const CALLBACK_PATH = '/aggregation-gateway/v1/public/producer-integration/quotes/available';
@@ -11,7 +11,7 @@ export const CALLBACK_PATH = '/aggregation-gateway/v1/public/producer-integratio
 export function quoteCallbackRoutes(): Router {
   const router = Router();
   router.post(CALLBACK_PATH, ...jsonBody(LIMITS.restBodyBytes), async (req, res) => {
-    const { em, viewer, wakeDispatcher } = await scopeOf(res).requestContext();
+    const { em, viewer, wakeDispatcher } = await requestScopeOf(res).requestContext();
     assertMay(viewer, 'quoteCallback');
     const quoteRequestId = parseCallback(req.body);
     if (await receiveCallback(em, viewer, quoteRequestId)) wakeDispatcher();

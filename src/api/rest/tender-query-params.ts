@@ -1,19 +1,18 @@
 import type { Request } from 'express';
 import { badInput, type FieldProblem } from '../../platform/errors/domain-error';
 import { TenderStatus } from '../../tenders/tender-status';
-import { LIMITS, LineOfBusinessId, PolicyDocumentationBody } from '../../platform/validation/rules';
+import { LineOfBusinessId, PageRules, PolicyDocumentationBody, Timestamp } from '../../platform/validation/rules';
 import { parseTimestamp } from '../../platform/validation/timestamp';
 import { parseBody, problemsOf } from '../../platform/validation/validate';
 
 /** REST sort names → GraphQL `TenderSortField` values. */
-const SORT_FIELDS: Record<string, string> = {
+export const SORT_FIELDS: Record<string, string> = {
   created_at: 'CREATED_AT',
   updated_at: 'UPDATED_AT',
   status: 'STATUS',
   product: 'PRODUCT',
 };
 const LIST_PARAMETERS = ['skip', 'limit', 'sort', 'status', 'line_of_business', 'updated_since'];
-const GRAPHQL_INT_MAX = 2 ** 31 - 1;
 
 export interface TenderListVariables {
   status: string[];
@@ -44,11 +43,10 @@ export function parseListQuery(req: Request, pathStatuses: readonly TenderStatus
 
   for (const name of ['skip', 'limit'] as const) {
     if (values[name] === undefined) continue;
-    if (!/^\d+$/.test(values[name]) || Number(values[name]) > GRAPHQL_INT_MAX) {
-      problems.push({ parameter: name, message: name === 'skip' ? 'must be an integer ≥ 0' : `must be an integer from 1 to ${LIMITS.pageSize}` });
-    } else {
-      variables[name] = Number(values[name]);
-    }
+    const value = /^\d+$/.test(values[name]) ? Number(values[name]) : values[name];
+    const refused = problemsOf(PageRules.properties[name], value, 'parameter', name);
+    if (refused.length > 0) problems.push(...refused);
+    else variables[name] = value as number;
   }
 
   if (values.sort !== undefined) {
@@ -85,7 +83,7 @@ export function parseListQuery(req: Request, pathStatuses: readonly TenderStatus
 
   if (values.updated_since !== undefined) {
     const since = parseTimestamp(values.updated_since);
-    if (!since) problems.push({ parameter: 'updated_since', message: 'must be an ISO 8601 timestamp with offset, e.g. 2026-05-04T09:15:00.000Z' });
+    if (!since) problems.push({ parameter: 'updated_since', message: `must be ${Timestamp.description}` });
     else variables.updatedSince = since.toISOString();
   }
 

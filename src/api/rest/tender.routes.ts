@@ -3,7 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import { assertMay, type Operation } from '../../access/access-policy';
 import { prepareOperation } from '../graphql/prepared-operation';
 import { LIMITS } from '../../platform/validation/rules';
-import { scopeOf } from '../http/request-context';
+import { requestScopeOf } from '../http/request-context';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
 import { ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../../tenders/tender-status';
 import { assertNoQuery, parseListQuery, parsePolicyDocumentation } from './tender-query-params';
@@ -45,7 +45,7 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
   const router = Router();
 
   async function authorised(res: Response, access: Operation) {
-    const context = await scopeOf(res).requestContext();
+    const context = await requestScopeOf(res).requestContext();
     assertMay(context.viewer, access);
     return context;
   }

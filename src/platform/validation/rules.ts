@@ -17,6 +17,14 @@ export const MAX_AMOUNT = 1e15;
 export const LIMITS = {
   /** Names, products, free text lines. */
   name: 200,
+  /** Codes and account ids of partners' records (a customer's company id, a person's account id). */
+  code: 64,
+  /** First and last names, cities. */
+  personName: 100,
+  /** House numbers, zip codes, salutations. */
+  shortText: 20,
+  email: 254,
+  policyNumber: 100,
   /** Ids of records and of partners' references (quote request ids, acknowledgement ids). */
   reference: 200,
   /** Free-form JSON (risk information), serialised. */
@@ -39,22 +47,22 @@ export const LIMITS = {
 } as const;
 
 /** A string that is not blank, of at most `max` characters. */
-export const requiredText = (max: number): TSchema => Type.String({ minLength: 1, maxLength: max, pattern: '\\S', description: `1 to ${max} characters, not blank` });
+const requiredText = (max: number): TSchema => Type.String({ minLength: 1, maxLength: max, pattern: '\\S', description: `1 to ${max} characters, not blank` });
 /** A string of at most `max` characters, possibly empty. */
-export const optionalText = (max: number): TSchema => Type.String({ maxLength: max, description: `at most ${max} characters` });
+const optionalText = (max: number): TSchema => Type.String({ maxLength: max, description: `at most ${max} characters` });
 /** Absent, null, or `schema`: GraphQL's nullable input fields. */
 export const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()], { description: schema.description }));
 
 export const Reference = Type.String({ minLength: 1, maxLength: LIMITS.reference, description: `a string of 1 to ${LIMITS.reference} characters` });
-export const Amount = Type.Number({ minimum: 0, maximum: MAX_AMOUNT, description: `a non-negative amount up to ${MAX_AMOUNT}` });
-export const PositiveAmount = Type.Number({ exclusiveMinimum: 0, maximum: MAX_AMOUNT, description: `a positive amount up to ${MAX_AMOUNT}` });
-export const TaxRate = Type.Number({ minimum: 0, maximum: 1, description: 'between 0 and 1, e.g. 0.19' });
+const Amount = Type.Number({ minimum: 0, maximum: MAX_AMOUNT, description: `a non-negative amount up to ${MAX_AMOUNT}` });
+const PositiveAmount = Type.Number({ exclusiveMinimum: 0, maximum: MAX_AMOUNT, description: `a positive amount up to ${MAX_AMOUNT}` });
+const TaxRate = Type.Number({ minimum: 0, maximum: 1, description: 'between 0 and 1, e.g. 0.19' });
 /** ISO 8601 / RFC 3339 with seconds and an offset, a real calendar day, years 0001–9999 (timestamp.ts). */
 export const Timestamp = Type.String({ format: 'date-time', description: 'an ISO 8601 timestamp with offset, e.g. 2026-05-04T09:15:00.000Z' });
-export const CountryCode = Type.String({ pattern: '^([A-Z]{2})?$', description: 'a two-letter ISO 3166 code such as DE, or empty' });
-export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'an ISO 4217 code such as EUR' });
-export const Email = Type.String({ maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', description: 'an email address' });
-export const HttpUrl = Type.String({ maxLength: LIMITS.url, pattern: '^[hH][tT][tT][pP][sS]?://\\S+$', description: 'an absolute http(s) URL' });
+const CountryCode = Type.String({ pattern: '^([A-Z]{2})?$', description: 'a two-letter ISO 3166 code such as DE, or empty' });
+const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'an ISO 4217 code such as EUR' });
+const Email = Type.String({ maxLength: LIMITS.email, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', description: 'an email address' });
+const HttpUrl = Type.String({ maxLength: LIMITS.url, pattern: '^[hH][tT][tT][pP][sS]?://\\S+$', description: 'an absolute http(s) URL' });
 /** What the HttpUrl pattern cannot say: the URL parses, with a host. */
 export function isHttpUrl(value: string): boolean {
   try {
@@ -64,10 +72,19 @@ export function isHttpUrl(value: string): boolean {
     return false;
   }
 }
-export const PolicyNumber = Type.String({ pattern: '^[\\w./-]{1,100}$', description: '1 to 100 letters, digits, ".", "/", "-" or "_"' });
+export const PolicyNumber = Type.String({
+  pattern: `^[\\w./-]{1,${LIMITS.policyNumber}}$`,
+  description: `1 to ${LIMITS.policyNumber} letters, digits, ".", "/", "-" or "_"`,
+});
 export const RequiredReason = Type.String({ maxLength: LIMITS.reason, pattern: '\\S', description: `1 to ${LIMITS.reason} characters, not blank` });
 export const OptionalReason = optionalText(LIMITS.reason);
-export const LineOfBusinessId = Type.String({ pattern: '^[\\w-]{1,64}$', description: 'a line of business id' });
+export const LineOfBusinessId = Type.String({ pattern: `^[\\w-]{1,${LIMITS.code}}$`, description: 'a line of business id' });
+
+/** A page of a list, for GraphQL arguments and REST query parameters alike. */
+export const PageRules = Type.Object({
+  skip: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, description: 'an integer ≥ 0' }),
+  limit: Type.Integer({ minimum: 1, maximum: LIMITS.pageSize, description: `an integer from 1 to ${LIMITS.pageSize}` }),
+});
 
 // REST request bodies (snake_case, as the specification writes them).
 
@@ -97,25 +114,25 @@ export const EmptyBody = Type.Object({}, { additionalProperties: false, descript
 
 const Address = Type.Object({
   street: optionalText(LIMITS.name),
-  houseNumber: optionalText(20),
-  zip: optionalText(20),
-  city: optionalText(100),
+  houseNumber: optionalText(LIMITS.shortText),
+  zip: optionalText(LIMITS.shortText),
+  city: optionalText(LIMITS.personName),
   country: CountryCode,
 });
 
 const Person = Type.Object({
-  accountId: requiredText(64),
+  accountId: requiredText(LIMITS.code),
   email: Email,
-  firstName: requiredText(100),
-  lastName: requiredText(100),
-  salutation: optionalText(20),
+  firstName: requiredText(LIMITS.personName),
+  lastName: requiredText(LIMITS.personName),
+  salutation: optionalText(LIMITS.shortText),
 });
 
 export const CreateTenderRules = Type.Object({
   product: requiredText(LIMITS.name),
   taxRate: TaxRate,
   customer: Type.Object({
-    companyId: nullable(requiredText(64)),
+    companyId: nullable(requiredText(LIMITS.code)),
     name: nullable(requiredText(LIMITS.name)),
     address: nullable(Address),
   }),

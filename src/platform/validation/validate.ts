@@ -3,6 +3,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { badInput, type FieldProblem } from '../errors/domain-error';
 import { parseTimestamp } from './timestamp';
 
+// Lengths count characters (code points), as PostgreSQL's varchar(n) does.
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
 // The one timestamp rule of every API (timestamp.ts), for JSON Schema's `date-time`.
 ajv.addFormat('date-time', { type: 'string', validate: (value: string) => parseTimestamp(value) !== undefined });
@@ -19,7 +20,7 @@ function validatorOf(schema: TSchema): ValidateFunction {
 }
 
 /** How a problem names its field: a JSON pointer into a REST body, or a GraphQL input path (`limits[0].deductible`). */
-export type FieldNaming = 'pointer' | 'parameter';
+type FieldNaming = 'pointer' | 'parameter';
 
 const segments = (pointer: string): string[] => (pointer === '' ? [] : pointer.slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')));
 
@@ -31,12 +32,16 @@ function named(pointerSegments: string[], naming: FieldNaming, prefix: string): 
 function problemOf(error: ErrorObject): { at: string[]; message: string } {
   const at = segments(error.instancePath);
   switch (error.keyword) {
-    case 'required':
-      return { at: [...at, (error.params as { missingProperty: string }).missingProperty], message: 'required' };
+    case 'required': {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      const rule = (error.parentSchema as { properties?: Record<string, TSchema> } | undefined)?.properties?.[missing]?.description;
+      return { at: [...at, missing], message: rule ? `required: ${rule}` : 'required' };
+    }
     case 'additionalProperties':
       return { at: [...at, (error.params as { additionalProperty: string }).additionalProperty], message: 'unknown field' };
     default:
-      return { at, message: (error.parentSchema as TSchema | undefined)?.description ?? error.message ?? 'invalid' };
+      const rule = (error.parentSchema as TSchema | undefined)?.description;
+      return { at, message: rule ? `must be ${rule}` : (error.message ?? 'invalid') };
   }
 }
 

@@ -1,13 +1,15 @@
 import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
 import type { Viewer } from '../../access/viewer';
-import { badInput, notFound, type FieldProblem } from '../../platform/errors/domain-error';
+import { badInput, notFound } from '../../platform/errors/domain-error';
 import { Tender } from '../tender.entity';
 import { countTenders, findTenderRecords } from './tender-record';
 import { ALL_STATUSES } from '../tender-status';
 import { presentTender, visibleTenders } from '../tender-access';
-import { MAX_PAGE_SIZE, SortDirection, TenderSortField, type TenderListArgs, type TenderPage, type TenderView } from '../tender.types';
+import { SortDirection, TenderSortField, type TenderListArgs, type TenderPage, type TenderView } from '../tender.types';
+import { PageRules } from '../../platform/validation/rules';
+import { problemsOf } from '../../platform/validation/validate';
 
-export class TenderService {
+export class TenderReadService {
   constructor(
     private readonly em: EntityManager,
     private readonly viewer: Viewer,
@@ -45,11 +47,7 @@ export class TenderService {
 }
 
 function validatePaging(args: TenderListArgs): void {
-  const problems: FieldProblem[] = [];
-  if (!Number.isInteger(args.skip) || args.skip < 0) problems.push({ parameter: 'skip', message: 'must be an integer ≥ 0' });
-  if (!Number.isInteger(args.limit) || args.limit < 1 || args.limit > MAX_PAGE_SIZE) {
-    problems.push({ parameter: 'limit', message: `must be an integer from 1 to ${MAX_PAGE_SIZE}` });
-  }
+  const problems = problemsOf(PageRules, { skip: args.skip, limit: args.limit });
   const fields = (args.sort ?? []).map((key) => key.field);
   if (new Set(fields).size !== fields.length) problems.push({ parameter: 'sort', message: 'names a field twice' });
   if (problems.length > 0) throw badInput(problems.map((p) => `${p.parameter} ${p.message}`).join('; '), problems);

@@ -26,7 +26,7 @@ export interface TenderRecord {
   updatedAt: Date;
 }
 
-export interface TenderRecordQuery {
+interface TenderRecordQuery {
   where: FilterQuery<Tender>;
   page?: { orderBy: QueryOrderMap<Tender>[]; offset: number; limit: number };
 }
@@ -78,7 +78,6 @@ function readModelOf(metadata: MetadataStorage): ReadModel {
   readModels.set(metadata, model);
   return model;
 }
-
 
 /**
  * Tenders for reading, as plain rows: entity hydration (identity map, change-set snapshots, relation wrappers)
