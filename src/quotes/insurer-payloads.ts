@@ -1,6 +1,7 @@
 import { LIMITS, QuoteOptionPayload as QuoteOptionRules } from '../platform/validation/rules';
 import { problemsOf } from '../platform/validation/validate';
-import { PartnerError, Reason, sanitise } from './insurer-client';
+import { sanitise } from '../platform/http/partner-client';
+import { PartnerError, Reason } from './insurer-client';
 import type { Limit } from './quote-request.entity';
 
 export interface QuoteOptionPayload {

@@ -3,7 +3,8 @@ import { UniqueConstraintViolationException, type EntityManager, type MikroORM }
 import type { QuoteDispatchConfig } from '../platform/config';
 import type { Logger } from 'pino';
 import { TenderStatus } from '../tenders/tender-status';
-import { InsurerClient, PartnerError, Reason, retryDelay, sanitise } from './insurer-client';
+import { sanitise } from '../platform/http/partner-client';
+import { InsurerClient, PartnerError, Reason, retryDelay } from './insurer-client';
 import { parseAcknowledgement, parseQuote } from './insurer-payloads';
 import { claimEarlyCallback } from './quote-callback.service';
 import { QuoteOption } from './quote-option.entity';

@@ -1,0 +1,130 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { UrlAllowList } from './url-allow-list';
+
+/** The longest Retry-After the gateway honours; beyond it the caller's own schedule applies. */
+const MAX_RETRY_AFTER_MS = 3_600_000;
+const MAX_DETAIL = 1000;
+
+/** Control characters (NUL above all: PostgreSQL text cannot hold it) are shown escaped, and the text is cut. */
+export function sanitise(text: string, max = MAX_DETAIL): string {
+  // eslint-disable-next-line no-control-regex
+  const escaped = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escaped.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD').slice(0, max);
+}
+
+/** A Retry-After header (seconds or an HTTP date) in milliseconds, at most an hour; undefined when absent or garbage. */
+export function parseRetryAfter(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  if (typeof header !== 'string' || header.trim() === '') return undefined;
+  const ms = /^\d+$/.test(header.trim()) ? Number(header) * 1000 : Date.parse(header) - now;
+  return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, MAX_RETRY_AFTER_MS) : undefined;
+}
+
+export interface PartnerAnswer {
+  status: number;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+}
+
+/** Why an exchange with a partner produced no answer. */
+export type PartnerFault = 'timedOut' | 'unreachable' | 'tooLarge' | 'notAllowed';
+
+export class PartnerCallFailed extends Error {
+  constructor(
+    readonly fault: PartnerFault,
+    /** For logs and internal users: partner text is sanitised. */
+    readonly detail: string,
+  ) {
+    super(`${fault}: ${detail}`);
+    this.name = 'PartnerCallFailed';
+  }
+}
+
+export interface PartnerClientOptions {
+  /** The whole exchange: connecting, sending, the headers and every byte of the body. */
+  timeoutMs: number;
+  /** Reading stops (and the connection closes) beyond this many bytes. */
+  maxResponseBytes: number;
+  urlAllowList: UrlAllowList;
+}
+
+class AddressNotAllowed extends Error {}
+
+/**
+ * The one way the gateway calls partner systems (DESIGN 6): insurer systems and webhook endpoints. One deadline
+ * for the whole exchange, the body read as a stream up to a byte cap, no redirects followed, the URL allow-list
+ * checked before the call and every resolved address checked before connecting. What the answer means is the
+ * caller's to judge; a missing answer is a `PartnerCallFailed` with its fault.
+ */
+export class PartnerClient {
+  constructor(private readonly options: PartnerClientOptions) {}
+
+  async send(target: string, method: string, headers: Record<string, string>, body?: Buffer): Promise<PartnerAnswer> {
+    const refusal = this.options.urlAllowList.refusal(target);
+    if (refusal) throw new PartnerCallFailed('notAllowed', `${sanitise(target, 300)}: ${refusal}`);
+    return this.exchange(new URL(target), method, headers, body).catch((error: unknown) => {
+      throw this.classify(error);
+    });
+  }
+
+  private classify(error: unknown): PartnerCallFailed {
+    if (error instanceof PartnerCallFailed) return error;
+    const name = (error as Error)?.name;
+    if (name === 'TimeoutError' || name === 'AbortError') return new PartnerCallFailed('timedOut', `no complete answer within ${this.options.timeoutMs} ms`);
+    if (error instanceof AddressNotAllowed) return new PartnerCallFailed('notAllowed', error.message);
+    const code = (error as { code?: string }).code;
+    return new PartnerCallFailed('unreachable', sanitise(`network error: ${code ?? (error as Error).message}`));
+  }
+
+  /** Refuses, before connecting, any address the host resolves to that the allow-list forbids. */
+  private readonly guardedLookup: LookupFunction = (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, '', 0);
+      const forbidden = addresses.find((entry) => !this.options.urlAllowList.addressAllowed(entry.address));
+      if (forbidden) return callback(new AddressNotAllowed(`${sanitise(hostname, 300)} resolves to ${forbidden.address}, which is not allowed`), '', 0);
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      return callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+
+  /** One request under one deadline; the body is read up to the byte cap, then the connection is closed. */
+  private exchange(url: URL, method: string, extraHeaders: Record<string, string>, payload?: Buffer): Promise<PartnerAnswer> {
+    const { timeoutMs, maxResponseBytes } = this.options;
+    const headers: Record<string, string | number> = { ...extraHeaders };
+    if (payload) headers['content-length'] = payload.length;
+    const signal = AbortSignal.timeout(timeoutMs);
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise<PartnerAnswer>((resolve, reject) => {
+      let settled = false;
+      const settle = (error: unknown, answer?: PartnerAnswer) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        if (answer) resolve(answer);
+        else reject(error);
+        if (!answer) req.destroy(); // closes the socket: a trickling or endless answer stops here
+      };
+      const onAbort = () => settle(signal.reason);
+      const req = send(url, { method, headers, lookup: this.guardedLookup, agent: false }, (res) => {
+        const declared = Number(res.headers['content-length'] ?? 0);
+        const tooLarge = () => new PartnerCallFailed('tooLarge', `answer over ${maxResponseBytes} bytes, reading stopped`);
+        if (declared > maxResponseBytes) return settle(tooLarge());
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxResponseBytes) settle(tooLarge());
+          else chunks.push(chunk);
+        });
+        res.on('end', () => settle(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', (error) => settle(error));
+        res.on('close', () => settle(new Error('connection closed before the answer was complete')));
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+      req.on('error', (error) => settle(error));
+      req.end(payload);
+    });
+  }
+}
