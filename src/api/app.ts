@@ -52,6 +52,7 @@ export async function createApp({ config, orm, logger }: AppDeps): Promise<App> 
     maxRowsPerOperation: config.graphql.maxRows,
     insurerUrls: config.quotes.urlAllowList,
     tenderChanges: [cancelQuoteRequestsOfClosedTender],
+    quoteEvents: [],
   };
   const schema = await gatewaySchema();
   const apollo = await startApollo(schema, config.graphql, logger);

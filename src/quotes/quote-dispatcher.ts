@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/core';
 import type { QuoteDispatchConfig } from '../platform/config';
 import type { Logger } from 'pino';
+import { OutboxWorker, type Claimed, type Outbox } from '../platform/db/outbox-worker';
 import { TenderStatus } from '../tenders/tender-status';
 import { sanitise } from '../platform/http/partner-client';
 import { InsurerClient, PartnerError, Reason, retryDelay } from './insurer-client';
 import { parseAcknowledgement, parseQuote } from './insurer-payloads';
 import { claimEarlyCallback } from './quote-callback.service';
+import type { QuoteEventListener } from './quote-events';
 import { QuoteOption } from './quote-option.entity';
 import { DISPATCHABLE, QuoteRequestStatus } from './quote-request-status';
 import { QuoteRequest } from './quote-request.entity';
@@ -15,11 +17,6 @@ const STEP: Partial<Record<QuoteRequestStatus, string>> = {
   [QuoteRequestStatus.QUEUED]: 'sending the quotation request',
   [QuoteRequestStatus.AVAILABLE]: 'fetching the quote',
 };
-
-interface Claimed {
-  id: string;
-  insurerId: string;
-}
 
 /** What the dispatcher reports; the metrics count it. */
 export interface DispatcherObserver {
@@ -33,145 +30,82 @@ export interface DispatcherObserver {
  * restarted one) never work on one request at once, and whatever a crash interrupted is picked up again when
  * its lease runs out. Every state change is a conditional update on (status, lease owner).
  */
-export class QuoteDispatcher {
+export class QuoteDispatcher implements Outbox {
   readonly owner = randomUUID();
-  private running = false;
-  private loop?: Promise<void>;
-  private woken = false;
-  private wakeSleeper?: () => void;
-  private readonly inFlight = new Set<Promise<void>>();
-  /** Requests in hand per insurer: a slow insurer holds at most `concurrencyPerInsurer` of the slots. */
-  private readonly perInsurer = new Map<string, number>();
-
+  private readonly worker: OutboxWorker;
   private readonly client: InsurerClient;
-  private readonly logger: Logger;
   private readonly observer?: DispatcherObserver;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly config: QuoteDispatchConfig,
-    { logger, client = new InsurerClient(config), observer }: { logger: Logger; client?: InsurerClient; observer?: DispatcherObserver },
+    private readonly options: { logger: Logger; client?: InsurerClient; observer?: DispatcherObserver; listeners?: readonly QuoteEventListener[] },
   ) {
-    this.logger = logger;
-    this.client = client;
-    this.observer = observer;
+    this.client = options.client ?? new InsurerClient(config);
+    this.observer = options.observer;
+    this.worker = new OutboxWorker(
+      'quote dispatcher',
+      this,
+      { concurrency: config.concurrency, perPartner: config.concurrencyPerInsurer, pollIntervalMs: config.pollIntervalMs },
+      options.logger,
+    );
+  }
+
+  private get logger(): Logger {
+    return this.options.logger;
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.worker.start();
   }
 
   /** Finishes the work in hand, then stops; nothing is lost: unfinished rows stay in the outbox. */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wakeSleeper?.();
-    await this.loop;
+  stop(): Promise<void> {
+    return this.worker.stop();
   }
 
-  /** New work was recorded, or a slot came free: look now instead of at the next poll. */
-  wake = (): void => {
-    this.woken = true;
-    this.wakeSleeper?.();
-  };
+  /** New work was recorded: look now instead of at the next poll. */
+  wake = (): void => this.worker.wake();
 
-  /**
-   * Keeps up to `concurrency` requests in hand, at most `concurrencyPerInsurer` of one insurer, so slow insurers
-   * hold some slots, not all of them. Claims more as slots come free; otherwise sleeps until woken or until the
-   * next request falls due.
-   */
-  private async run(): Promise<void> {
-    while (this.running) {
-      this.woken = false;
-      const free = this.config.concurrency - this.inFlight.size;
-      let claimed: Claimed[] = [];
-      if (free > 0) {
-        try {
-          claimed = await this.claim(free);
-        } catch (error) {
-          this.logger.error({ err: error }, 'quote dispatcher could not claim work');
-        }
-      }
-      for (const { id, insurerId } of claimed) {
-        this.perInsurer.set(insurerId, (this.perInsurer.get(insurerId) ?? 0) + 1);
-        const task: Promise<void> = this.process(id).finally(() => {
-          this.inFlight.delete(task);
-          const left = this.perInsurer.get(insurerId)! - 1;
-          if (left > 0) this.perInsurer.set(insurerId, left);
-          else this.perInsurer.delete(insurerId);
-          this.wake();
-        });
-        this.inFlight.add(task);
-      }
-      if (claimed.length === 0) await this.sleep(free > 0 ? await this.idleTime() : this.config.pollIntervalMs);
-    }
-    await Promise.all(this.inFlight);
+  async nextDue(busy: readonly string[]): Promise<Date | undefined> {
+    const [next] = await this.orm.em.fork().find(
+      QuoteRequest,
+      { status: { $in: DISPATCHABLE }, ...(busy.length > 0 ? { insurer: { $nin: [...busy] } } : {}) },
+      { fields: ['nextAttemptAt'], orderBy: { nextAttemptAt: 'asc' }, limit: 1 },
+    );
+    return next?.nextAttemptAt ?? undefined;
   }
 
-  /** A filter leaving out the insurers whose share of the slots is taken. */
-  private notBusy(): { insurer?: { $nin: string[] } } {
-    const busy = [...this.perInsurer].filter(([, count]) => count >= this.config.concurrencyPerInsurer).map(([id]) => id);
-    return busy.length > 0 ? { insurer: { $nin: busy } } : {};
-  }
-
-  /** Until the next request of an insurer with a free share falls due, at most one poll interval. */
-  private async idleTime(): Promise<number> {
-    try {
-      const [next] = await this.orm.em.fork().find(
-        QuoteRequest,
-        { status: { $in: DISPATCHABLE }, ...this.notBusy() },
-        { fields: ['nextAttemptAt'], orderBy: { nextAttemptAt: 'asc' }, limit: 1 },
-      );
-      const due = next?.nextAttemptAt ? next.nextAttemptAt.getTime() - Date.now() : Infinity;
-      return Math.max(5, Math.min(this.config.pollIntervalMs, due));
-    } catch {
-      return this.config.pollIntervalMs;
-    }
-  }
-
-  /** Returns at once when woken or stopped meanwhile, so no wake-up is lost. */
-  private sleep(ms: number): Promise<void> {
-    if (this.woken || !this.running) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeSleeper = done;
-    });
-  }
-
-  private async claim(limit: number): Promise<Claimed[]> {
+  async claim(limit: number, inHand: ReadonlyMap<string, number>, perInsurer: number): Promise<Claimed[]> {
     const em = this.orm.em.fork();
     const now = new Date();
     const free = { $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] };
+    const busy = [...inHand].filter(([, count]) => count >= perInsurer).map(([id]) => id);
     // More candidates than slots: some may belong to an insurer whose share fills up within this batch.
     const due = await em.find(
       QuoteRequest,
-      { status: { $in: DISPATCHABLE }, nextAttemptAt: { $lte: now }, ...free, ...this.notBusy() },
+      { status: { $in: DISPATCHABLE }, nextAttemptAt: { $lte: now }, ...free, ...(busy.length > 0 ? { insurer: { $nin: busy } } : {}) },
       { fields: ['id', 'insurer'], orderBy: { nextAttemptAt: 'asc' }, limit: limit * 4 },
     );
-    const shares = new Map(this.perInsurer);
+    const shares = new Map(inHand);
     const claimed: Claimed[] = [];
     for (const { id, insurer } of due) {
       const share = shares.get(insurer.id) ?? 0;
       if (claimed.length === limit) break;
-      if (share >= this.config.concurrencyPerInsurer) continue;
+      if (share >= perInsurer) continue;
       const taken = await em.nativeUpdate(
         QuoteRequest,
         { id, status: { $in: DISPATCHABLE }, ...free },
         { leaseOwner: this.owner, leaseUntil: new Date(now.getTime() + this.config.leaseMs) },
       );
       if (taken !== 1) continue;
-      claimed.push({ id, insurerId: insurer.id });
+      claimed.push({ id, partner: insurer.id });
       shares.set(insurer.id, share + 1);
     }
     return claimed;
   }
 
-  private async process(id: string): Promise<void> {
+  async process(id: string): Promise<void> {
     const em = this.orm.em.fork();
     const request = await em.findOne(QuoteRequest, { id, leaseOwner: this.owner }, { populate: ['insurer', 'tender'] });
     if (!request) return;
@@ -251,6 +185,15 @@ export class QuoteDispatcher {
         quoteNote: note,
       });
       if (stored !== 1) return; // the lease was lost (whoever holds it stores the quote), or the request was cancelled
+      const event = {
+        kind: 'quoteReceived' as const,
+        tenderId: request.tender.id,
+        quoteRequestId: request.id,
+        insurerId: request.insurer.id,
+        status: options.length > 0 ? QuoteRequestStatus.QUOTED : QuoteRequestStatus.DECLINED,
+        at: new Date(),
+      };
+      for (const listener of this.options.listeners ?? []) await listener(tx, event);
       options.forEach((option, position) =>
         tx.create(QuoteOption, {
           quoteRequest: request.id,

@@ -11,6 +11,7 @@ import { TenderStatus } from '../tenders/tender-status';
 import { LIMITS, RequestQuotesRules, isHttpUrl } from '../platform/validation/rules';
 import { problemsOf, refused } from '../platform/validation/validate';
 import { QuoteRequest, type Limit } from './quote-request.entity';
+import type { QuoteEventListener } from './quote-events';
 import type { RequestQuotesInput } from './quote.types';
 
 /** Quotes may be asked for while the tender is open and no cover has been ordered. */
@@ -59,6 +60,8 @@ export class QuoteRequestService {
   constructor(
     private readonly em: EntityManager,
     private readonly viewer: Viewer,
+    /** Who reacts to an invitation in its transaction (webhooks). */
+    private readonly listeners: readonly QuoteEventListener[],
   ) {}
 
   /**
@@ -95,6 +98,8 @@ export class QuoteRequestService {
           updatedAt: now,
         }),
       );
+      const known = await tx.find(TenderInvitation, { tender: tender.id, insurer: { $in: insurers.map((insurer) => insurer.id) } }, { fields: ['insurer'] });
+      const invited = insurers.filter((insurer) => !known.some((invitation) => invitation.insurer.id === insurer.id));
       // Native upserts: invitations neither touch the tender's version nor clash with a concurrent request.
       for (const insurer of insurers) {
         await tx.upsert(
@@ -104,6 +109,9 @@ export class QuoteRequestService {
         );
       }
       await tx.flush();
+      for (const insurer of invited) {
+        for (const listener of this.listeners) await listener(tx, { kind: 'invited', tenderId: tender.id, insurerId: insurer.id, at: now });
+      }
       return requests;
     });
   }

@@ -6,6 +6,7 @@ import { presentTender } from '../tenders/tender-access';
 import type { TenderContext } from '../tenders/tender-context';
 import { TenderView } from '../tenders/tender.types';
 import { orderCover } from './order-cover.service';
+import type { QuoteContext } from './quote-context';
 import { proposalLoader } from './proposal.loader';
 import { QuoteRequestService } from './quote-request.service';
 import { ProposalView } from './proposal.types';
@@ -19,9 +20,9 @@ export class QuoteResolver {
   })
   async requestQuotes(
     @Arg('input', () => RequestQuotesInput) input: RequestQuotesInput,
-    @Ctx() context: RequestContext,
+    @Ctx() context: QuoteContext,
   ): Promise<QuoteRequestView[]> {
-    const created = await new QuoteRequestService(context.em, context.viewer).requestQuotes(input);
+    const created = await new QuoteRequestService(context.em, context.viewer, context.quoteEvents).requestQuotes(input);
     context.wakeDispatcher();
     const ids = new Set(created.map((request) => request.id));
     // Not what an earlier field of this operation loaded: the new requests are in it now.

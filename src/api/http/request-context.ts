@@ -5,11 +5,12 @@ import type { Viewer } from '../../access/viewer';
 import type { TokenService } from '../../auth/token.service';
 import { RowBudget } from '../../platform/db/row-budget';
 import type { UrlAllowList } from '../../platform/http/url-allow-list';
-import type { TenderContext } from '../../tenders/tender-context';
+import type { QuoteContext } from '../../quotes/quote-context';
+import type { QuoteEventListener } from '../../quotes/quote-events';
 import type { TenderChangeListener } from '../../tenders/tender-lifecycle.service';
 
 /** The context every resolver and route sees: the widest a feature asks for. */
-type GatewayContext = TenderContext;
+type GatewayContext = QuoteContext;
 
 export interface ContextDeps {
   orm: MikroORM;
@@ -20,6 +21,8 @@ export interface ContextDeps {
   insurerUrls: UrlAllowList;
   /** Who reacts to a tender's status change in its transaction (quotes: cancel a closed tender's requests). */
   tenderChanges: readonly TenderChangeListener[];
+  /** Who reacts to an invitation in its transaction (webhooks). */
+  quoteEvents: readonly QuoteEventListener[];
 }
 
 /**
@@ -84,6 +87,7 @@ class RequestScope {
       wakeDispatcher: this.deps.wakeDispatcher,
       insurerUrls: this.deps.insurerUrls,
       tenderChanges: this.deps.tenderChanges,
+      quoteEvents: this.deps.quoteEvents,
     };
     return context;
   }

@@ -1,0 +1,124 @@
+import type { Logger } from 'pino';
+
+/** An item of an outbox claimed for this worker (a lease in the database), and the partner it goes to. */
+export interface Claimed {
+  id: string;
+  partner: string;
+}
+
+/** What an outbox table offers its worker: claiming due items under a lease, working one, and when the next is due. */
+export interface Outbox {
+  /**
+   * Claims up to `limit` due items, giving no partner more than the worker's per-partner share: `inHand` says how
+   * many each partner holds already. Items are leased, so several workers never take the same one.
+   */
+  claim(limit: number, inHand: ReadonlyMap<string, number>, perPartner: number): Promise<Claimed[]>;
+  /** Works one claimed item; failures are the outbox's to record. */
+  process(id: string): Promise<void>;
+  /** When the next item of a partner not in `busy` falls due (undefined: none). */
+  nextDue(busy: readonly string[]): Promise<Date | undefined>;
+}
+
+export interface OutboxWorkerLimits {
+  /** Items in hand at once. */
+  concurrency: number;
+  /** Items in hand for one partner: a slow partner holds some slots, never all of them. */
+  perPartner: number;
+  /** The longest sleep without being woken. */
+  pollIntervalMs: number;
+}
+
+/**
+ * Keeps up to `concurrency` items of an outbox in hand, at most `perPartner` of one partner; claims more as slots
+ * come free, and otherwise sleeps until woken (new work committed, a slot freed) or until the next item falls due.
+ * Stopping finishes the work in hand; nothing is lost, unfinished rows stay in the outbox.
+ */
+export class OutboxWorker {
+  private running = false;
+  private loop?: Promise<void>;
+  private woken = false;
+  private wakeSleeper?: () => void;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly perPartner = new Map<string, number>();
+
+  constructor(
+    private readonly name: string,
+    private readonly outbox: Outbox,
+    private readonly limits: OutboxWorkerLimits,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wakeSleeper?.();
+    await this.loop;
+  }
+
+  /** New work was recorded, or a slot came free: look now instead of at the next poll. */
+  wake = (): void => {
+    this.woken = true;
+    this.wakeSleeper?.();
+  };
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.woken = false;
+      const free = this.limits.concurrency - this.inFlight.size;
+      let claimed: Claimed[] = [];
+      if (free > 0) {
+        try {
+          claimed = await this.outbox.claim(free, this.perPartner, this.limits.perPartner);
+        } catch (error) {
+          this.logger.error({ err: error }, `${this.name} could not claim work`);
+        }
+      }
+      for (const { id, partner } of claimed) {
+        this.perPartner.set(partner, (this.perPartner.get(partner) ?? 0) + 1);
+        const task: Promise<void> = this.outbox
+          .process(id)
+          .catch((error: unknown) => this.logger.error({ err: error, id }, `${this.name} could not work an item`))
+          .finally(() => {
+            this.inFlight.delete(task);
+            const left = this.perPartner.get(partner)! - 1;
+            if (left > 0) this.perPartner.set(partner, left);
+            else this.perPartner.delete(partner);
+            this.wake();
+          });
+        this.inFlight.add(task);
+      }
+      if (claimed.length === 0) await this.sleep(free > 0 ? await this.idleTime() : this.limits.pollIntervalMs);
+    }
+    await Promise.all(this.inFlight);
+  }
+
+  /** Until the next item of a partner with a free share falls due, at most one poll interval. */
+  private async idleTime(): Promise<number> {
+    try {
+      const busy = [...this.perPartner].filter(([, count]) => count >= this.limits.perPartner).map(([partner]) => partner);
+      const next = await this.outbox.nextDue(busy);
+      const due = next ? next.getTime() - Date.now() : Infinity;
+      return Math.max(5, Math.min(this.limits.pollIntervalMs, due));
+    } catch {
+      return this.limits.pollIntervalMs;
+    }
+  }
+
+  /** Returns at once when woken or stopped meanwhile, so no wake-up is lost. */
+  private sleep(ms: number): Promise<void> {
+    if (this.woken || !this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeSleeper = done;
+    });
+  }
+}
