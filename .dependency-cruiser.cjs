@@ -1,7 +1,7 @@
 /**
  * The import directions of DESIGN 6, checked by `npm run lint:deps` (in CI):
  *
- *   platform  ←  access  ←  parties, insurers  ←  auth, tenders  ←  quotes  ←  api  ←  main, cli, seed
+ *   platform  ←  access  ←  parties, insurers  ←  auth, tenders  ←  quotes  ←  webhooks  ←  api  ←  main, cli, seed
  *
  * A folder imports only from folders to its left, and only those each rule below names (tenders and quotes need
  * nothing of auth, so they may not import it). Entities may name each other across features (a tender's ordered
@@ -40,6 +40,7 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/(tenders|platform|access|parties|insurers)/', '^src/quotes/.+\\.entity\\.ts$'] },
     },
     layer('quotes', [...FEATURE_BASE, 'parties', 'insurers', 'tenders']),
+    layer('webhooks', [...FEATURE_BASE, 'parties', 'insurers', 'auth', 'tenders', 'quotes']),
     {
       name: 'api-imports-features-not-composition',
       comment: 'the API adapts the features; it does not reach into the start, the CLI, the seed data or the simulator',

@@ -18,6 +18,8 @@ import { LineOfBusiness } from './tenders/line-of-business.entity';
 import { TenderHistoryEntry } from './tenders/tender-history-entry.entity';
 import { TenderInvitation } from './tenders/tender-invitation.entity';
 import { Tender } from './tenders/tender.entity';
+import { WebhookDelivery } from './webhooks/webhook-delivery.entity';
+import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity';
 
 /** Every feature's entities: the gateway's database. */
 const entities = [
@@ -36,6 +38,8 @@ const entities = [
   Tender,
   TenderHistoryEntry,
   TenderInvitation,
+  WebhookDelivery,
+  WebhookEndpoint,
 ];
 
 /** The ORM options for the configured database, as the application, the CLI and `mikro-orm.config.ts` use them. */

@@ -56,6 +56,7 @@ async function main(): Promise<void> {
     await listen(simServer, config.simPort, '127.0.0.1');
   }
   app.dispatcher.start();
+  app.webhooks.start();
   logger.info({ port: config.port, database: config.databaseUrl }, 'gateway listening');
   printWelcome(base, config, simulated);
 

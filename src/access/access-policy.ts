@@ -34,10 +34,22 @@ export const OPERATIONS = {
   disableApiClient: [INTERNAL],
   enableApiClient: [INTERNAL],
   rotateApiClientSecret: [INTERNAL],
+  // Webhook endpoints: insurer and broker clients their own, internal users any client's
+  webhookEndpoints: [INSURER, BROKER, INTERNAL],
+  webhookEndpoint: [INSURER, BROKER, INTERNAL],
+  webhookDeliveries: [INSURER, BROKER, INTERNAL],
+  createWebhookEndpoint: [INSURER, BROKER, INTERNAL],
+  updateWebhookEndpoint: [INSURER, BROKER, INTERNAL],
+  rotateWebhookEndpointSecret: [INSURER, BROKER, INTERNAL],
+  deleteWebhookEndpoint: [INSURER, BROKER, INTERNAL],
+  replayWebhookDeliveries: [INSURER, BROKER, INTERNAL],
   // REST surfaces: the insurer API (/public/v1), the broker API (/api/v1), and the open list both share
   insurerApi: [INSURER, INTERNAL],
   brokerApi: [BROKER, INTERNAL],
   openTenders: [INSURER, BROKER, INTERNAL],
+  /** An API client's own webhook endpoints over REST (internal users manage any client's through GraphQL). */
+  insurerWebhooks: [INSURER],
+  brokerWebhooks: [BROKER],
   /** Spec 4.5: an insurer system says a quote is ready. */
   quoteCallback: [INSURER],
   /** The schema itself is for the people exploring the API. */

@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../platform/config';
 import { DomainError } from '../platform/errors/domain-error';
 import { QuoteDispatcher } from '../quotes/quote-dispatcher';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
+import { quoteEventsToWebhooks, tenderChangesToWebhooks } from '../webhooks/webhook-listeners';
 import { cancelQuoteRequestsOfClosedTender } from '../quotes/tender-closing';
 import { TokenService } from '../auth/token.service';
 import { startApollo } from './graphql/apollo';
@@ -24,6 +26,7 @@ import { graphqlRoutes } from './rest/graphql.routes';
 import { operationsRoutes } from './rest/health.routes';
 import { quoteCallbackRoutes } from './rest/quote-callback.routes';
 import { tenderRoutes } from './rest/tender.routes';
+import { webhookEndpointRoutes } from './rest/webhook-endpoint.routes';
 
 export interface AppDeps {
   config: Config;
@@ -35,8 +38,10 @@ export interface App {
   express: Express;
   /** The quote outbox worker; created idle, `main.ts` (or a test) starts it. */
   dispatcher: QuoteDispatcher;
+  /** The webhook outbox worker; created idle like the dispatcher. */
+  webhooks: WebhookDispatcher;
   metrics: Metrics;
-  /** Stops the dispatcher (finishing work in hand) and the GraphQL server; the caller owns the HTTP server and the ORM. */
+  /** Stops both outbox workers (finishing work in hand) and the GraphQL server; the caller owns the HTTP server and the ORM. */
   stop(): Promise<void>;
 }
 
@@ -44,15 +49,16 @@ export interface App {
 export async function createApp({ config, orm, logger }: AppDeps): Promise<App> {
   const tokens = new TokenService(config);
   const metrics = new Metrics(orm);
-  const dispatcher = new QuoteDispatcher(orm, config.quotes, { logger, observer: metrics.dispatcher });
+  const dispatcher = new QuoteDispatcher(orm, config.quotes, { logger, observer: metrics.dispatcher, listeners: [quoteEventsToWebhooks] });
+  const webhooks = new WebhookDispatcher(orm, config.webhooks, logger);
   const deps: ContextDeps = {
     orm,
     tokens,
     wakeDispatcher: dispatcher.wake,
     maxRowsPerOperation: config.graphql.maxRows,
     insurerUrls: config.quotes.urlAllowList,
-    tenderChanges: [cancelQuoteRequestsOfClosedTender],
-    quoteEvents: [],
+    tenderChanges: [cancelQuoteRequestsOfClosedTender, tenderChangesToWebhooks],
+    quoteEvents: [quoteEventsToWebhooks],
   };
   const schema = await gatewaySchema();
   const apollo = await startApollo(schema, config.graphql, logger);
@@ -71,6 +77,7 @@ export async function createApp({ config, orm, logger }: AppDeps): Promise<App> 
   app.use(graphqlRoutes(apollo));
   app.use(tenderRoutes(schema));
   app.use(quoteCallbackRoutes());
+  app.use(webhookEndpointRoutes(schema));
 
   app.use((req, res) => sendProblem(res, new DomainError('NOT_FOUND', `No resource at ${req.method} ${req.path}`)));
   app.use(problemErrorHandler(logger));
@@ -78,9 +85,10 @@ export async function createApp({ config, orm, logger }: AppDeps): Promise<App> 
   return {
     express: app,
     dispatcher,
+    webhooks,
     metrics,
     stop: async () => {
-      await dispatcher.stop();
+      await Promise.all([dispatcher.stop(), webhooks.stop()]);
       await apollo.stop();
     },
   };

@@ -38,6 +38,7 @@ export interface Config {
   /** A request still unanswered after this many ms gets a 503. */
   requestTimeoutMs: number;
   quotes: QuoteDispatchConfig;
+  webhooks: WebhookDeliveryConfig;
   graphql: OperationLimitsConfig;
   /** Demo mode: where the bundled insurer simulator listens (0 = off). */
   simPort: number;
@@ -64,6 +65,21 @@ export interface QuoteDispatchConfig {
   urlAllowList: UrlAllowList;
 }
 
+/** How tender events reach partners' webhook endpoints (docs/webhooks.md). */
+export interface WebhookDeliveryConfig {
+  /** The whole exchange with an endpoint, ms. */
+  timeoutMs: number;
+  /** The wait before each retry, ms (jittered by up to a tenth either way); after the last one a delivery FAILED. */
+  retrySchedule: number[];
+  pollIntervalMs: number;
+  leaseMs: number;
+  /** Deliveries in hand at once, and of those at most this many for one endpoint. */
+  concurrency: number;
+  concurrencyPerEndpoint: number;
+  /** Which endpoint URLs and addresses may be called: the same policy as insurer URLs (`INSURER_URL_ALLOW`). */
+  urlAllowList: UrlAllowList;
+}
+
 /** What one GraphQL operation may cost, and how many expensive ones run at once (DESIGN 6, fairness). */
 export interface OperationLimitsConfig {
   /** Rows one operation may read: refused beforehand by estimate, stopped while running by count. */
@@ -87,6 +103,19 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A comma list of durations such as `5s,5m,30m,2h`, in ms. */
+function durations(env: Env, name: string, fallback: string): number[] {
+  const raw = env[name] || fallback;
+  const list = raw.split(',').map((entry) => entry.trim());
+  const parsed = list.map((entry) => /^(\d{1,9})(ms|s|m|h|d)$/.exec(entry));
+  if (list.length === 0 || list.length > 50 || parsed.some((match) => !match)) {
+    throw new ConfigError(`${name} must be a comma list of 1 to 50 durations such as 5s,5m,2h (units ms, s, m, h, d), got "${raw}"`);
+  }
+  return parsed.map((match) => Number(match![1]) * UNITS[match![2]]);
 }
 
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
@@ -169,6 +198,17 @@ export function loadConfig(env: Env = process.env): Config {
   };
   // A lease shorter than one call would let a second dispatcher take over work that is still in flight.
   if (quotes.leaseMs <= quotes.timeoutMs) throw new ConfigError('QUOTE_LEASE_MS must exceed QUOTE_TIMEOUT_MS');
+  const webhooks: WebhookDeliveryConfig = {
+    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 50, 60_000),
+    // Standard Webhooks' schedule, extended to about three days in all.
+    retrySchedule: durations(env, 'WEBHOOK_RETRY_SCHEDULE', '5s,5m,30m,2h,5h,10h,14h,20h,24h'),
+    pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
+    leaseMs: integer(env, 'WEBHOOK_LEASE_MS', 60_000, 100, 86_400_000),
+    concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),
+    concurrencyPerEndpoint: integer(env, 'WEBHOOK_CONCURRENCY_PER_ENDPOINT', 2, 1, 256),
+    urlAllowList: quotes.urlAllowList,
+  };
+  if (webhooks.leaseMs <= webhooks.timeoutMs) throw new ConfigError('WEBHOOK_LEASE_MS must exceed WEBHOOK_TIMEOUT_MS');
   return {
     nodeEnv,
     port: integer(env, 'PORT', 4000, 0, 65535),
@@ -189,6 +229,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     quotes,
+    webhooks,
     graphql: {
       maxRows: integer(env, 'GRAPHQL_MAX_ROWS', 10_000, 100, 1_000_000),
       expensiveRows: integer(env, 'GRAPHQL_EXPENSIVE_ROWS', 1000, 1, 1_000_000),

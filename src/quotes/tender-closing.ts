@@ -13,7 +13,7 @@ const OPEN_REQUESTS = [QuoteRequestStatus.QUEUED, QuoteRequestStatus.PROCESSING,
  * this moment may still reach the insurer; the dispatcher's conditional updates discard its answer.
  */
 export const cancelQuoteRequestsOfClosedTender: TenderChangeListener = async (em, change) => {
-  if (change.to !== TenderStatus.CLOSED) return;
+  if (change.kind !== 'statusChanged' || change.to !== TenderStatus.CLOSED) return;
   await em.nativeUpdate(
     QuoteRequest,
     { tender: change.tender.id, status: { $in: OPEN_REQUESTS } },

@@ -31,14 +31,10 @@ export const TRANSITIONS: Record<TenderOperation, Transition> = {
 /** How far a partner's clock may run ahead of ours when it states when something happened. */
 const CLOCK_SKEW_MS = 60_000;
 
-/** A status change, as the features that react to it see it inside its transaction. */
-interface TenderChange {
-  tender: Tender;
-  from: TenderStatus;
-  to: TenderStatus;
-  by: Viewer;
-  reason: string | null;
-}
+/** A change of a tender, as the features that react to it see it inside its transaction. */
+export type TenderChange =
+  | { kind: 'statusChanged'; tender: Tender; from: TenderStatus; to: TenderStatus; by: Viewer; reason: string | null; at: Date }
+  | { kind: 'policyDocumentationConfirmed'; tender: Tender; by: Viewer; at: Date };
 
 /**
  * Runs inside the transaction of a tender's status change: its writes commit with the change or not at all.
@@ -121,11 +117,12 @@ export class TenderLifecycleService {
       if (tender.policyNumber === policyNumber) return tender;
       throw new DomainError('CONFLICT', `The policy documentation is confirmed already, with policy number ${tender.policyNumber}`);
     }
+    const now = new Date();
     tender.policyNumber = policyNumber;
-    tender.policyConfirmedAt = confirmedAt ?? new Date();
-    tender.updatedAt = new Date();
+    tender.policyConfirmedAt = confirmedAt ?? now;
+    tender.updatedAt = now;
     try {
-      await this.em.flush();
+      await this.flushWith({ kind: 'policyDocumentationConfirmed', tender, by: this.viewer, at: now });
     } catch (error) {
       // A concurrent confirmation won; if it confirmed the same number, this retry is harmless too.
       const current = await this.em.fork().findOne(Tender, { id: tenderId });
@@ -182,11 +179,12 @@ export class TenderLifecycleService {
       reason: steps.reason ?? null,
     });
     // Optimistic locking: the version check fails the later of two concurrent changes (CONFLICT, platform/errors/normalize.ts).
-    if (this.listeners.length === 0) {
-      await this.em.flush();
-      return tender;
-    }
-    const change: TenderChange = { tender, from, to: rule.to, by: this.viewer, reason: steps.reason ?? null };
+    await this.flushWith({ kind: 'statusChanged', tender, from, to: rule.to, by: this.viewer, reason: steps.reason ?? null, at: now });
+    return tender;
+  }
+
+  /** The changes flushed and the listeners run in one transaction: their writes commit with the change or not at all. */
+  private async flushWith(change: TenderChange): Promise<void> {
     await this.em.begin();
     try {
       await this.em.flush();
@@ -196,6 +194,5 @@ export class TenderLifecycleService {
       await this.em.rollback();
       throw error;
     }
-    return tender;
   }
 }

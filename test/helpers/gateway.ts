@@ -58,7 +58,10 @@ export async function startGateway(
   });
   const orm = await openDatabase(config);
   const app: App = await createApp({ config, orm, logger: options.logger ?? pino({ level: 'error' }) });
-  if (options.dispatch !== false) app.dispatcher.start();
+  if (options.dispatch !== false) {
+    app.dispatcher.start();
+    app.webhooks.start();
+  }
   const server: Server = createHttpServer(app.express);
   await new Promise<void>((resolve) => server.listen(0, options.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -8,6 +8,7 @@ import { TenderStatisticsResolver } from '../../quotes/tender-statistics.resolve
 import { QuoteResolver } from '../../quotes/quote.resolver';
 import { TenderLifecycleResolver } from '../../tenders/tender-lifecycle.resolver';
 import { TenderResolver } from '../../tenders/tender.resolver';
+import { WebhookResolver } from '../../webhooks/webhook.resolver';
 import { authChecker } from './auth-checker';
 
 let built: Promise<GraphQLSchema> | undefined;
@@ -15,7 +16,7 @@ let built: Promise<GraphQLSchema> | undefined;
 /** The schema is the same for every app in the process; build it once. */
 export function gatewaySchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
-    resolvers: [TenderResolver, TenderLifecycleResolver, InsurerResolver, ApiClientResolver, QuoteResolver, ProposalResolver, TenderStatisticsResolver],
+    resolvers: [TenderResolver, TenderLifecycleResolver, InsurerResolver, ApiClientResolver, QuoteResolver, ProposalResolver, TenderStatisticsResolver, WebhookResolver],
     authChecker,
     authMode: 'error',
     validate: false,

@@ -40,6 +40,9 @@ export const LIMITS = {
   limitsPerQuoteRequest: 20,
   insurersPerQuoteRequest: 50,
   optionsPerQuote: 500,
+  webhookEndpointsPerClient: 10,
+  /** Deliveries one replay puts back in the outbox at most (the newest). */
+  webhookReplay: 1000,
   /** Request bodies, in bytes: a GraphQL request, a token request, the other REST bodies. */
   graphqlBodyBytes: 256 * 1024,
   tokenBodyBytes: 8 * 1024,
@@ -164,6 +167,38 @@ export const CreateInsurerRules = Type.Object({
   quoteApiUrl: HttpUrl,
   outboundCredential: nullable(optionalText(LIMITS.credential)),
 });
+
+const EventTypes = (description: string) =>
+  Type.Array(Type.String({ pattern: '^[a-z_]+\\.[a-z_]+$', description: 'an event type such as tender.status_changed' }), {
+    minItems: 1,
+    maxItems: 10,
+    uniqueItems: true,
+    description,
+  });
+
+/** A webhook endpoint as GraphQL takes it; the event types are GraphQL's enum there. */
+export const WebhookEndpointRules = Type.Object({
+  url: nullable(HttpUrl),
+  eventTypes: nullable(Type.Array(Type.String(), { minItems: 1, maxItems: 10, uniqueItems: true, description: '1 to 10 distinct event types' })),
+  description: nullable(optionalText(LIMITS.name)),
+});
+
+export const WebhookEndpointBody = Type.Object(
+  { url: HttpUrl, event_types: EventTypes('1 to 10 distinct event types'), description: Type.Optional(optionalText(LIMITS.name)) },
+  { additionalProperties: false, description: 'a JSON object {"url": "https://...", "event_types": ["tender.status_changed"], "description": "..."}' },
+);
+
+export const WebhookEndpointChangeBody = Type.Object(
+  {
+    url: Type.Optional(HttpUrl),
+    event_types: Type.Optional(EventTypes('1 to 10 distinct event types')),
+    description: Type.Optional(optionalText(LIMITS.name)),
+    enabled: Type.Optional(Type.Boolean({ description: 'true or false' })),
+  },
+  { additionalProperties: false, minProperties: 1, description: 'a JSON object with one or more of url, event_types, description, enabled' },
+);
+
+export const WebhookReplayBody = Type.Object({ since: Timestamp }, { additionalProperties: false, description: 'a JSON object {"since": "<timestamp>"}' });
 
 export const CreateApiClientRules = Type.Object({
   description: nullable(optionalText(LIMITS.name)),

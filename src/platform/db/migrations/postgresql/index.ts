@@ -5,6 +5,7 @@ import { Migration20261122024545 } from './Migration20261122024545';
 import { Migration20261122031500 } from './Migration20261122031500';
 import { Migration20261122200000 } from './Migration20261122200000';
 import { Migration20261122210000 } from './Migration20261122210000';
+import { Migration20261122235309 } from './Migration20261122235309';
 
 /** Every migration in order; a new one is generated with `npm run cli -- db:migration:create` and added here. */
 export const postgresqlMigrations: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const postgresqlMigrations: MigrationObject[] = [
   { name: 'Migration20261122031500', class: Migration20261122031500 },
   { name: 'Migration20261122200000', class: Migration20261122200000 },
   { name: 'Migration20261122210000', class: Migration20261122210000 },
+  { name: 'Migration20261122235309', class: Migration20261122235309 },
 ];

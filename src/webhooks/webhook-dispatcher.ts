@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import type { Logger } from 'pino';
+import { Webhook } from 'standardwebhooks';
+import type { WebhookDeliveryConfig } from '../platform/config';
+import { OutboxWorker, type Claimed, type Outbox } from '../platform/db/outbox-worker';
+import { PartnerCallFailed, PartnerClient, parseRetryAfter, sanitise } from '../platform/http/partner-client';
+import { WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { WebhookDeliveryStatus } from './webhook-event-type';
+
+/** Receivers answer with an empty body or a short note; nothing they say is kept. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+type Outcome = { delivered: true; statusCode: number } | { delivered: false; statusCode: number | null; error: string; final: boolean; gone?: boolean; retryAfterMs?: number };
+
+/**
+ * Delivers the webhook outbox (Standard Webhooks): each delivery signed with its endpoint's secret
+ * (`webhook-id`, `webhook-timestamp`, `webhook-signature`), through the one partner client (deadline, byte cap,
+ * URL allow-list at every call). 2xx delivers; 410 Gone disables the endpoint; anything else is retried on the
+ * configured schedule (Retry-After honoured when longer), and after its last step the delivery is FAILED.
+ * Deliveries are leased like quote requests, so several instances and a restarted one deliver each at least once.
+ */
+export class WebhookDispatcher implements Outbox {
+  readonly owner = randomUUID();
+  private readonly worker: OutboxWorker;
+  private readonly client: PartnerClient;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly config: WebhookDeliveryConfig,
+    private readonly logger: Logger,
+  ) {
+    this.client = new PartnerClient({ timeoutMs: config.timeoutMs, maxResponseBytes: MAX_ANSWER_BYTES, urlAllowList: config.urlAllowList });
+    this.worker = new OutboxWorker(
+      'webhook dispatcher',
+      this,
+      { concurrency: config.concurrency, perPartner: config.concurrencyPerEndpoint, pollIntervalMs: config.pollIntervalMs },
+      logger,
+    );
+  }
+
+  start(): void {
+    this.worker.start();
+  }
+
+  stop(): Promise<void> {
+    return this.worker.stop();
+  }
+
+  wake = (): void => this.worker.wake();
+
+  private due(now: Date, busy: readonly string[]) {
+    return {
+      status: WebhookDeliveryStatus.PENDING,
+      endpoint: { disabledAt: null, ...(busy.length > 0 ? { id: { $nin: [...busy] } } : {}) },
+      $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }],
+    };
+  }
+
+  async nextDue(busy: readonly string[]): Promise<Date | undefined> {
+    const [next] = await this.orm.em.fork().find(WebhookDelivery, this.due(new Date(), busy), { fields: ['nextAttemptAt'], orderBy: { nextAttemptAt: 'asc' }, limit: 1 });
+    return next?.nextAttemptAt ?? undefined;
+  }
+
+  async claim(limit: number, inHand: ReadonlyMap<string, number>, perEndpoint: number): Promise<Claimed[]> {
+    const em = this.orm.em.fork();
+    const now = new Date();
+    const busy = [...inHand].filter(([, count]) => count >= perEndpoint).map(([id]) => id);
+    const due = await em.find(
+      WebhookDelivery,
+      { ...this.due(now, busy), nextAttemptAt: { $lte: now } },
+      { fields: ['id', 'endpoint'], orderBy: { nextAttemptAt: 'asc' }, limit: limit * 4 },
+    );
+    const shares = new Map(inHand);
+    const claimed: Claimed[] = [];
+    for (const { id, endpoint } of due) {
+      const share = shares.get(endpoint.id) ?? 0;
+      if (claimed.length === limit) break;
+      if (share >= perEndpoint) continue;
+      const taken = await em.nativeUpdate(
+        WebhookDelivery,
+        { id, status: WebhookDeliveryStatus.PENDING, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
+        { leaseOwner: this.owner, leaseUntil: new Date(now.getTime() + this.config.leaseMs) },
+      );
+      if (taken !== 1) continue;
+      claimed.push({ id, partner: endpoint.id });
+      shares.set(endpoint.id, share + 1);
+    }
+    return claimed;
+  }
+
+  async process(id: string): Promise<void> {
+    const em = this.orm.em.fork();
+    const delivery = await em.findOne(WebhookDelivery, { id, leaseOwner: this.owner }, { populate: ['endpoint'] });
+    if (!delivery) return;
+    if (delivery.endpoint.disabledAt) return void (await this.record(em, delivery, {}));
+    const outcome = await this.attempt(delivery);
+    await this.store(em, delivery, outcome).catch((error: unknown) => {
+      // The lease runs out and the delivery is attempted again: at least once, never lost.
+      this.logger.error({ err: error, delivery: id }, 'could not record a webhook attempt');
+    });
+  }
+
+  private async attempt(delivery: WebhookDelivery): Promise<Outcome> {
+    const sentAt = new Date();
+    const signature = new Webhook(delivery.endpoint.secret).sign(delivery.id, sentAt, delivery.payload);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'tender-exchange-webhooks/1',
+      'webhook-id': delivery.id,
+      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+      'webhook-signature': signature,
+    };
+    try {
+      const answer = await this.client.send(delivery.endpoint.url, 'POST', headers, Buffer.from(delivery.payload));
+      if (answer.status >= 200 && answer.status < 300) return { delivered: true, statusCode: answer.status };
+      if (answer.status === 410) return { delivered: false, statusCode: 410, error: 'the endpoint answered 410 Gone', final: true, gone: true };
+      return { delivered: false, statusCode: answer.status, error: `the endpoint answered ${answer.status}`, final: false, retryAfterMs: parseRetryAfter(answer.headers['retry-after']) };
+    } catch (error) {
+      if (!(error instanceof PartnerCallFailed)) throw error;
+      return { delivered: false, statusCode: null, error: sanitise(error.detail), final: error.fault === 'notAllowed' };
+    }
+  }
+
+  /** The wait before the next attempt: the schedule's step jittered by up to a tenth, or a longer Retry-After. */
+  private nextAttemptAt(attempts: number, retryAfterMs?: number): Date | null {
+    const step = this.config.retrySchedule[attempts - 1];
+    if (step === undefined) return null;
+    const jittered = Math.round(step * (0.9 + Math.random() * 0.2));
+    return new Date(Date.now() + Math.max(jittered, retryAfterMs ?? 0));
+  }
+
+  private async store(em: EntityManager, delivery: WebhookDelivery, outcome: Outcome): Promise<void> {
+    const attempts = delivery.attempts + 1;
+    const now = new Date();
+    if (outcome.delivered) {
+      await this.record(em, delivery, { status: WebhookDeliveryStatus.DELIVERED, attempts, lastAttemptAt: now, lastStatusCode: outcome.statusCode, lastError: null, deliveredAt: now, nextAttemptAt: null });
+      return;
+    }
+    const next = outcome.final ? null : this.nextAttemptAt(attempts, outcome.retryAfterMs);
+    this.logger.warn({ delivery: delivery.id, endpoint: delivery.endpoint.id, attempts, statusCode: outcome.statusCode, error: outcome.error, next }, 'webhook attempt failed');
+    await em.transactional(async (tx) => {
+      await this.record(tx, delivery, {
+        status: next ? WebhookDeliveryStatus.PENDING : WebhookDeliveryStatus.FAILED,
+        attempts,
+        lastAttemptAt: now,
+        lastStatusCode: outcome.statusCode,
+        lastError: next || outcome.final ? outcome.error : `${outcome.error} (gave up after ${attempts} attempts)`,
+        nextAttemptAt: next,
+      });
+      if (outcome.gone) {
+        await tx.nativeUpdate(WebhookEndpoint, { id: delivery.endpoint.id }, { disabledAt: now, disabledReason: 'the endpoint answered 410 Gone', updatedAt: now });
+      }
+    });
+  }
+
+  /** A conditional update only the lease holder can make; releases the lease. */
+  private record(em: EntityManager, delivery: WebhookDelivery, changes: Partial<WebhookDelivery>): Promise<number> {
+    return em.nativeUpdate(WebhookDelivery, { id: delivery.id, leaseOwner: this.owner }, { ...changes, leaseOwner: null, leaseUntil: null });
+  }
+}

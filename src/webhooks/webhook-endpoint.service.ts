@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/core';
+import { assertMay, type Operation } from '../access/access-policy';
+import { Role } from '../access/role';
+import type { Viewer } from '../access/viewer';
+import { ApiClient } from '../auth/api-client.entity';
+import { DomainError, badInput, notFound } from '../platform/errors/domain-error';
+import type { UrlAllowList } from '../platform/http/url-allow-list';
+import { LIMITS, PageRules, WebhookEndpointRules, isHttpUrl } from '../platform/validation/rules';
+import { problemsOf, refused } from '../platform/validation/validate';
+import { WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { WebhookDeliveryStatus, type WebhookEventType } from './webhook-event-type';
+
+export interface WebhookEndpointChange {
+  url?: string | null;
+  eventTypes?: WebhookEventType[] | null;
+  description?: string | null;
+  enabled?: boolean | null;
+}
+
+/** A new signing secret: `whsec_` and 24 random bytes in base64 (Standard Webhooks). */
+const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+
+/**
+ * Webhook endpoints of API clients: an insurer or broker client manages its own, internal users any client's
+ * (naming it by app_id). An endpoint of another client is NOT_FOUND, as a tender one may not see is.
+ */
+export class WebhookEndpointService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly viewer: Viewer,
+    /** The same SSRF policy as insurer URLs; the dispatcher checks the resolved addresses again at every call. */
+    private readonly urlAllowList: UrlAllowList,
+  ) {}
+
+  /** Whose endpoints: the viewer's own client, or for internal users the client named. */
+  private async ownerFor(appId: string | null | undefined): Promise<ApiClient> {
+    if (this.viewer.role !== Role.INTERNAL) return this.em.findOneOrFail(ApiClient, { appId: this.viewer.appId });
+    if (!appId) throw badInput('Name the API client whose endpoints these are', [{ parameter: 'appId', message: 'required for internal users' }]);
+    const owner = await this.em.findOne(ApiClient, { appId });
+    if (!owner) throw notFound(`API client ${appId} not found`);
+    if (owner.role !== Role.INSURER && owner.role !== Role.BROKER) {
+      throw badInput('Only insurer and broker clients receive tender events', [{ parameter: 'appId', message: `a ${owner.role} client` }]);
+    }
+    return owner;
+  }
+
+  async list(appId?: string | null): Promise<WebhookEndpoint[]> {
+    assertMay(this.viewer, 'webhookEndpoints');
+    const owner = await this.ownerFor(appId);
+    return this.em.find(WebhookEndpoint, { owner }, { populate: ['owner'], orderBy: { createdAt: 'asc', id: 'asc' } });
+  }
+
+  async get(id: string, operation: Operation = 'webhookEndpoint'): Promise<WebhookEndpoint> {
+    assertMay(this.viewer, operation);
+    const scope = this.viewer.role === Role.INTERNAL ? {} : { owner: { appId: this.viewer.appId } };
+    const endpoint = await this.em.findOne(WebhookEndpoint, { id, ...scope }, { populate: ['owner'] });
+    if (!endpoint) throw notFound(`Webhook endpoint ${id} not found`);
+    return endpoint;
+  }
+
+  private check(change: WebhookEndpointChange): void {
+    const problems = problemsOf(WebhookEndpointRules, change);
+    if (change.url && !refused(problems, 'url')) {
+      const refusal = !isHttpUrl(change.url)
+        ? 'must be an absolute http(s) URL'
+        : this.urlAllowList.refusePrivate && !change.url.toLowerCase().startsWith('https:')
+          ? 'must be an https URL'
+          : this.urlAllowList.refusal(change.url);
+      if (refusal) problems.push({ parameter: 'url', message: refusal.startsWith('must') ? refusal : `not allowed: ${refusal}` });
+    }
+    if (problems.length > 0) throw badInput('The webhook endpoint is invalid', problems);
+  }
+
+  async create(input: { appId?: string | null; url: string; eventTypes: WebhookEventType[]; description?: string | null }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    assertMay(this.viewer, 'createWebhookEndpoint');
+    this.check(input);
+    const owner = await this.ownerFor(input.appId);
+    if ((await this.em.count(WebhookEndpoint, { owner })) >= LIMITS.webhookEndpointsPerClient) {
+      throw new DomainError('CONFLICT', `A client has at most ${LIMITS.webhookEndpointsPerClient} webhook endpoints`);
+    }
+    const secret = newSecret();
+    const endpoint = this.em.create(WebhookEndpoint, { owner, url: input.url, eventTypes: input.eventTypes, description: input.description ?? '', secret });
+    await this.em.flush();
+    return { endpoint, secret };
+  }
+
+  /** Enabling an endpoint a 410 disabled sends what waited meanwhile. */
+  async update(id: string, change: WebhookEndpointChange): Promise<WebhookEndpoint> {
+    const endpoint = await this.get(id, 'updateWebhookEndpoint');
+    this.check(change);
+    if (change.url) endpoint.url = change.url;
+    if (change.eventTypes) endpoint.eventTypes = change.eventTypes;
+    if (change.description !== undefined && change.description !== null) endpoint.description = change.description;
+    if (change.enabled === true) Object.assign(endpoint, { disabledAt: null, disabledReason: null });
+    if (change.enabled === false && !endpoint.disabledAt) Object.assign(endpoint, { disabledAt: new Date(), disabledReason: `disabled by ${this.viewer.appId}` });
+    endpoint.updatedAt = new Date();
+    await this.em.flush();
+    return endpoint;
+  }
+
+  /** The old secret stops signing at once; deliveries from now on carry only the new signature. */
+  async rotateSecret(id: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    const endpoint = await this.get(id, 'rotateWebhookEndpointSecret');
+    const secret = newSecret();
+    Object.assign(endpoint, { secret, updatedAt: new Date() });
+    await this.em.flush();
+    return { endpoint, secret };
+  }
+
+  /** With its delivery log. */
+  async remove(id: string): Promise<void> {
+    const endpoint = await this.get(id, 'deleteWebhookEndpoint');
+    await this.em.transactional(async (tx) => {
+      await tx.nativeDelete(WebhookDelivery, { endpoint: endpoint.id });
+      await tx.nativeDelete(WebhookEndpoint, { id: endpoint.id });
+    });
+  }
+
+  /** The delivery log, newest first. */
+  async deliveries(id: string, { status, skip, limit }: { status?: WebhookDeliveryStatus | null; skip: number; limit: number }) {
+    const endpoint = await this.get(id, 'webhookDeliveries');
+    const problems = problemsOf(PageRules, { skip, limit });
+    if (problems.length > 0) throw badInput('The page is invalid', problems);
+    const where = { endpoint: endpoint.id, ...(status ? { status } : {}) };
+    const [items, count] = await this.em.findAndCount(WebhookDelivery, where, { orderBy: { createdAt: 'desc', id: 'desc' }, offset: skip, limit });
+    return { items, count, skip, limit };
+  }
+
+  /**
+   * Sends the events since `since` again (at most the newest LIMITS.webhookReplay), whatever became of them:
+   * each keeps its `webhook-id` and event id, so a receiver that has one already can tell. Returns how many.
+   */
+  async replay(id: string, since: Date): Promise<number> {
+    const endpoint = await this.get(id, 'replayWebhookDeliveries');
+    if (Number.isNaN(since.getTime()) || since.getTime() > Date.now()) throw badInput('Nothing happened after now', [{ parameter: 'since', message: 'must not lie in the future' }]);
+    const now = new Date();
+    const chosen = await this.em.find(
+      WebhookDelivery,
+      { endpoint: endpoint.id, createdAt: { $gte: since }, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
+      { fields: ['id'], orderBy: { createdAt: 'desc' }, limit: LIMITS.webhookReplay },
+    );
+    if (chosen.length === 0) return 0;
+    return this.em.nativeUpdate(
+      WebhookDelivery,
+      { id: { $in: chosen.map((delivery) => delivery.id) } },
+      { status: WebhookDeliveryStatus.PENDING, attempts: 0, nextAttemptAt: now, lastError: null, leaseOwner: null, leaseUntil: null },
+    );
+  }
+}

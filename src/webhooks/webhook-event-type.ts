@@ -1,0 +1,25 @@
+import { registerEnumType } from 'type-graphql';
+
+/** The events a partner may subscribe to (docs/webhooks.md says who receives which). */
+export enum WebhookEventType {
+  TENDER_INVITED = 'tender.invited',
+  TENDER_STATUS_CHANGED = 'tender.status_changed',
+  QUOTE_RECEIVED = 'quote.received',
+  COVER_ORDERED = 'cover.ordered',
+  POLICY_DOCUMENTATION_CONFIRMED = 'policy_documentation.confirmed',
+}
+
+registerEnumType(WebhookEventType, { name: 'WebhookEventType', description: 'A tender event a webhook endpoint may subscribe to.' });
+
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = Object.values(WebhookEventType);
+
+export enum WebhookDeliveryStatus {
+  /** Waiting for its first or next attempt. */
+  PENDING = 'PENDING',
+  /** The endpoint answered 2xx. */
+  DELIVERED = 'DELIVERED',
+  /** Every attempt of the retry schedule failed, or the endpoint answered 410 Gone, or its address is not allowed. */
+  FAILED = 'FAILED',
+}
+
+registerEnumType(WebhookDeliveryStatus, { name: 'WebhookDeliveryStatus' });

@@ -1,0 +1,60 @@
+import type { EntityManager } from '@mikro-orm/core';
+import type { QuoteEventListener } from '../quotes/quote-events';
+import type { TenderChangeListener } from '../tenders/tender-lifecycle.service';
+import { Tender } from '../tenders/tender.entity';
+import { TenderStatus } from '../tenders/tender-status';
+import { WebhookEventType } from './webhook-event-type';
+import { enqueueWebhookEvent } from './webhook-outbox';
+
+/**
+ * Tender changes as webhook events, in the change's transaction. Every status change goes to the tender's broker
+ * company and to its invited insurers (both see the status in their lists; the payload says no more); the order
+ * to cover also to the awarded insurer alone; the policy documentation to the broker company.
+ */
+export const tenderChangesToWebhooks: TenderChangeListener = async (em, change) => {
+  const { tender } = change;
+  const brokerCompanyId = tender.brokerCompany.id;
+  if (change.kind === 'policyDocumentationConfirmed') {
+    await enqueueWebhookEvent(em, {
+      type: WebhookEventType.POLICY_DOCUMENTATION_CONFIRMED,
+      key: `policy-documentation:${tender.id}`,
+      occurredAt: change.at,
+      data: { tender_id: tender.id, status: tender.status },
+      audience: { brokerCompanyId },
+    });
+    return;
+  }
+  // The version the change gave the tender names the change: a reported change twice is one event.
+  const key = `${tender.id}:${tender.version}`;
+  const data = { tender_id: tender.id, status: change.to };
+  const statusChanged = { type: WebhookEventType.TENDER_STATUS_CHANGED, key: `status:${key}`, occurredAt: change.at, data };
+  await enqueueWebhookEvent(em, { ...statusChanged, audience: { brokerCompanyId } });
+  await enqueueWebhookEvent(em, { ...statusChanged, audience: { invitedTo: tender.id } });
+  if (change.to === TenderStatus.IN_COVERNOTE && tender.awardedInsurer) {
+    await enqueueWebhookEvent(em, { type: WebhookEventType.COVER_ORDERED, key: `cover:${key}`, occurredAt: change.at, data, audience: { insurerIds: [tender.awardedInsurer.id] } });
+  }
+};
+
+const tenderOf = (em: EntityManager, id: string) => em.findOneOrFail(Tender, { id }, { fields: ['id', 'status', 'brokerCompany'] });
+
+/** An invitation to the invited insurer; a received quote (or decline) to the tender's broker company. */
+export const quoteEventsToWebhooks: QuoteEventListener = async (em, event) => {
+  const tender = await tenderOf(em, event.tenderId);
+  if (event.kind === 'invited') {
+    await enqueueWebhookEvent(em, {
+      type: WebhookEventType.TENDER_INVITED,
+      key: `invited:${event.tenderId}:${event.insurerId}`,
+      occurredAt: event.at,
+      data: { tender_id: tender.id, status: tender.status },
+      audience: { insurerIds: [event.insurerId] },
+    });
+    return;
+  }
+  await enqueueWebhookEvent(em, {
+    type: WebhookEventType.QUOTE_RECEIVED,
+    key: `quote:${event.quoteRequestId}`,
+    occurredAt: event.at,
+    data: { tender_id: tender.id, status: tender.status, quote_request_id: event.quoteRequestId, quote_status: event.status },
+    audience: { brokerCompanyId: tender.brokerCompany.id },
+  });
+};

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/core';
+import { Role } from '../access/role';
+import { TenderInvitation } from '../tenders/tender-invitation.entity';
+import type { TenderStatus } from '../tenders/tender-status';
+import { WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
+import type { WebhookEventType } from './webhook-event-type';
+
+/** Who may hear of an event: the same parties the read APIs show the tender to (docs/webhooks.md). */
+export type Audience = { brokerCompanyId: string } | { insurerIds: readonly string[] } | { invitedTo: string };
+
+export interface WebhookEvent {
+  type: WebhookEventType;
+  /** What makes the event itself: the same key, reported twice, is one event. */
+  key: string;
+  occurredAt: Date;
+  /** Thin: the tender's `_id`, its status, and what else names the event. The receiver reads the rest from the API. */
+  data: { tender_id: string; status: TenderStatus } & Record<string, string>;
+  audience: Audience;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 32);
+export const eventIdOf = (key: string) => `evt_${digest(key)}`;
+const deliveryIdOf = (eventId: string, endpointId: string) => `msg_${digest(`${eventId}|${endpointId}`)}`;
+
+async function endpointsOf(em: EntityManager, audience: Audience): Promise<WebhookEndpoint[]> {
+  const owner =
+    'brokerCompanyId' in audience
+      ? { role: Role.BROKER, brokerCompany: audience.brokerCompanyId }
+      : 'insurerIds' in audience
+        ? { role: Role.INSURER, insurer: { $in: [...audience.insurerIds] } }
+        : {
+            role: Role.INSURER,
+            insurer: { $in: (await em.find(TenderInvitation, { tender: audience.invitedTo }, { fields: ['insurer'] })).map((invitation) => invitation.insurer.id) },
+          };
+  // A disabled endpoint still collects its events: they wait, and go out when it is enabled again.
+  return em.find(WebhookEndpoint, { owner: { ...owner, disabledAt: null } });
+}
+
+/**
+ * Records the event for every endpoint of its audience (of an enabled client) that subscribed to its type, in the caller's
+ * transaction: the event is enqueued with the change that caused it, or not at all, and once per endpoint (the
+ * delivery id is derived from the event and the endpoint; a second report inserts nothing).
+ */
+export async function enqueueWebhookEvent(em: EntityManager, event: WebhookEvent): Promise<void> {
+  const endpoints = (await endpointsOf(em, event.audience)).filter((endpoint) => endpoint.eventTypes.includes(event.type));
+  if (endpoints.length === 0) return;
+  const eventId = eventIdOf(event.key);
+  const payload = JSON.stringify({ id: eventId, type: event.type, occurred_at: event.occurredAt.toISOString(), data: event.data });
+  await em.upsertMany(
+    WebhookDelivery,
+    endpoints.map((endpoint) => ({
+      id: deliveryIdOf(eventId, endpoint.id),
+      endpoint: endpoint.id,
+      eventId,
+      eventType: event.type,
+      payload,
+      attempts: 0,
+      nextAttemptAt: event.occurredAt,
+      createdAt: event.occurredAt,
+    })),
+    { onConflictFields: ['id'], onConflictAction: 'ignore' },
+  );
+}

@@ -1,0 +1,283 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Role } from '../src/access/role';
+import type { Tender } from '../src/tenders/tender.entity';
+import { WebhookDelivery } from '../src/webhooks/webhook-delivery.entity';
+import { createTender, createWorld, type World } from './helpers/fixtures';
+import { graphql, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
+import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './helpers/webhook-receiver';
+
+const ALL_EVENTS = ['tender.invited', 'tender.status_changed', 'quote.received', 'cover.ordered', 'policy_documentation.confirmed'];
+const FAST_WEBHOOKS = { WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_RETRY_SCHEDULE: '50ms,100ms,150ms', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_LEASE_MS: '3000' };
+
+let gateway: Gateway;
+let world: World;
+let tender: Tender;
+let broker: string;
+let receiver: WebhookReceiver;
+let sims: SimulatedInsurers | undefined;
+
+async function rest(method: string, path: string, token: string, body?: unknown) {
+  const response = await fetch(`${gateway.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+async function register(token: string, prefix: '/api/v1' | '/public/v1', path: string, eventTypes = ALL_EVENTS) {
+  const { status, body } = await rest('POST', `${prefix}/webhook-endpoints`, token, { url: receiver.url(path), event_types: eventTypes });
+  expect(status, JSON.stringify(body)).toBe(201);
+  return body as { _id: string; secret: string };
+}
+
+async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
+  const { body } = await graphql(gateway, token, query, variables);
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  return body.data;
+}
+
+const types = (received: ReceivedWebhook[]) => received.map(({ event }) => `${event.type}:${event.data.status}`);
+
+beforeEach(async () => {
+  gateway = await startGateway({ env: FAST_WEBHOOKS });
+  world = await createWorld(gateway.em());
+  tender = await createTender(gateway.em(), world);
+  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+  receiver = await startWebhookReceiver();
+});
+
+afterEach(async () => {
+  await sims?.close();
+  sims = undefined;
+  await receiver.close();
+  await gateway.close();
+});
+
+describe('tender events to partners, signed per Standard Webhooks', () => {
+  it('each party receives the events it may see, once, signed and verifiable with the standardwebhooks package', async () => {
+    sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }, { name: 'Beacon Insurance' }]);
+    const [anchor, beacon] = sims.insurers;
+    const anchorToken = await tokenFor(gateway, Role.INSURER, { insurerId: anchor.id });
+    const beaconToken = await tokenFor(gateway, Role.INSURER, { insurerId: beacon.id });
+    const otherBroker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[1].id });
+    const secrets = {
+      broker: (await register(broker, '/api/v1', '/broker')).secret,
+      anchor: (await register(anchorToken, '/public/v1', '/anchor')).secret,
+      beacon: (await register(beaconToken, '/public/v1', '/beacon')).secret,
+    };
+    await register(otherBroker, '/api/v1', '/other-broker');
+
+    await gql(broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
+      input: { tenderId: tender.id, insurerIds: [anchor.id, beacon.id], limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }], riskInformation: {} },
+    });
+    const quoted = await waitFor('both quotes', async () => {
+      const data = await gql(broker, 'query($id: ID!) { quoteRequests(tenderId: $id) { status insurer { id } options { id } } }', { id: tender.id });
+      return data.quoteRequests.every((request: { status: string }) => request.status === 'QUOTED') && data.quoteRequests;
+    });
+    const anchorOption = quoted.find((request: { insurer: { id: string } }) => request.insurer.id === anchor.id).options[0].id;
+    await gql(broker, 'mutation($t: ID!, $o: ID!) { orderCover(tenderId: $t, quoteOptionId: $o) { status } }', { t: tender.id, o: anchorOption });
+    await gql(anchorToken, 'mutation($t: ID!) { finaliseContract(tenderId: $t) { status } }', { t: tender.id });
+    await gql(anchorToken, 'mutation($t: ID!) { confirmPolicyDocumentation(tenderId: $t, policyNumber: "POL-1") { status } }', { t: tender.id });
+
+    await waitFor('every delivery', async () => receiver.received('/broker').length === 5 && receiver.received('/anchor').length === 4 && receiver.received('/beacon').length === 3);
+    expect(types(receiver.received('/broker')).sort()).toEqual(
+      [
+        'quote.received:QUOTES_AVAILABLE',
+        'quote.received:QUOTES_AVAILABLE',
+        'tender.status_changed:IN_COVERNOTE',
+        'tender.status_changed:SUCCESSFUL',
+        'policy_documentation.confirmed:SUCCESSFUL',
+      ].sort(),
+    );
+    // The winner hears that cover was ordered from it; the loser only what its list shows: the statuses.
+    expect(types(receiver.received('/anchor')).sort()).toEqual(
+      ['tender.invited:QUOTES_AVAILABLE', 'tender.status_changed:IN_COVERNOTE', 'cover.ordered:IN_COVERNOTE', 'tender.status_changed:SUCCESSFUL'].sort(),
+    );
+    expect(types(receiver.received('/beacon')).sort()).toEqual(['tender.invited:QUOTES_AVAILABLE', 'tender.status_changed:IN_COVERNOTE', 'tender.status_changed:SUCCESSFUL'].sort());
+    expect(receiver.received('/beacon').map(({ body }) => body).join()).not.toContain(anchor.id);
+    expect(receiver.received('/other-broker')).toEqual([]);
+
+    for (const [path, secret] of [['/broker', secrets.broker], ['/anchor', secrets.anchor], ['/beacon', secrets.beacon]] as const) {
+      for (const webhook of receiver.received(path)) {
+        expect(receiver.verify(webhook, secret)).toEqual(webhook.event);
+        expect(() => receiver.verify(webhook, secrets.broker === secret ? secrets.anchor : secrets.broker)).toThrow();
+        expect(webhook.headers['webhook-id']).toMatch(/^msg_[\w-]+$/);
+        expect(webhook.event).toMatchObject({ id: expect.stringMatching(/^evt_/), data: { tender_id: tender.id } });
+      }
+    }
+    // One event, the same id for every party that hears of it; one webhook-id per endpoint.
+    const statusEvents = (path: string) => receiver.received(path).filter(({ event }) => event.type === 'tender.status_changed').map(({ event }) => event.id).sort();
+    expect(statusEvents('/anchor')).toEqual(statusEvents('/broker'));
+    expect(statusEvents('/beacon')).toEqual(statusEvents('/broker'));
+  });
+
+  it('an endpoint gets only the event types it subscribed to', async () => {
+    await register(broker, '/api/v1', '/closing', ['tender.status_changed']);
+    await register(broker, '/api/v1', '/quotes-only', ['quote.received']);
+    await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "no longer needed") { status } }', { t: tender.id });
+    await waitFor('the status change', async () => receiver.received('/closing').length === 1);
+    expect(types(receiver.received('/closing'))).toEqual(['tender.status_changed:CLOSED']);
+    expect(receiver.received('/quotes-only')).toEqual([]);
+  });
+
+  it('a refused change enqueues nothing: an invalid transition leaves the outbox as it was', async () => {
+    await register(broker, '/api/v1', '/broker');
+    const { body } = await graphql(gateway, broker, 'mutation($t: ID!) { finaliseContract(tenderId: $t) { status } }', { t: tender.id });
+    expect(body.errors[0].extensions.code).toBe('FORBIDDEN');
+    const reopen = await graphql(gateway, broker, 'mutation($t: ID!) { reopenTender(tenderId: $t) { status } }', { t: tender.id });
+    expect(reopen.body.errors[0].extensions.code).toBe('INVALID_TRANSITION');
+    expect(await gateway.em().count(WebhookDelivery, {})).toBe(0);
+  });
+});
+
+describe('delivery, retries and the delivery log', () => {
+  const closeTender = () => gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
+  const deliveries = async (id: string) => (await rest('GET', `/api/v1/webhook-endpoints/${id}/deliveries`, broker)).body;
+
+  it('retries 5xx answers and timeouts-free failures with backoff, honours Retry-After, and logs every attempt', async () => {
+    receiver.answer((_path, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '1' } } : n === 2 ? { status: 500 } : { status: 200 }));
+    const { _id } = await register(broker, '/api/v1', '/flaky');
+    await closeTender();
+    await waitFor('the third attempt', async () => receiver.received('/flaky').length === 3, 10_000);
+    const [first, second, third] = receiver.received('/flaky');
+    expect(new Set([first, second, third].map(({ headers }) => headers['webhook-id'])).size).toBe(1);
+    // Retry-After: 1 s held the second attempt back, longer than the schedule's 50 ms.
+    expect(Number(second.headers['webhook-timestamp']) - Number(first.headers['webhook-timestamp'])).toBeGreaterThanOrEqual(1);
+    const log = await waitFor('the log to say delivered', async () => {
+      const page = await deliveries(_id);
+      return page.payload[0]?.status === 'DELIVERED' && page;
+    });
+    expect(log.metadata).toEqual({ count: '1', skip: '0', limit: '50' });
+    expect(log.payload[0]).toMatchObject({ event_type: 'tender.status_changed', attempts: 3, last_status_code: 200, last_error: null, _id: first.headers['webhook-id'] });
+  });
+
+  it('gives up after the retry schedule (FAILED, with the reason), and a replay sends it again with the same webhook-id', async () => {
+    receiver.answer(() => ({ status: 500 }));
+    const { _id } = await register(broker, '/api/v1', '/broken');
+    const before = new Date(Date.now() - 1000).toISOString();
+    await closeTender();
+    const failed = await waitFor('the delivery to fail', async () => {
+      const page = await deliveries(_id);
+      return page.payload[0]?.status === 'FAILED' && page.payload[0];
+    });
+    // The first attempt and one per step of the schedule (three steps).
+    expect(failed).toMatchObject({ attempts: 4, last_status_code: 500, next_attempt_at: null, last_error: 'the endpoint answered 500 (gave up after 4 attempts)' });
+    expect(receiver.received('/broken')).toHaveLength(4);
+
+    receiver.answer(() => ({ status: 204 }));
+    const replayed = await rest('POST', `/api/v1/webhook-endpoints/${_id}/replay`, broker, { since: before });
+    expect(replayed).toMatchObject({ status: 200, body: { requeued: 1 } });
+    await waitFor('the replay', async () => (await deliveries(_id)).payload[0]?.status === 'DELIVERED');
+    const sent = receiver.received('/broken');
+    expect(sent).toHaveLength(5);
+    expect(sent[4].headers['webhook-id']).toBe(sent[0].headers['webhook-id']);
+    expect(sent[4].event.id).toBe(sent[0].event.id);
+  });
+
+  it('410 Gone disables the endpoint; its events wait, and enabling it sends them', async () => {
+    receiver.answer((_path, n) => (n === 1 ? { status: 410 } : { status: 204 }));
+    const { _id } = await register(broker, '/api/v1', '/gone');
+    await closeTender();
+    const disabled = await waitFor('the endpoint to be disabled', async () => {
+      const { body } = await rest('GET', `/api/v1/webhook-endpoints/${_id}`, broker);
+      return body.enabled === false && body;
+    });
+    expect(disabled.disabled_reason).toBe('the endpoint answered 410 Gone');
+    await gql(broker, 'mutation($t: ID!) { reopenTender(tenderId: $t) { status } }', { t: tender.id });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received('/gone')).toHaveLength(1);
+
+    expect((await rest('PATCH', `/api/v1/webhook-endpoints/${_id}`, broker, { enabled: true })).body.enabled).toBe(true);
+    await waitFor('the waiting event', async () => receiver.received('/gone').length === 2);
+    expect(types(receiver.received('/gone'))).toEqual(['tender.status_changed:CLOSED', 'tender.status_changed:REOPENED']);
+    const log = await deliveries(_id);
+    expect(log.payload.map((delivery: { status: string }) => delivery.status).sort()).toEqual(['DELIVERED', 'FAILED']);
+  });
+
+  it('a rotated secret signs every later delivery; the old one no longer verifies', async () => {
+    const { _id, secret: old } = await register(broker, '/api/v1', '/rotated');
+    const rotated = await rest('POST', `/api/v1/webhook-endpoints/${_id}/rotate-secret`, broker);
+    expect(rotated.status).toBe(200);
+    expect(rotated.headers.get('cache-control')).toBe('no-store');
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    await closeTender();
+    const [webhook] = await waitFor('the delivery', async () => receiver.received('/rotated').length === 1 && receiver.received('/rotated'));
+    expect(receiver.verify(webhook, rotated.body.secret)).toEqual(webhook.event);
+    expect(() => receiver.verify(webhook, old)).toThrow();
+  });
+});
+
+describe('managing endpoints', () => {
+  it('refuses malformed bodies, unknown event types and fields with the field named, and creates nothing', async () => {
+    const cases: [unknown, string][] = [
+      [{ url: receiver.url(), event_types: ['tender.exploded'] }, '/event_types'],
+      [{ url: 'ftp://example.com/hooks', event_types: ['tender.invited'] }, '/url'],
+      [{ url: receiver.url(), event_types: [] }, '/event_types'],
+      [{ url: receiver.url(), event_types: ['tender.invited', 'tender.invited'] }, '/event_types'],
+      [{ url: receiver.url(), event_types: ['tender.invited'], secret: 'mine' }, '/secret'],
+      [{ event_types: ['tender.invited'] }, '/url'],
+    ];
+    for (const [body, pointer] of cases) {
+      const answer = await rest('POST', '/api/v1/webhook-endpoints', broker, body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body.errors.map((error: { pointer: string }) => error.pointer), JSON.stringify(body)).toContain(pointer);
+    }
+    expect((await rest('GET', '/api/v1/webhook-endpoints', broker)).body).toEqual([]);
+  });
+
+  it("shows a client only its own endpoints: another client's is 404 to read, change, rotate, replay or delete", async () => {
+    const { _id } = await register(broker, '/api/v1', '/mine');
+    const other = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[1].id });
+    expect((await rest('GET', '/api/v1/webhook-endpoints', other)).body).toEqual([]);
+    for (const [method, path, body] of [
+      ['GET', `/api/v1/webhook-endpoints/${_id}`],
+      ['PATCH', `/api/v1/webhook-endpoints/${_id}`, { enabled: false }],
+      ['POST', `/api/v1/webhook-endpoints/${_id}/rotate-secret`],
+      ['POST', `/api/v1/webhook-endpoints/${_id}/replay`, { since: new Date().toISOString() }],
+      ['GET', `/api/v1/webhook-endpoints/${_id}/deliveries`],
+      ['DELETE', `/api/v1/webhook-endpoints/${_id}`],
+    ] as [string, string, unknown?][]) {
+      expect((await rest(method, path, other, body)).status, `${method} ${path}`).toBe(404);
+    }
+    expect((await rest('GET', `/api/v1/webhook-endpoints/${_id}`, broker)).status).toBe(200);
+  });
+
+  it("lets internal users manage any client's endpoints through GraphQL, and deleting one removes its log", async () => {
+    const internal = await tokenFor(gateway, Role.INTERNAL);
+    const brokerAppId = (await gql(broker, '{ me { appId } }')).me.appId;
+    const created = await gql(internal, 'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { id appId eventTypes } } }', {
+      input: { appId: brokerAppId, url: receiver.url('/managed'), eventTypes: ['TENDER_STATUS_CHANGED'] },
+    });
+    expect(created.createWebhookEndpoint.endpoint).toMatchObject({ appId: brokerAppId, eventTypes: ['TENDER_STATUS_CHANGED'] });
+    const listed = await rest('GET', '/api/v1/webhook-endpoints', broker);
+    expect(listed.body.map((endpoint: { _id: string; event_types: string[] }) => [endpoint._id, endpoint.event_types])).toEqual([[created.createWebhookEndpoint.endpoint.id, ['tender.status_changed']]]);
+    await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
+    await waitFor('the delivery', async () => receiver.received('/managed').length === 1);
+    expect(await gateway.em().count(WebhookDelivery, {})).toBe(1);
+    expect((await rest('DELETE', `/api/v1/webhook-endpoints/${created.createWebhookEndpoint.endpoint.id}`, broker)).status).toBe(204);
+    expect(await gateway.em().count(WebhookDelivery, {})).toBe(0);
+  });
+
+  it('refuses endpoint URLs the URL policy forbids (the same SSRF guard as insurer URLs)', async () => {
+    const guarded = await startGateway({ env: { ...FAST_WEBHOOKS, INSURER_URL_ALLOW: 'hooks.partner.example' } });
+    try {
+      const guardedWorld = await createWorld(guarded.em());
+      const token = await tokenFor(guarded, Role.BROKER, { brokerCompanyId: guardedWorld.brokers[0].id });
+      for (const url of ['http://127.0.0.1:9/hooks', 'http://169.254.169.254/latest/meta-data', 'https://elsewhere.example/hooks']) {
+        const response = await fetch(`${guarded.url}/api/v1/webhook-endpoints`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ url, event_types: ['tender.status_changed'] }),
+        });
+        const body = await json(response);
+        expect(response.status, url).toBe(400);
+        expect(body.errors[0]).toMatchObject({ parameter: 'url', message: expect.stringMatching(/^not allowed/) });
+      }
+    } finally {
+      await guarded.close();
+    }
+  });
+});
