@@ -60,6 +60,9 @@ describe('API contract', () => {
         '/public/v1/tenders/successful',
         '/public/v1/tenders/{id}',
         '/public/v1/tenders/{id}/policy-documentation',
+        ...['/public/v1', '/api/v1'].flatMap((prefix) =>
+          ['', '/{id}', '/{id}/rotate-secret', '/{id}/deliveries', '/{id}/replay'].map((path) => `${prefix}/webhook-endpoints${path}`),
+        ),
       ].sort(),
     );
   });

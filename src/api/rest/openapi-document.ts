@@ -2,7 +2,9 @@ import { rolesFor } from '../../access/access-policy';
 import { EmptyBody, LIMITS, LineOfBusinessId, PolicyDocumentationBody, QuoteCallbackBody, Timestamp, TokenRequestBody } from '../../platform/validation/rules';
 import { ALL_STATUSES } from '../../tenders/tender-status';
 import { CALLBACK_PATH } from './quote-callback.routes';
+import { bearerErrors, nullable, problem, ref, timestamp } from './openapi-parts';
 import { SORT_FIELDS } from './tender-query-params';
+import { webhookEvents, webhookPaths, webhookSchemas } from './webhook-openapi';
 import { ITEM_ROUTES, LIST_ROUTES } from './tender.routes';
 
 /**
@@ -10,11 +12,6 @@ import { ITEM_ROUTES, LIST_ROUTES } from './tender.routes';
  * response it receives against it, so it cannot drift from the code.
  */
 const SORT_NAMES = Object.keys(SORT_FIELDS);
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
-const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
-const timestamp = { type: 'string', format: 'date-time', examples: ['2026-05-04T09:15:00.000Z'] };
-
 const listParameters = [
   { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Offset.' },
   { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: LIMITS.pageSize, default: LIMITS.defaultPageSize }, description: 'Page size.' },
@@ -29,12 +26,6 @@ const listParameters = [
   { name: 'updated_since', in: 'query', schema: Timestamp, description: 'ISO 8601 with offset.' },
 ];
 
-const bearerErrors = {
-  '401': problem('No, malformed, expired, revoked or foreign token (WWW-Authenticate: Bearer error="invalid_token").'),
-  '403': problem("The token's role may not use this path."),
-  '429': problem('Too many requests from this client (Retry-After).'),
-  '431': problem('The request headers are too large (for example a huge token).'),
-};
 
 function listOperation(summary: string, statuses: readonly string[], roles: string) {
   return {
@@ -223,6 +214,7 @@ export const openApiDocument = {
         },
       },
       TokenRequest: TokenRequestBody,
+      ...webhookSchemas,
       TokenResponse: {
         type: 'object',
         required: ['access_token', 'expiry'],
@@ -231,7 +223,9 @@ export const openApiDocument = {
       },
     },
   },
+  webhooks: webhookEvents,
   paths: {
+    ...webhookPaths,
     // The tender routes as the router serves them: the same table, so the document cannot drift from it.
     ...Object.fromEntries(LIST_ROUTES.map((route) => [route.path, listOperation(route.summary, route.statuses, rolesFor(route.access).join(', '))])),
     ...Object.fromEntries(ITEM_ROUTES.map((route) => [openApiPath(route.path), itemOperation(rolesFor(route.access).join(', '))])),

@@ -1,0 +1,198 @@
+import { rolesFor } from '../../access/access-policy';
+import { EmptyBody, LIMITS, WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from '../../platform/validation/rules';
+import { ALL_STATUSES } from '../../tenders/tender-status';
+import { WEBHOOK_EVENT_TYPES, WebhookDeliveryStatus } from '../../webhooks/webhook-event-type';
+import { bearerErrors, nullable, problem, ref, timestamp } from './openapi-parts';
+import { WEBHOOK_ROUTES } from './webhook-endpoint.routes';
+
+const endpoint = {
+  type: 'object',
+  required: ['_id', 'app_id', 'url', 'event_types', 'description', 'enabled', 'disabled_reason', 'created_at', 'updated_at'],
+  additionalProperties: false,
+  properties: {
+    _id: { type: 'string' },
+    app_id: { type: 'string', description: 'The client that receives the events.' },
+    url: { type: 'string' },
+    event_types: { type: 'array', items: { enum: [...WEBHOOK_EVENT_TYPES] } },
+    description: { type: 'string' },
+    enabled: { type: 'boolean', description: 'False after a 410 Gone from the endpoint, or when disabled; its events wait meanwhile.' },
+    disabled_reason: nullable({ type: 'string' }),
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+};
+
+/** The webhook parts of the OpenAPI document: the endpoints' management routes, and the events sent (`webhooks`). */
+export const webhookSchemas = {
+  WebhookEndpoint: endpoint,
+  CreatedWebhookEndpoint: {
+    ...endpoint,
+    required: [...endpoint.required, 'secret'],
+    properties: { ...endpoint.properties, secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret, shown only in this answer.' } },
+  },
+  WebhookEvent: {
+    type: 'object',
+    description: 'The body of every delivery. Thin: read the tender through the API for more.',
+    required: ['id', 'type', 'occurred_at', 'data'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string', pattern: '^evt_', description: 'The event: the same for every endpoint that receives it, and in every retry or replay.' },
+      type: { enum: [...WEBHOOK_EVENT_TYPES] },
+      occurred_at: timestamp,
+      data: {
+        type: 'object',
+        required: ['tender_id', 'status'],
+        properties: {
+          tender_id: { type: 'string' },
+          status: { enum: [...ALL_STATUSES], description: "The tender's status after the event." },
+          quote_request_id: { type: 'string', description: 'quote.received only.' },
+          quote_status: { enum: ['QUOTED', 'DECLINED'], description: 'quote.received only.' },
+        },
+      },
+    },
+  },
+  WebhookDelivery: {
+    type: 'object',
+    required: ['_id', 'event_id', 'event_type', 'payload', 'status', 'attempts', 'next_attempt_at', 'last_attempt_at', 'last_status_code', 'last_error', 'delivered_at', 'created_at'],
+    additionalProperties: false,
+    properties: {
+      _id: { type: 'string', description: 'The webhook-id header of every attempt.' },
+      event_id: { type: 'string' },
+      event_type: { enum: [...WEBHOOK_EVENT_TYPES] },
+      payload: ref('WebhookEvent'),
+      status: { enum: Object.values(WebhookDeliveryStatus) },
+      attempts: { type: 'integer', minimum: 0 },
+      next_attempt_at: nullable(timestamp),
+      last_attempt_at: nullable(timestamp),
+      last_status_code: nullable({ type: 'integer' }),
+      last_error: nullable({ type: 'string' }),
+      delivered_at: nullable(timestamp),
+      created_at: timestamp,
+    },
+  },
+  WebhookDeliveryList: {
+    type: 'object',
+    required: ['metadata', 'payload'],
+    additionalProperties: false,
+    properties: {
+      metadata: {
+        type: 'object',
+        required: ['count', 'skip', 'limit'],
+        additionalProperties: false,
+        properties: { count: { type: 'string', pattern: '^\\d+$' }, skip: { type: 'string', pattern: '^\\d+$' }, limit: { type: 'string', pattern: '^\\d+$' } },
+      },
+      payload: { type: 'array', items: ref('WebhookDelivery') },
+    },
+  },
+};
+
+const json = (schema: object, description: string) => ({ description, content: { 'application/json': { schema } } });
+const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const bodyErrors = { '413': problem('Body too large.'), '415': problem('Body is not application/json.') };
+
+function paths(prefix: string, roles: string) {
+  const security = [{ bearer: [] }];
+  const notFound = problem('No endpoint of this client has this id.');
+  return {
+    [prefix]: {
+      get: { summary: "The client's webhook endpoints", description: `Roles: ${roles}.`, security, responses: { '200': json({ type: 'array', items: ref('WebhookEndpoint') }, 'The endpoints.'), '400': problem('Query parameters are not accepted here.'), ...bearerErrors } },
+      post: {
+        summary: 'Register a webhook endpoint',
+        description: `Roles: ${roles}. https only in production; the URL policy (INSURER_URL_ALLOW) applies. The signing secret is in this answer only.`,
+        security,
+        requestBody: { required: true, content: { 'application/json': { schema: WebhookEndpointBody } } },
+        responses: {
+          '201': json(ref('CreatedWebhookEndpoint'), 'Registered (Location: the endpoint).'),
+          '400': problem('Malformed body, an unknown event type, or a URL the policy refuses.'),
+          '409': problem('The client has the most endpoints it may have.'),
+          ...bodyErrors,
+          ...bearerErrors,
+        },
+      },
+    },
+    [`${prefix}/{id}`]: {
+      get: { summary: 'One webhook endpoint', security, parameters: [idParameter], responses: { '200': json(ref('WebhookEndpoint'), 'The endpoint.'), '400': problem('Query parameters are not accepted here.'), '404': notFound, ...bearerErrors } },
+      patch: {
+        summary: 'Change a webhook endpoint (URL, event types, description, enabled)',
+        description: 'Enabling an endpoint sends the events that waited while it was disabled.',
+        security,
+        parameters: [idParameter],
+        requestBody: { required: true, content: { 'application/json': { schema: WebhookEndpointChangeBody } } },
+        responses: { '200': json(ref('WebhookEndpoint'), 'The endpoint.'), '400': problem('Malformed body.'), '404': notFound, ...bodyErrors, ...bearerErrors },
+      },
+      delete: { summary: 'Remove a webhook endpoint and its delivery log', security, parameters: [idParameter], responses: { '204': { description: 'Removed.' }, '400': problem('Query parameters are not accepted here.'), '404': notFound, ...bearerErrors } },
+    },
+    [`${prefix}/{id}/rotate-secret`]: {
+      post: {
+        summary: 'A new signing secret',
+        description: 'Every later delivery is signed with the new secret only; it is in this answer only.',
+        security,
+        parameters: [idParameter],
+        requestBody: { required: false, content: { 'application/json': { schema: EmptyBody } } },
+        responses: { '200': json(ref('CreatedWebhookEndpoint'), 'The endpoint and its new secret.'), '400': problem('A non-empty body.'), '404': notFound, ...bodyErrors, ...bearerErrors },
+      },
+    },
+    [`${prefix}/{id}/deliveries`]: {
+      get: {
+        summary: "The endpoint's delivery log, newest first",
+        security,
+        parameters: [
+          idParameter,
+          { name: 'status', in: 'query', schema: { enum: Object.values(WebhookDeliveryStatus) } },
+          { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: LIMITS.pageSize, default: LIMITS.defaultPageSize } },
+        ],
+        responses: { '200': json(ref('WebhookDeliveryList'), 'A page of deliveries.'), '400': problem('A query parameter is unknown, repeated or malformed.'), '404': notFound, ...bearerErrors },
+      },
+    },
+    [`${prefix}/{id}/replay`]: {
+      post: {
+        summary: 'Send the events since a time again',
+        description: 'The newest 1000 at most, whatever became of them; each keeps its webhook-id and event id.',
+        security,
+        parameters: [idParameter],
+        requestBody: { required: true, content: { 'application/json': { schema: WebhookReplayBody } } },
+        responses: {
+          '200': json({ type: 'object', required: ['requeued'], additionalProperties: false, properties: { requeued: { type: 'integer', minimum: 0 } } }, 'How many were put back in the outbox.'),
+          '400': problem('Malformed body, or a time in the future.'),
+          '404': notFound,
+          ...bodyErrors,
+          ...bearerErrors,
+        },
+      },
+    },
+  };
+}
+
+export const webhookPaths = Object.assign({}, ...WEBHOOK_ROUTES.map(({ prefix, access }) => paths(prefix, rolesFor(access).join(', '))));
+
+const signatureHeaders = [
+  { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string' }, description: 'The delivery: the same in every retry and replay; de-duplicate on it.' },
+  { name: 'webhook-timestamp', in: 'header', required: true, schema: { type: 'string', pattern: '^\\d+$' }, description: 'Seconds since the epoch, when this attempt was signed.' },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', pattern: '^v1,' },
+    description: 'v1, then base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint secret (Standard Webhooks).',
+  },
+];
+
+/** OpenAPI 3.1 `webhooks`: what the gateway sends to registered endpoints. */
+export const webhookEvents = Object.fromEntries(
+  WEBHOOK_EVENT_TYPES.map((type) => [
+    type,
+    {
+      post: {
+        summary: `The ${type} event`,
+        parameters: signatureHeaders,
+        requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEvent') } } },
+        responses: {
+          '200': { description: 'Any 2xx: delivered.' },
+          '410': { description: 'Gone: the endpoint is disabled and sent nothing more until it is enabled again.' },
+          default: { description: 'Anything else: retried on the schedule (Retry-After honoured when longer).' },
+        },
+      },
+    },
+  ]),
+);
