@@ -103,7 +103,7 @@ describe('quotation integration end to end', () => {
 
     const requests = await settled();
     expect(requests.map((request) => request.status)).toEqual(['QUOTED', 'QUOTED', 'QUOTED']);
-    for (const slug of slugs) expect(simulator.stats(slug)).toEqual({ posts: 1, quotes: 1, callbacks: 1, callbackFailures: 0, fetches: 1 });
+    for (const slug of slugs) expect(simulator.stats(slug)).toEqual({ posts: 1, quotes: 1, callbacks: 1, callbackFailures: 0, fetches: 1, webhooks: 0, webhookRejections: 0 });
 
     const { body } = await graphql(
       gateway,

@@ -114,6 +114,28 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
     expect(statusEvents('/beacon')).toEqual(statusEvents('/broker'));
   });
 
+  it('the insurer simulator verifies every webhook it receives, and refuses one signed with a secret it does not hold', async () => {
+    sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }]);
+    const [anchor] = sims.insurers;
+    const anchorToken = await tokenFor(gateway, Role.INSURER, { insurerId: anchor.id });
+    const created = await rest('POST', '/public/v1/webhook-endpoints', anchorToken, { url: `${anchor.quoteApiUrl}/webhooks`, event_types: ['tender.invited', 'tender.status_changed'] });
+    sims.simulator.setWebhookSecret(sims.slugs[0], created.body.secret);
+    await gql(broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
+      input: { tenderId: tender.id, insurerIds: [anchor.id], limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }], riskInformation: {} },
+    });
+    await waitFor('the invitation', async () => sims!.simulator.stats(sims!.slugs[0]).webhooks === 1);
+    expect(sims.simulator.webhooks(sims.slugs[0]).map(({ event }) => [event.type, event.data.tender_id])).toEqual([['tender.invited', tender.id]]);
+
+    // A rotation the insurer system was not told of: its verification fails, and the gateway keeps retrying.
+    await rest('POST', `/public/v1/webhook-endpoints/${created.body._id}/rotate-secret`, anchorToken);
+    await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
+    await waitFor('a refused delivery', async () => sims!.simulator.stats(sims!.slugs[0]).webhookRejections >= 1);
+    expect(sims.simulator.stats(sims.slugs[0]).webhooks).toBe(1);
+    const log = await rest('GET', `/public/v1/webhook-endpoints/${created.body._id}/deliveries`, anchorToken);
+    const closing = log.body.payload.find((delivery: { event_type: string }) => delivery.event_type === 'tender.status_changed');
+    expect(closing).toMatchObject({ last_status_code: 401, status: expect.stringMatching(/^(PENDING|FAILED)$/) });
+  });
+
   it('an endpoint gets only the event types it subscribed to', async () => {
     await register(broker, '/api/v1', '/closing', ['tender.status_changed']);
     await register(broker, '/api/v1', '/quotes-only', ['quote.received']);

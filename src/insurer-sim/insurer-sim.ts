@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express, type Request, type Response } from 'express';
+import { Webhook } from 'standardwebhooks';
 
 /** The gateway's quote-available callback (spec 4.5): the simulator knows the contract, not the gateway's code. */
 export const CALLBACK_PATH = '/aggregation-gateway/v1/public/producer-integration/quotes/available';
@@ -39,6 +40,14 @@ export interface SimInsurerOptions {
   behaviour?: SimBehaviour;
   /** Multiplies the premium rate: insurers differ in price. */
   pricingFactor?: number;
+  /** The signing secret of its webhook endpoint at the gateway (`whsec_...`): webhooks are verified with it. */
+  webhookSecret?: string;
+}
+
+/** A tender event the simulator received with a valid signature. */
+export interface SimWebhook {
+  webhookId: string;
+  event: { id: string; type: string; occurred_at: string; data: Record<string, string> };
 }
 
 export interface SimOptions {
@@ -74,6 +83,9 @@ export interface SimStats {
   /** Callback attempts the gateway did not accept (or that did not reach it). */
   callbackFailures: number;
   fetches: number;
+  /** Webhooks received with a valid signature, and refused (no secret, a bad signature, a stale timestamp). */
+  webhooks: number;
+  webhookRejections: number;
 }
 
 interface SimInsurer extends SimInsurerOptions {
@@ -82,6 +94,7 @@ interface SimInsurer extends SimInsurerOptions {
   byIdempotencyKey: Map<string, string>;
   stats: SimStats;
   token?: { value: string; expiresAt: number };
+  webhooks: SimWebhook[];
 }
 
 /** The reference premium: a base fee plus a rate on the sum, discounted for the deductible (at most 50 %). */
@@ -120,7 +133,8 @@ export class InsurerSimulator {
         behaviours: [],
         quotes: new Map(),
         byIdempotencyKey: new Map(),
-        stats: { posts: 0, quotes: 0, callbacks: 0, callbackFailures: 0, fetches: 0 },
+        stats: { posts: 0, quotes: 0, callbacks: 0, callbackFailures: 0, fetches: 0, webhooks: 0, webhookRejections: 0 },
+        webhooks: [],
       });
     }
     this.app = this.routes();
@@ -137,6 +151,16 @@ export class InsurerSimulator {
 
   stats(slug: string): SimStats {
     return { ...this.insurer(slug).stats };
+  }
+
+  /** The secret the gateway showed when the insurer's webhook endpoint was registered (or rotated). */
+  setWebhookSecret(slug: string, secret: string): void {
+    this.insurer(slug).webhookSecret = secret;
+  }
+
+  /** The tender events received with a valid signature, oldest first. */
+  webhooks(slug: string): SimWebhook[] {
+    return [...this.insurer(slug).webhooks];
   }
 
   /** Stops pending callbacks and revokes the insurers' tokens (spec 4.5 step 6). */
@@ -163,6 +187,8 @@ export class InsurerSimulator {
   private routes(): Express {
     const app = express();
     app.disable('x-powered-by');
+    // Webhooks are verified over the exact bytes signed: read raw, before any JSON parsing.
+    app.post('/insurers/:slug/webhooks', express.raw({ type: 'application/json', limit: '64kb' }), (req, res) => this.receiveWebhook(req, res));
     app.use(express.json({ limit: '1mb' }));
     app.post('/insurers/:slug/quotes', (req, res) => this.receiveRequest(req, res));
     app.get('/insurers/:slug/quotes/:id', (req, res) => this.serveQuote(req, res));
@@ -176,6 +202,11 @@ export class InsurerSimulator {
       insurer.behaviours.push(...(behaviours as SimBehaviour[]));
       res.json({ queued: insurer.behaviours });
     });
+    app.get('/insurers/:slug/_sim/webhooks', (req, res) => {
+      const insurer = this.insurers.get(String(req.params.slug));
+      if (!insurer) res.status(404).json({ error: 'unknown insurer' });
+      else res.json(insurer.webhooks);
+    });
     app.get('/insurers/:slug/_sim/stats', (req, res) => {
       const insurer = this.insurers.get(String(req.params.slug));
       if (!insurer) res.status(404).json({ error: 'unknown insurer' });
@@ -185,6 +216,32 @@ export class InsurerSimulator {
       res.status(404).json({ error: 'not found' });
     });
     return app;
+  }
+
+  /** A tender event from the gateway, accepted only with a valid Standard Webhooks signature; a repeat is acknowledged again. */
+  private receiveWebhook(req: Request, res: Response): void {
+    const insurer = this.insurers.get(String(req.params.slug));
+    if (!insurer) {
+      res.status(404).json({ error: 'unknown insurer' });
+      return;
+    }
+    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    let event: SimWebhook['event'];
+    try {
+      if (!insurer.webhookSecret) throw new Error('no webhook secret configured');
+      event = new Webhook(insurer.webhookSecret).verify(body, req.headers as Record<string, string>) as SimWebhook['event'];
+    } catch (error) {
+      insurer.stats.webhookRejections++;
+      res.status(401).json({ error: `signature not verified: ${(error as Error).message}` });
+      return;
+    }
+    const webhookId = String(req.headers['webhook-id']);
+    if (!insurer.webhooks.some((seen) => seen.webhookId === webhookId)) {
+      insurer.stats.webhooks++;
+      insurer.webhooks.push({ webhookId, event });
+      if (insurer.webhooks.length > 1000) insurer.webhooks.shift();
+    }
+    res.status(204).end();
   }
 
   private async receiveRequest(req: Request, res: Response): Promise<void> {

@@ -5,6 +5,9 @@ import { Role } from '../access/role';
 import type { SimInsurerOptions } from '../insurer-sim/insurer-sim';
 import { Insurer } from '../insurers/insurer.entity';
 import { Tender } from '../tenders/tender.entity';
+import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
+import { newWebhookSecret } from '../webhooks/webhook-endpoint.service';
+import { WEBHOOK_EVENT_TYPES } from '../webhooks/webhook-event-type';
 import { SeedService, insurerSlug } from './seed.service';
 
 export const DEMO_TENDERS = 500;
@@ -22,7 +25,8 @@ export const simulatorBaseUrl = (simPort: number) => `http://127.0.0.1:${simPort
 
 /**
  * Demo mode: an empty database gets demo data and the demo clients; every insurer whose quote API is the
- * bundled simulator gets a callback client `sim-<slug>` / `sim-<slug>-secret`. Answers the simulator's insurers.
+ * bundled simulator gets a callback client `sim-<slug>` / `sim-<slug>-secret` and a webhook endpoint at the simulator,
+ * which verifies the events' signatures. Answers the simulator's insurers.
  */
 export async function ensureDemoData(orm: MikroORM, simPort: number): Promise<SimInsurerOptions[]> {
   const em = orm.em.fork();
@@ -47,8 +51,15 @@ export async function ensureDemoData(orm: MikroORM, simPort: number): Promise<Si
       if (!(await em.count(ApiClient, { appId: credentials.appId }))) {
         await clients.create({ role: Role.INSURER, insurerId: insurer.id, description: 'insurer simulator callbacks', ...credentials });
       }
+      // Its tender events go to the simulator, which verifies their signatures: the demo shows the whole loop.
+      const client = await em.findOneOrFail(ApiClient, { appId: credentials.appId });
+      const url = `${insurer.quoteApiUrl}/webhooks`;
+      const endpoint =
+        (await em.findOne(WebhookEndpoint, { owner: client, url })) ??
+        em.create(WebhookEndpoint, { owner: client, url, eventTypes: [...WEBHOOK_EVENT_TYPES], description: 'insurer simulator', secret: newWebhookSecret() });
+      await em.flush();
       // Prices differ by insurer so the proposal has something to compare.
-      return { slug, ...credentials, pricingFactor: 0.8 + (index % 5) * 0.1 };
+      return { slug, ...credentials, pricingFactor: 0.8 + (index % 5) * 0.1, webhookSecret: endpoint.secret };
     }),
   );
 }

@@ -20,7 +20,7 @@ export interface WebhookEndpointChange {
 }
 
 /** A new signing secret: `whsec_` and 24 random bytes in base64 (Standard Webhooks). */
-const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
 
 /**
  * Webhook endpoints of API clients: an insurer or broker client manages its own, internal users any client's
@@ -80,7 +80,7 @@ export class WebhookEndpointService {
     if ((await this.em.count(WebhookEndpoint, { owner })) >= LIMITS.webhookEndpointsPerClient) {
       throw new DomainError('CONFLICT', `A client has at most ${LIMITS.webhookEndpointsPerClient} webhook endpoints`);
     }
-    const secret = newSecret();
+    const secret = newWebhookSecret();
     const endpoint = this.em.create(WebhookEndpoint, { owner, url: input.url, eventTypes: input.eventTypes, description: input.description ?? '', secret });
     await this.em.flush();
     return { endpoint, secret };
@@ -103,7 +103,7 @@ export class WebhookEndpointService {
   /** The old secret stops signing at once; deliveries from now on carry only the new signature. */
   async rotateSecret(id: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     const endpoint = await this.get(id, 'rotateWebhookEndpointSecret');
-    const secret = newSecret();
+    const secret = newWebhookSecret();
     Object.assign(endpoint, { secret, updatedAt: new Date() });
     await this.em.flush();
     return { endpoint, secret };
