@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
 import { SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -10,6 +11,7 @@ import { loadConfig } from '../platform/config';
 import { openDatabase } from '../database';
 import { DomainError } from '../platform/errors/domain-error';
 import { schemaSdl } from '../api/graphql/schema';
+import { openApiDocument } from '../api/rest/openapi-document';
 import { InsurerService } from '../insurers/insurer.service';
 import { SeedService } from '../seed/seed.service';
 
@@ -74,6 +76,16 @@ program
   .action(async () => {
     writeFileSync('schema.graphql', await schemaSdl());
     console.log('wrote schema.graphql');
+  });
+
+program
+  .command('openapi:emit')
+  .argument('[file]', 'where to write it', 'dist/openapi.json')
+  .description('write the REST contract (the document served at /openapi.json), for linters and client generators')
+  .action((file: string) => {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(openApiDocument, null, 2)}\n`);
+    console.log(`wrote ${file}`);
   });
 
 program

@@ -2,7 +2,7 @@ import { rolesFor } from '../../access/access-policy';
 import { EmptyBody, LIMITS, LineOfBusinessId, PolicyDocumentationBody, QuoteCallbackBody, Timestamp, TokenRequestBody } from '../../platform/validation/rules';
 import { ALL_STATUSES } from '../../tenders/tender-status';
 import { CALLBACK_PATH } from './quote-callback.routes';
-import { bearerErrors, nullable, problem, ref, timestamp } from './openapi-parts';
+import { bearerErrors, headers, id, nullable, problem, ref, tags, timestamp, withConventions } from './openapi-parts';
 import { SORT_FIELDS } from './tender-query-params';
 import { webhookEvents, webhookPaths, webhookSchemas } from './webhook-openapi';
 import { ITEM_ROUTES, LIST_ROUTES } from './tender.routes';
@@ -76,16 +76,23 @@ const addressSchema = {
   },
 };
 
-export const openApiDocument = {
+export const openApiDocument = withConventions({
   openapi: '3.1.0',
   info: {
     title: 'Tender Exchange gateway',
     version: '1.0.0',
+    contact: { name: 'Tender Exchange integration support', url: 'https://tender-exchange.example/support', email: 'integration@tender-exchange.example' },
+    license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     description:
-      'Tender read APIs for insurers (/public/v1) and brokers (/api/v1), the token service, the quote-available callback and the policy documentation confirmation. Errors are RFC 9457 problem+json.',
+      'Tender read APIs for insurers (/public/v1) and brokers (/api/v1), their webhook endpoints, the token service, the quote-available callback and the policy documentation confirmation. ' +
+      'Errors are RFC 9457 problem+json with a stable `code`: 400 BAD_USER_INPUT (errors[] names each field), 401 UNAUTHENTICATED (WWW-Authenticate), 403 FORBIDDEN, 404 NOT_FOUND, ' +
+      '405 METHOD_NOT_ALLOWED (with an Allow header naming the methods the path takes), 409 CONFLICT or INVALID_TRANSITION, 413 PAYLOAD_TOO_LARGE, 415 UNSUPPORTED_MEDIA_TYPE, ' +
+      '429 RATE_LIMITED (Retry-After), 431 when the request headers are too large, 503 SERVICE_UNAVAILABLE (Retry-After). Every answer carries X-Request-Id; authenticated ones the RateLimit headers.',
   },
   servers: [{ url: '/' }],
+  tags,
   components: {
+    headers,
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     schemas: {
       Problem: {
@@ -112,22 +119,22 @@ export const openApiDocument = {
         type: 'object',
         required: ['_id', 'name'],
         additionalProperties: false,
-        properties: { _id: { type: 'string' }, name: { type: 'string' } },
+        properties: { _id: id, name: { type: 'string' } },
       },
       Customer: {
         type: 'object',
         required: ['_id', 'address', 'company_id', 'name'],
         additionalProperties: false,
-        properties: { _id: { type: 'string' }, address: ref('Address'), company_id: { type: 'string' }, name: { type: 'string' } },
+        properties: { _id: id, address: ref('Address'), company_id: id, name: { type: 'string' } },
       },
       BrokerCompany: {
         type: 'object',
         required: ['_id', 'address', 'company_id', 'email', 'name'],
         additionalProperties: false,
         properties: {
-          _id: { type: 'string' },
+          _id: id,
           address: ref('Address'),
-          company_id: { type: 'string' },
+          company_id: id,
           email: { type: 'string' },
           name: { type: 'string' },
         },
@@ -137,8 +144,8 @@ export const openApiDocument = {
         required: ['_id', 'account_id', 'email', 'first_name', 'last_name', 'salutation'],
         additionalProperties: false,
         properties: {
-          _id: { type: 'string' },
-          account_id: { type: 'string' },
+          _id: id,
+          account_id: id,
           email: { type: 'string' },
           first_name: { type: 'string' },
           last_name: { type: 'string' },
@@ -175,7 +182,7 @@ export const openApiDocument = {
         ],
         additionalProperties: false,
         properties: {
-          _id: { type: 'string' },
+          _id: id,
           changes_metadata: {
             type: 'object',
             description: 'status_changed_to_<status> for every status the tender has entered.',
@@ -184,9 +191,9 @@ export const openApiDocument = {
           },
           created_at: timestamp,
           updated_at: timestamp,
-          product: { type: 'string' },
-          status: { enum: [...ALL_STATUSES] },
-          tax_rate: nullable({ type: 'number' }),
+          product: { type: 'string', examples: ['Cyber Protect'] },
+          status: { enum: [...ALL_STATUSES], examples: ['QUOTES_AVAILABLE'] },
+          tax_rate: nullable({ type: 'number', examples: [0.19] }),
           line_of_business: ref('LineOfBusiness'),
           customer: nullable(ref('Customer')),
           broker_company: nullable(ref('BrokerCompany')),
@@ -204,9 +211,9 @@ export const openApiDocument = {
             required: ['count', 'skip', 'limit', 'sort'],
             additionalProperties: false,
             properties: {
-              count: { type: 'string', pattern: '^\\d+$', description: 'Total matching, not the page size.' },
-              skip: { type: 'string', pattern: '^\\d+$' },
-              limit: { type: 'string', pattern: '^\\d+$' },
+              count: { type: 'string', pattern: '^\\d+$', description: 'Total matching, not the page size (a string, as the specification has it).', examples: ['42'] },
+              skip: { type: 'string', pattern: '^\\d+$', examples: ['0'] },
+              limit: { type: 'string', pattern: '^\\d+$', examples: ['50'] },
               sort: { type: 'object', additionalProperties: { enum: [1, -1] }, examples: [{ updated_at: -1, created_at: 1 }] },
             },
           },
@@ -253,6 +260,8 @@ export const openApiDocument = {
     '/auth/token': {
       post: {
         summary: 'Issue an access token',
+        description: 'Client credentials for a JWT (spec 4.3). Failed attempts are limited per address and app_id.',
+        security: [],
         requestBody: { required: true, content: { 'application/json': { schema: ref('TokenRequest') } } },
         responses: {
           '200': { description: 'The token.', content: { 'application/json': { schema: ref('TokenResponse') } } },
@@ -268,6 +277,7 @@ export const openApiDocument = {
     '/auth/token-revoke': {
       post: {
         summary: 'Revoke the bearer token of this request',
+        description: 'Spec 5: the token of the Authorization header is refused from now on, by every instance. Revoking twice answers 200 again.',
         security: [{ bearer: [] }],
         requestBody: { required: false, content: { 'application/json': { schema: EmptyBody } } },
         responses: {
@@ -302,7 +312,7 @@ export const openApiDocument = {
                   type: 'object',
                   required: ['status', 'quote_request_id'],
                   additionalProperties: false,
-                  properties: { status: { const: 'accepted' }, quote_request_id: { type: 'string' } },
+                  properties: { status: { const: 'accepted' }, quote_request_id: id },
                 },
               },
             },
@@ -316,4 +326,4 @@ export const openApiDocument = {
       },
     },
   },
-} as const;
+} as const);

@@ -3,6 +3,7 @@ export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 export const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
 export const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
 export const timestamp = { type: 'string', format: 'date-time', examples: ['2026-05-04T09:15:00.000Z'] };
+export const id = { type: 'string', examples: ['7d3c9a52-4f1e-4b8a-9c6d-2e5f8a1b0c34'] };
 
 export const bearerErrors = {
   '401': problem('No, malformed, expired, revoked or foreign token (WWW-Authenticate: Bearer error="invalid_token").'),
@@ -10,3 +11,72 @@ export const bearerErrors = {
   '429': problem('Too many requests from this client (Retry-After).'),
   '431': problem('The request headers are too large (for example a huge token).'),
 };
+
+/** The headers that matter to a client, once: referenced from every response that carries them. */
+export const headers = {
+  'WWW-Authenticate': { description: 'Why the token was refused (RFC 6750).', schema: { type: 'string' }, example: 'Bearer error="invalid_token"' },
+  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 }, example: 30 },
+  RateLimit: { description: "The client's quota in this window (IETF draft 7).", schema: { type: 'string' }, example: 'limit=600, remaining=599, reset=60' },
+  'RateLimit-Policy': { description: 'The quota and its window in seconds.', schema: { type: 'string' }, example: '600;w=60' },
+  Location: { description: 'Where the created resource is.', schema: { type: 'string' }, example: '/api/v1/webhook-endpoints/4b1f0f5e-2c7a-4c1e-9d55-0b6a3c2e8f10' },
+  'X-Request-Id': { description: "The request's id in the gateway's logs (the caller's own when it sent a sane one).", schema: { type: 'string' }, example: 'c0a8012e-6f2b-4d31-9a57-2f6e1b7c9d44' },
+};
+
+const header = (name: keyof typeof headers) => ({ $ref: `#/components/headers/${name}` });
+
+/** Groups of operations, by the path they start with (the first that matches). */
+const TAGS: { name: string; description: string; prefix: RegExp }[] = [
+  { name: 'Insurer tenders', description: 'The tender read API for insurer systems (spec 4.1), and the policy documentation.', prefix: /^\/public\/v1\/tenders/ },
+  { name: 'Broker tenders', description: 'The tender read API for broker systems (spec 4.2).', prefix: /^\/api\/v1\/tenders/ },
+  { name: 'Webhooks', description: "A client's webhook endpoints and their delivery logs; the events themselves are under `webhooks`.", prefix: /webhook-endpoints/ },
+  { name: 'Tokens', description: 'The token service (spec 4.3, 5).', prefix: /^\/auth\// },
+  { name: 'Quotation', description: 'The quote-available callback of insurer systems (spec 4.5).', prefix: /^\/aggregation-gateway\// },
+];
+
+export const tags = TAGS.map(({ name, description }) => ({ name, description }));
+
+const words = (text: string) => text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+const camel = (parts: string[]) => parts.map((part, i) => (i === 0 ? part.toLowerCase() : part[0].toUpperCase() + part.slice(1).toLowerCase())).join('');
+
+/** `GET /public/v1/tenders/{id}` → `getPublicV1TendersById`: stable, unique, and readable in a generated client. */
+export const operationIdOf = (method: string, path: string): string =>
+  camel([method, ...path.split('/').filter(Boolean).flatMap((segment) => (segment.startsWith('{') ? ['By', ...words(segment)] : words(segment)))]);
+
+type Operation = { operationId?: string; tags?: string[]; security?: unknown[]; responses: Record<string, { headers?: Record<string, unknown> }> };
+
+/**
+ * The conventions every operation follows, applied once over the document: an operationId and a tag, the
+ * quota headers on every answer of an authenticated operation, WWW-Authenticate on 401, Retry-After on 429 and
+ * 503, Location on 201, the request id everywhere.
+ */
+export function withConventions<T extends { paths: object; webhooks: object }>(document: T): T {
+  const paths = Object.fromEntries(
+    Object.entries(document.paths as Record<string, Record<string, Operation>>).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item).map(([method, operation]) => {
+          const tag = TAGS.find(({ prefix }) => prefix.test(path))!.name;
+          const limited = operation.security === undefined || operation.security.length > 0;
+          const responses = Object.fromEntries(
+            Object.entries(operation.responses).map(([status, response]) => {
+              const added: Record<string, unknown> = { 'X-Request-Id': header('X-Request-Id') };
+              if (limited && status !== '429') Object.assign(added, { RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimit-Policy') });
+              if (status === '401') added['WWW-Authenticate'] = header('WWW-Authenticate');
+              if (status === '429' || status === '503') added['Retry-After'] = header('Retry-After');
+              if (status === '201') added.Location = header('Location');
+              return [status, { ...response, headers: { ...added, ...response.headers } }];
+            }),
+          );
+          return [method, { operationId: operationIdOf(method, path), tags: [tag], ...operation, responses }];
+        }),
+      ),
+    ]),
+  );
+  const webhooks = Object.fromEntries(
+    Object.entries(document.webhooks as Record<string, Record<string, Operation>>).map(([name, item]) => [
+      name,
+      Object.fromEntries(Object.entries(item).map(([method, operation]) => [method, { operationId: camel(words(`${name} event`)), tags: ['Webhooks'], security: [], ...operation }])),
+    ]),
+  );
+  return { ...document, paths, webhooks };
+}

@@ -111,7 +111,7 @@ function paths(prefix: string, roles: string) {
       },
     },
     [`${prefix}/{id}`]: {
-      get: { summary: 'One webhook endpoint', security, parameters: [idParameter], responses: { '200': json(ref('WebhookEndpoint'), 'The endpoint.'), '400': problem('Query parameters are not accepted here.'), '404': notFound, ...bearerErrors } },
+      get: { summary: 'One webhook endpoint', description: `Roles: ${roles}. Another client's endpoint is a 404.`, security, parameters: [idParameter], responses: { '200': json(ref('WebhookEndpoint'), 'The endpoint.'), '400': problem('Query parameters are not accepted here.'), '404': notFound, ...bearerErrors } },
       patch: {
         summary: 'Change a webhook endpoint (URL, event types, description, enabled)',
         description: 'Enabling an endpoint sends the events that waited while it was disabled.',
@@ -120,7 +120,7 @@ function paths(prefix: string, roles: string) {
         requestBody: { required: true, content: { 'application/json': { schema: WebhookEndpointChangeBody } } },
         responses: { '200': json(ref('WebhookEndpoint'), 'The endpoint.'), '400': problem('Malformed body.'), '404': notFound, ...bodyErrors, ...bearerErrors },
       },
-      delete: { summary: 'Remove a webhook endpoint and its delivery log', security, parameters: [idParameter], responses: { '204': { description: 'Removed.' }, '400': problem('Query parameters are not accepted here.'), '404': notFound, ...bearerErrors } },
+      delete: { summary: 'Remove a webhook endpoint and its delivery log', description: 'Pending deliveries are dropped with it.', security, parameters: [idParameter], responses: { '204': { description: 'Removed.' }, '400': problem('Query parameters are not accepted here.'), '404': notFound, ...bearerErrors } },
     },
     [`${prefix}/{id}/rotate-secret`]: {
       post: {
@@ -135,6 +135,7 @@ function paths(prefix: string, roles: string) {
     [`${prefix}/{id}/deliveries`]: {
       get: {
         summary: "The endpoint's delivery log, newest first",
+        description: 'Each delivery with its status, attempts, last HTTP status and error, and next attempt.',
         security,
         parameters: [
           idParameter,

@@ -1,0 +1,24 @@
+/**
+ * A typed client from the OpenAPI document, as an integrator would make one (docs/rest-api.md):
+ *   npm run cli -- openapi:emit dist/openapi.json
+ *   npx openapi-typescript dist/openapi.json -o dist/client/schema.d.ts
+ * CI compiles this file against the generated types (`npm run lint:openapi`), so the document keeps generating
+ * types a client can use.
+ */
+import type { components, paths } from '../../dist/client/schema';
+
+type TenderPage = paths['/api/v1/tenders']['get']['responses'][200]['content']['application/json'];
+type Tender = components['schemas']['Tender'];
+type Problem = components['schemas']['Problem'];
+type NewEndpoint = paths['/api/v1/webhook-endpoints']['post']['requestBody']['content']['application/json'];
+
+export async function openTenders(base: string, token: string): Promise<Tender[]> {
+  const response = await fetch(`${base}/api/v1/tenders/open?limit=50`, { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(((await response.json()) as Problem).detail);
+  const page = (await response.json()) as TenderPage;
+  // `count`, `skip` and `limit` are strings, as the specification has them.
+  console.log(`${page.payload.length} of ${Number(page.metadata.count)} open tenders`);
+  return page.payload;
+}
+
+export const subscription: NewEndpoint = { url: 'https://broker.example/hooks/tenders', event_types: ['tender.status_changed', 'quote.received'] };
