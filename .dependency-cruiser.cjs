@@ -70,6 +70,13 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/insurer-sim/' },
     },
     {
+      name: 'demo-is-a-client',
+      comment: 'npm run demo speaks the public APIs over HTTP, as an integrator would, and imports nothing of the gateway',
+      severity: 'error',
+      from: { path: '^src/demo/' },
+      to: { path: '^src/', pathNot: '^src/demo/' },
+    },
+    {
       name: 'only-composition-imports-the-simulator',
       comment: 'the demo start and its seed data run the simulator; the product does not know it',
       severity: 'error',

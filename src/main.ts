@@ -31,6 +31,8 @@ Tender Exchange gateway on ${base}
     console.log(`  and verifying the gateway's signed tender events: ${simulatorBaseUrl(config.simPort)}/insurers/<slug>/_sim/webhooks`);
   }
   console.log(`
+A quote round trip, from the request to the proposal, in a few seconds:  npm run demo
+
 Try:
   TOKEN=$(curl -s -X POST ${base}/auth/token -H 'content-type: application/json' \\
     -d '{"app_id":"demo-broker","secret":"demo-broker-secret"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')

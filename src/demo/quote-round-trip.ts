@@ -1,0 +1,104 @@
+/**
+ * `npm run demo`: one quote round trip against a running gateway (`npm start`), over its public APIs only, as an
+ * integrator's script would do it: a broker token, quotes requested from the simulator's insurers on a demo
+ * tender, every state change as it happens, then the proposal overview. Imports nothing of the gateway.
+ */
+const base = (process.env.GATEWAY_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
+const credentials = { app_id: process.env.DEMO_APP_ID ?? 'demo-broker', secret: process.env.DEMO_SECRET ?? 'demo-broker-secret' };
+const INSURERS = Number(process.env.DEMO_INSURERS ?? 3);
+const TIMEOUT_MS = Number(process.env.DEMO_TIMEOUT_MS ?? 30_000);
+const FINAL = ['QUOTED', 'DECLINED', 'FAILED', 'CANCELLED'];
+
+interface QuoteRequest {
+  id: string;
+  status: string;
+  failureReason: string | null;
+  insurer: { name: string };
+}
+
+const started = Date.now();
+const elapsed = () => `${String(Date.now() - started).padStart(6)} ms`;
+
+async function call<T>(path: string, init: RequestInit & { token?: string } = {}): Promise<T> {
+  const response = await fetch(`${base}${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) },
+  }).catch((error: Error) => {
+    throw new Error(`no gateway at ${base} (${error.message}): start it with npm start, or set GATEWAY_URL`);
+  });
+  const body = (await response.json()) as T & { detail?: string };
+  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${body.detail ?? JSON.stringify(body)}`);
+  return body;
+}
+
+async function graphql<T>(token: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const result = await call<{ data?: T; errors?: { message: string }[] }>('/graphql', { method: 'POST', token, body: JSON.stringify({ query, variables }) });
+  if (result.errors?.length) throw new Error(result.errors.map((error) => error.message).join('; '));
+  return result.data!;
+}
+
+const money = (amount: number) => amount.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+async function main(): Promise<void> {
+  const { access_token: token } = await call<{ access_token: string }>('/auth/token', { method: 'POST', body: JSON.stringify(credentials) });
+  console.log(`${elapsed()}  token for ${credentials.app_id}`);
+
+  const page = await call<{ payload: { _id: string; product: string; customer: { name: string } | null }[] }>(
+    '/api/v1/tenders?status=QUOTES_AVAILABLE,IN_NEGOTIATION,REOPENED&sort=-updated_at&limit=1',
+    { token },
+  );
+  const tender = page.payload[0];
+  if (!tender) throw new Error('no tender of this broker takes quotes now (QUOTES_AVAILABLE, IN_NEGOTIATION or REOPENED)');
+  console.log(`${elapsed()}  tender ${tender._id}: ${tender.product} for ${tender.customer?.name ?? 'a customer'}`);
+
+  const { insurers } = await graphql<{ insurers: { id: string; name: string }[] }>(token, '{ insurers { id name } }');
+  const chosen = insurers.slice(0, INSURERS);
+  const { requestQuotes } = await graphql<{ requestQuotes: QuoteRequest[] }>(
+    token,
+    'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id status failureReason insurer { name } } }',
+    {
+      input: {
+        tenderId: tender._id,
+        insurerIds: chosen.map((insurer) => insurer.id),
+        limits: [
+          { insuranceSum: 1_000_000, deductible: 10_000 },
+          { insuranceSum: 2_000_000, deductible: 25_000 },
+        ],
+        riskInformation: { turnover: { amount: 12_000_000, currency: 'EUR' }, typeOfBusiness: 'Software development' },
+      },
+    },
+  );
+  const ours = new Set(requestQuotes.map((request) => request.id));
+  const seen = new Map<string, string>();
+  const report = (request: QuoteRequest) => {
+    if (seen.get(request.id) === request.status) return;
+    seen.set(request.id, request.status);
+    console.log(`${elapsed()}  ${request.insurer.name.padEnd(28)} ${request.status}${request.failureReason ? ` (${request.failureReason})` : ''}`);
+  };
+  requestQuotes.forEach(report);
+
+  const deadline = Date.now() + TIMEOUT_MS;
+  let current: QuoteRequest[] = requestQuotes;
+  while (!current.every((request) => FINAL.includes(request.status))) {
+    if (Date.now() > deadline) throw new Error(`not every quote request settled within ${TIMEOUT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const data = await graphql<{ quoteRequests: QuoteRequest[] }>(token, 'query($id: ID!) { quoteRequests(tenderId: $id) { id status failureReason insurer { name } } }', { id: tender._id });
+    current = data.quoteRequests.filter((request) => ours.has(request.id));
+    current.forEach(report);
+  }
+
+  const { proposal } = await graphql<{
+    proposal: { taxRate: number | null; cheapest: { insuranceSum: number; deductible: number; insurer: { name: string }; option: { premium: number; premiumWithTax: number } }[] };
+  }>(token, 'query($id: ID!) { proposal(tenderId: $id) { taxRate cheapest { insuranceSum deductible insurer { name } option { premium premiumWithTax } } } }', { id: tender._id });
+  console.log(`\nProposal overview (tax rate ${proposal.taxRate ?? '?'}): the cheapest offer per limit`);
+  for (const offer of proposal.cheapest) {
+    console.log(`  ${money(offer.insuranceSum).padStart(16)} / deductible ${money(offer.deductible).padStart(12)}   ${offer.insurer.name.padEnd(28)} premium ${money(offer.option.premium)}, with tax ${money(offer.option.premiumWithTax)}`);
+  }
+  console.log(`\nMore: GET ${base}/api/v1/tenders/${tender._id} (REST) or { proposal(tenderId: "${tender._id}") { entries { ... } } } (GraphQL).`);
+  if (!current.some((request) => request.status === 'QUOTED')) process.exitCode = 1;
+}
+
+main().catch((error: Error) => {
+  console.error(`demo failed: ${error.message}`);
+  process.exitCode = 1;
+});
