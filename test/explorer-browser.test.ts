@@ -94,6 +94,9 @@ describe('the explorer at /graphiql', () => {
     expect(requests.filter(({ url }) => url.pathname === '/graphql')).toEqual([]);
 
     expect(await page.locator('#explorer-token').getAttribute('type')).toBe('password');
+    // GraphiQL's Headers tab is off: its query history would keep a token typed there in localStorage.
+    expect(await page.getByRole('button', { name: 'Variables', exact: true }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Headers', exact: true }).count()).toBe(0);
     const introspection = page.waitForResponse((response) => new URL(response.url()).pathname === '/graphql');
     await page.locator('#explorer-token').fill(analyst);
     // With the token the schema loads (introspection answers analysts): the docs explorer shows the root types.

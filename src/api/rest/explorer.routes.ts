@@ -122,22 +122,18 @@ const SCRIPT = `(function () {
     });
   }
 
-  // Sets a header, replacing any spelling of its name the Headers tab of GraphiQL may have used.
-  function setHeader(headers, name, value) {
-    Object.keys(headers).forEach(function (key) { if (key.toLowerCase() === name.toLowerCase()) delete headers[key]; });
-    headers[name] = value;
-  }
-
   function makeFetcher() {
-    return function fetcher(params, options) {
-      var headers = Object.assign({}, options && options.headers);
-      if (token) setHeader(headers, 'Authorization', 'Bearer ' + token);
-      if (!Object.keys(headers).some(function (key) { return key.toLowerCase() === 'authorization'; })) {
+    return function fetcher(params) {
+      if (!token) {
         return Promise.resolve({ errors: [{ message: 'Paste a bearer token in the field above (POST /auth/token gives one); an analyst or internal token also loads the schema.' }] });
       }
-      setHeader(headers, 'Content-Type', 'application/json');
-      setHeader(headers, 'Accept', 'application/graphql-response+json, application/json');
-      return fetch('/graphql', { method: 'POST', headers: headers, body: JSON.stringify(params), credentials: 'omit', cache: 'no-store' }).then(asResult);
+      return fetch('/graphql', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json, application/json', Authorization: 'Bearer ' + token },
+        body: JSON.stringify(params),
+        credentials: 'omit',
+        cache: 'no-store',
+      }).then(asResult);
     };
   }
 
@@ -154,6 +150,9 @@ const SCRIPT = `(function () {
       query: generation === 0 ? params.get('query') || undefined : undefined,
       variables: generation === 0 ? params.get('variables') || undefined : undefined,
       defaultEditorToolsVisibility: false,
+      // No Headers tab: GraphiQL's query history keeps the headers of every query in localStorage, whatever
+      // shouldPersistHeaders says. The token field is the one place for the token.
+      isHeadersEditorEnabled: false,
       shouldPersistHeaders: false,
     }));
     generation += 1;
