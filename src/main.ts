@@ -19,6 +19,7 @@ function printWelcome(base: string, config: Config, simulated: SimInsurerOptions
   console.log(`
 Tender Exchange gateway on ${base}
   GraphQL (Apollo Sandbox in a browser)  ${base}/graphql
+  GraphQL explorer, no internet needed   ${base}/graphiql
   Insurer REST API                       ${base}/public/v1/tenders
   Broker REST API                        ${base}/api/v1/tenders
   Token service                          ${base}/auth/token

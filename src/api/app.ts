@@ -22,6 +22,7 @@ import { requestTimeout } from './http/request-timeout';
 import { securityHeaders } from './http/security-headers';
 import { authRoutes } from './rest/auth.routes';
 import { docsRoutes } from './rest/docs.routes';
+import { explorerRoutes } from './rest/explorer.routes';
 import { graphqlRoutes } from './rest/graphql.routes';
 import { operationsRoutes } from './rest/health.routes';
 import { quoteCallbackRoutes } from './rest/quote-callback.routes';
@@ -70,7 +71,7 @@ export async function createApp({ config, orm, logger }: AppDeps): Promise<App> 
   app.set('trust proxy', config.trustProxy);
   app.use(requestLogging(logger), metrics.middleware, securityHeaders, refuseMalformedUrls);
   if (config.corsOrigins.length > 0) app.use(corsPolicy(config));
-  app.use(operationsRoutes(orm, metrics), docsRoutes());
+  app.use(operationsRoutes(orm, metrics), docsRoutes(), explorerRoutes());
   app.use(requestScopes(deps), requestTimeout(config), clientRateLimit(config, orm));
 
   app.use(authRoutes(deps, config));

@@ -1,0 +1,208 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Router, type Response } from 'express';
+import { DomainError } from '../../platform/errors/domain-error';
+import { methodNotAllowed } from '../http/json-body';
+import { sendProblem } from '../http/problem';
+
+/**
+ * `/graphiql`: a GraphQL explorer that needs no internet. Apollo Sandbox (the landing page of `/graphql`) loads
+ * from Apollo's CDN; this page is GraphiQL from its installed UMD build, with React's, all served by the gateway.
+ * Its own script and styles are files too, so its Content-Security-Policy allows no inline script and nothing
+ * from any other host.
+ */
+export const EXPLORER_PATH = '/graphiql';
+
+/**
+ * The style GraphiQL's dialogs add while they are open (react-remove-scroll-bar locks the page's scrolling with a
+ * <style> element it creates at run time, with no way to give it a nonce from outside the bundle). Its text
+ * depends only on the page's scroll bar and the body's margins, which the explorer's stylesheet keeps at none
+ * (the page never scrolls: html hides its overflow, the editor fills the window), so this one hash is all the
+ * inline style the page needs. Without it the dialogs still work, but the browser reports the refused style.
+ * The browser test opens a dialog and fails on any CSP violation, so a GraphiQL upgrade that changes it shows.
+ */
+const DIALOG_SCROLL_LOCK_STYLE = "'sha256-Y/huXlwoYkVyQlxwSVcCi1RCDGDCSVBzDt0hYP9qlTc='";
+
+/**
+ * Everything from this host, nothing inline but that one style: scripts are 'self' only (no inline script, no
+ * eval); fonts and images may also be data: URLs (GraphiQL's stylesheet embeds its fonts and icons); requests go
+ * to this host only.
+ */
+export const EXPLORER_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  `style-src 'self' ${DIALOG_SCROLL_LOCK_STYLE}`,
+  "font-src 'self' data:",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+interface Asset {
+  url: string;
+  file: string;
+}
+
+/** A file of an installed package, under a URL that names its version, so it can be cached for good. */
+function packageAsset(pkg: string, path: string): Asset {
+  const manifest = require.resolve(`${pkg}/package.json`);
+  const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+  const name = path.split('/').pop() as string;
+  return { url: `${EXPLORER_PATH}/assets/${pkg}@${version}/${name}`, file: join(dirname(manifest), path) };
+}
+
+const VENDOR = {
+  react: packageAsset('react', 'umd/react.production.min.js'),
+  reactDom: packageAsset('react-dom', 'umd/react-dom.production.min.js'),
+  graphiql: packageAsset('graphiql', 'graphiql.min.js'),
+  graphiqlMap: packageAsset('graphiql', 'graphiql.min.js.map'),
+  graphiqlCss: packageAsset('graphiql', 'graphiql.min.css'),
+  graphiqlCssMap: packageAsset('graphiql', 'graphiql.min.css.map'),
+};
+
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="referrer" content="no-referrer" />
+    <title>Tender Exchange gateway – GraphQL explorer</title>
+    <link rel="icon" href="data:," />
+    <link rel="stylesheet" href="${VENDOR.graphiqlCss.url}" />
+    <link rel="stylesheet" href="${EXPLORER_PATH}/explorer.css" />
+  </head>
+  <body>
+    <form class="explorer-bar" id="explorer-token-form">
+      <strong>Tender Exchange GraphQL</strong>
+      <label for="explorer-token">Bearer token</label>
+      <input id="explorer-token" type="password" autocomplete="off" spellcheck="false" placeholder="paste an access token (analyst or internal to browse the schema)" />
+      <button id="explorer-token-clear" type="button">Forget</button>
+      <span id="explorer-token-status" role="status"></span>
+    </form>
+    <main id="graphiql">Loading the explorer…</main>
+    <script src="${VENDOR.react.url}"></script>
+    <script src="${VENDOR.reactDom.url}"></script>
+    <script src="${VENDOR.graphiql.url}"></script>
+    <script src="${EXPLORER_PATH}/explorer.js"></script>
+  </body>
+</html>
+`;
+
+const STYLES = `html { height: 100%; overflow: hidden; }
+body { height: 100%; margin: 0; padding: 0; display: flex; flex-direction: column; font-family: system-ui, sans-serif; }
+.explorer-bar { display: flex; align-items: center; gap: 0.5rem; padding: 0.4rem 0.75rem; border-bottom: 1px solid #d0d4da; font-size: 14px; }
+.explorer-bar input { flex: 1; max-width: 40rem; padding: 0.25rem 0.4rem; font: inherit; }
+.explorer-bar button { font: inherit; }
+#explorer-token-status { color: #5f6670; }
+#graphiql { flex: 1; min-height: 0; }
+`;
+
+/**
+ * The page's own script. The token lives in sessionStorage (this tab only) and leaves the page only as
+ * `Authorization: Bearer` on POSTs to /graphql on this host; without one, nothing is sent.
+ */
+const SCRIPT = `(function () {
+  'use strict';
+  var KEY = 'tender-exchange.explorer.token';
+  var form = document.getElementById('explorer-token-form');
+  var input = document.getElementById('explorer-token');
+  var clear = document.getElementById('explorer-token-clear');
+  var status = document.getElementById('explorer-token-status');
+  var token = '';
+  try { token = sessionStorage.getItem(KEY) || ''; } catch (e) { token = ''; }
+  input.value = token;
+
+  function asResult(response) {
+    return response.text().then(function (text) {
+      try { return JSON.parse(text); } catch (e) {
+        return { errors: [{ message: 'HTTP ' + response.status + ': ' + text.slice(0, 500) }] };
+      }
+    });
+  }
+
+  function makeFetcher() {
+    return function fetcher(params) {
+      if (!token) {
+        return Promise.resolve({ errors: [{ message: 'Paste a bearer token in the field above (POST /auth/token gives one); an analyst or internal token also loads the schema.' }] });
+      }
+      return fetch('/graphql', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json, application/json', Authorization: 'Bearer ' + token },
+        body: JSON.stringify(params),
+        credentials: 'omit',
+        cache: 'no-store',
+      }).then(asResult);
+    };
+  }
+
+  var params = new URLSearchParams(window.location.search);
+  var root = ReactDOM.createRoot(document.getElementById('graphiql'));
+  var generation = 0;
+  function render() {
+    status.textContent = token ? 'token set (kept in this tab only)' : 'no token';
+    // A new token mounts GraphiQL afresh: it loads the schema with the token, and shows no answer given to the
+    // old one (its tabs and queries come back from its storage). A query in the URL fills the first editor only.
+    root.render(React.createElement(GraphiQL, {
+      key: generation,
+      fetcher: makeFetcher(),
+      query: generation === 0 ? params.get('query') || undefined : undefined,
+      variables: generation === 0 ? params.get('variables') || undefined : undefined,
+      defaultEditorToolsVisibility: false,
+      // No Headers tab: GraphiQL's query history keeps the headers of every query in localStorage, whatever
+      // shouldPersistHeaders says. The token field is the one place for the token.
+      isHeadersEditorEnabled: false,
+      shouldPersistHeaders: false,
+    }));
+    generation += 1;
+  }
+
+  var pending;
+  function useToken(value) {
+    token = value.trim().replace(/^Bearer\\s+/i, '');
+    try {
+      if (token) sessionStorage.setItem(KEY, token); else sessionStorage.removeItem(KEY);
+    } catch (e) { /* storage unavailable: the token stays in this page only */ }
+    clearTimeout(pending);
+    pending = setTimeout(render, 300);
+  }
+  input.addEventListener('input', function () { useToken(input.value); });
+  // The token is never submitted anywhere (the CSP's form-action 'none' agrees): Enter only applies it.
+  form.addEventListener('submit', function (event) { event.preventDefault(); useToken(input.value); });
+  clear.addEventListener('click', function () { input.value = ''; useToken(''); });
+  render();
+})();
+`;
+
+const NO_CACHE = 'no-cache';
+const FOR_GOOD = 'public, max-age=31536000, immutable';
+
+function sendText(res: Response, type: string, body: string): void {
+  res.setHeader('Cache-Control', NO_CACHE);
+  res.type(type).send(body);
+}
+
+/** The explorer page, its own script and styles, and the installed GraphiQL and React builds it loads. */
+export function explorerRoutes(): Router {
+  const router = Router();
+  const files = new Map(Object.values(VENDOR).map((asset) => [asset.url, asset.file]));
+  const readOnly = methodNotAllowed('GET, HEAD', 'The explorer is a page: use GET');
+
+  router.use(EXPLORER_PATH, (_req, res, next) => {
+    res.setHeader('Content-Security-Policy', EXPLORER_CSP);
+    next();
+  });
+  router.get(EXPLORER_PATH, (_req, res) => sendText(res, 'html', PAGE));
+  router.get(`${EXPLORER_PATH}/explorer.js`, (_req, res) => sendText(res, 'application/javascript', SCRIPT));
+  router.get(`${EXPLORER_PATH}/explorer.css`, (_req, res) => sendText(res, 'text/css', STYLES));
+  router.get(`${EXPLORER_PATH}/assets/:pkg/:name`, (req, res, next) => {
+    const file = files.get(`${EXPLORER_PATH}/assets/${req.params.pkg}/${req.params.name}`);
+    if (!file) return sendProblem(res, new DomainError('NOT_FOUND', `No explorer asset at ${req.path}`));
+    res.sendFile(file, { headers: { 'Cache-Control': FOR_GOOD }, cacheControl: false, dotfiles: 'deny' }, (error) => {
+      if (error && !res.headersSent) next(error);
+    });
+  });
+  router.all([EXPLORER_PATH, `${EXPLORER_PATH}/explorer.js`, `${EXPLORER_PATH}/explorer.css`, `${EXPLORER_PATH}/assets/:pkg/:name`], readOnly);
+  return router;
+}
