@@ -215,8 +215,11 @@ describe('delivery, retries and the delivery log', () => {
     expect((await rest('PATCH', `/api/v1/webhook-endpoints/${_id}`, broker, { enabled: true })).body.enabled).toBe(true);
     await waitFor('the waiting event', async () => receiver.received('/gone').length === 2);
     expect(types(receiver.received('/gone'))).toEqual(['tender.status_changed:CLOSED', 'tender.status_changed:REOPENED']);
-    const log = await deliveries(_id);
-    expect(log.payload.map((delivery: { status: string }) => delivery.status).sort()).toEqual(['DELIVERED', 'FAILED']);
+    const statuses = await waitFor('the log to record it', async () => {
+      const found = (await deliveries(_id)).payload.map((delivery: { status: string }) => delivery.status).sort();
+      return found.includes('PENDING') ? false : found;
+    });
+    expect(statuses).toEqual(['DELIVERED', 'FAILED']);
   });
 
   it('a rotated secret signs every later delivery; the old one no longer verifies', async () => {
