@@ -8,6 +8,7 @@ import { RevokedToken } from './auth/revoked-token.entity';
 import { RateLimitCounter } from './platform/http/rate-limit-counter.entity';
 import { Insurer } from './insurers/insurer.entity';
 import { EarlyCallback } from './quotes/early-callback.entity';
+import { InsurerCheck } from './quotes/insurer-check.entity';
 import { QuoteOption } from './quotes/quote-option.entity';
 import { QuoteRequest } from './quotes/quote-request.entity';
 import { Address } from './parties/address.embeddable';
@@ -29,6 +30,7 @@ const entities = [
   Customer,
   EarlyCallback,
   Insurer,
+  InsurerCheck,
   LineOfBusiness,
   Person,
   QuoteOption,

@@ -37,6 +37,7 @@ const SPECIFIED: Record<Operation, readonly Role[]> = {
   disableApiClient: [INTERNAL],
   enableApiClient: [INTERNAL],
   rotateApiClientSecret: [INTERNAL],
+  checkInsurer: [INTERNAL],
   webhookEndpoints: [INSURER, BROKER, INTERNAL],
   webhookEndpoint: [INSURER, BROKER, INTERNAL],
   webhookDeliveries: [INSURER, BROKER, INTERNAL],
@@ -99,6 +100,7 @@ const PROBES: Record<Operation, Probe[]> = {
   disableApiClient: [gql('mutation { disableApiClient(appId: "no-such-client") { appId } }', 'NOT_FOUND')],
   enableApiClient: [gql('mutation { enableApiClient(appId: "no-such-client") { appId } }', 'NOT_FOUND')],
   rotateApiClientSecret: [gql('mutation { rotateApiClientSecret(appId: "no-such-client") { appId } }', 'NOT_FOUND')],
+  checkInsurer: [gql('mutation { checkInsurer(insurerId: "no-such-insurer", waitMs: 100) { passed } }', 'NOT_FOUND')],
   // Internal users name the client (an unknown one is NOT_FOUND); insurers and brokers read their own.
   webhookEndpoints: [gql('{ webhookEndpoints(appId: "no-such-client") { id } }', ['OK', 'NOT_FOUND'])],
   webhookEndpoint: [gql('{ webhookEndpoint(id: "no-such-endpoint") { id } }', 'NOT_FOUND')],

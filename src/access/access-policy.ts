@@ -34,6 +34,8 @@ export const OPERATIONS = {
   disableApiClient: [INTERNAL],
   enableApiClient: [INTERNAL],
   rotateApiClientSecret: [INTERNAL],
+  /** The onboarding check: a real quote exchange with an insurer system on a test request. */
+  checkInsurer: [INTERNAL],
   // Webhook endpoints: insurer and broker clients their own, internal users any client's
   webhookEndpoints: [INSURER, BROKER, INTERNAL],
   webhookEndpoint: [INSURER, BROKER, INTERNAL],

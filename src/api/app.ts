@@ -8,6 +8,7 @@ import { QuoteDispatcher } from '../quotes/quote-dispatcher';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { quoteEventsToWebhooks, tenderChangesToWebhooks } from '../webhooks/webhook-listeners';
 import { cancelQuoteRequestsOfClosedTender } from '../quotes/tender-closing';
+import { InsurerChecker } from '../quotes/insurer-check.service';
 import { TokenService } from '../auth/token.service';
 import { startApollo } from './graphql/apollo';
 import { gatewaySchema } from './graphql/schema';
@@ -60,6 +61,8 @@ export async function createApp({ config, orm, logger }: AppDeps): Promise<App> 
     insurerUrls: config.quotes.urlAllowList,
     tenderChanges: [cancelQuoteRequestsOfClosedTender, tenderChangesToWebhooks],
     quoteEvents: [quoteEventsToWebhooks],
+    // A check run by the checkInsurer mutation must answer within the request timeout.
+    insurerChecks: new InsurerChecker(config.quotes, InsurerChecker.maxWaitWithin(config.quotes, config.requestTimeoutMs)),
   };
   const schema = await gatewaySchema();
   const apollo = await startApollo(schema, config.graphql, logger);

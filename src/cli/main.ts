@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
 import { SingleBar } from 'cli-progress';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { ApiClient } from '../auth/api-client.entity';
 import { ApiClientService } from '../auth/api-client.service';
 import { ROLES, type Role } from '../access/role';
@@ -13,6 +13,8 @@ import { DomainError } from '../platform/errors/domain-error';
 import { schemaSdl } from '../api/graphql/schema';
 import { openApiDocument } from '../api/rest/openapi-document';
 import { InsurerService } from '../insurers/insurer.service';
+import { InsurerChecker, type InsurerCheckReport } from '../quotes/insurer-check.service';
+import { LIMITS, isHttpUrl } from '../platform/validation/rules';
 import { SeedService } from '../seed/seed.service';
 
 /** Opens the migrated database for one command and closes it afterwards. */
@@ -38,6 +40,58 @@ function timestamp(value: string): Date {
 
 function print(json: boolean | undefined, data: Record<string, unknown>, text: string): void {
   console.log(json ? JSON.stringify(data) : text);
+}
+
+/** A failed command's reason on stderr: a domain error with its code and field problems, else the message. */
+function printError(error: unknown): void {
+  if (error instanceof DomainError) {
+    console.error(`${error.code}: ${error.message}`);
+    for (const problem of error.errors) console.error(`  ${problem.parameter ?? problem.pointer}: ${problem.message}`);
+  } else {
+    console.error(error instanceof Error ? error.message : error);
+  }
+}
+
+/** Exit code of a command used wrongly (unknown insurer, a bad option): 2, as against 1 for a check that failed. */
+const USAGE_ERROR = 2;
+
+function waitMs(value: string): number {
+  const ms = positiveInteger(value);
+  if (ms < 1 || ms > LIMITS.insurerCheckWaitMs) throw new InvalidArgumentError(`expected 1 to ${LIMITS.insurerCheckWaitMs} ms`);
+  return ms;
+}
+
+function httpUrl(value: string): string {
+  if (!isHttpUrl(value)) throw new InvalidArgumentError('expected an absolute http(s) URL');
+  return value;
+}
+
+/** Whether a gateway answers at `url`; the reason the callback step fails at once when none does. */
+async function gatewayProblem(url: string): Promise<string | null> {
+  const refusal = (why: string) =>
+    `no gateway answers at ${url} (${why}): the insurer system calls back to a running gateway, so run the check while the gateway ` +
+    'that uses this database runs (npm start), and name its address with --gateway-url if it is not the default';
+  try {
+    const response = await fetch(new URL('/healthz', url), { signal: AbortSignal.timeout(2000) });
+    await response.body?.cancel();
+    return response.ok ? null : refusal(`GET /healthz answered ${response.status}`);
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    return refusal(cause ?? (error instanceof Error ? error.message : String(error)));
+  }
+}
+
+/** The report for people: one line per step. */
+function formatReport(report: InsurerCheckReport): string {
+  const width = Math.max(...report.steps.map((step) => step.name.length));
+  const lines = [`Onboarding check of ${report.insurer.name} (${report.insurer.id}) at ${report.insurer.quoteApiUrl}, started ${report.startedAt}`];
+  for (const step of report.steps) {
+    const mark = step.skipped ? '–' : step.passed ? '✔' : '✘';
+    lines.push(`  ${mark} ${step.name.padEnd(width)} ${`${step.ms} ms`.padStart(9)}  ${step.detail}`);
+  }
+  const failed = report.steps.filter((step) => !step.passed).map((step) => step.name);
+  lines.push(report.passed ? `PASSED in ${report.totalMs} ms` : `FAILED in ${report.totalMs} ms: ${failed.join(', ')}`);
+  return lines.join('\n');
 }
 
 const program = new Command('tender-exchange').description('Operate the Tender Exchange gateway');
@@ -156,6 +210,36 @@ program
   });
 
 program
+  .command('insurer:check <insurer>')
+  .description(
+    'onboarding check: a real quote exchange with the insurer system (by insurer id or exact name) on a test request no one sees; ' +
+      'needs the gateway that uses this database running, for the callback. Exit code 0 passed, 1 failed, 2 usage error',
+  )
+  .option('--wait-ms <ms>', 'how long to wait for the callback after the acknowledgement (default 30000)', waitMs)
+  .option('--gateway-url <url>', 'where the running gateway answers (default http://localhost:$PORT)', httpUrl)
+  .option('--json', 'machine-readable output')
+  .exitOverride((error) => {
+    throw new CommanderError(error.exitCode === 0 ? 0 : USAGE_ERROR, error.code, error.message);
+  })
+  .action(async (insurerKey: string, options: { waitMs?: number; gatewayUrl?: string; json?: boolean }) => {
+    const config = loadConfig();
+    const checker = new InsurerChecker(config.quotes);
+    const report = await withDatabase(async (orm) => {
+      const em = orm.em.fork();
+      const insurer = await checker.findInsurer(em, insurerKey).catch((error: unknown) => {
+        printError(error);
+        process.exitCode = USAGE_ERROR;
+      });
+      if (!insurer) return undefined;
+      const gatewayUrl = options.gatewayUrl ?? `http://localhost:${config.port}`;
+      return checker.run(em, insurer, { waitMs: options.waitMs ?? checker.defaultWaitMs, gatewayProblem: await gatewayProblem(gatewayUrl) });
+    });
+    if (!report) return;
+    console.log(options.json ? JSON.stringify(report) : formatReport(report));
+    process.exitCode = report.passed ? 0 : 1;
+  });
+
+program
   .command('seed')
   .description('add deterministic, realistic demo data')
   .requiredOption('--tenders <n>', 'number of tenders', positiveInteger)
@@ -184,11 +268,11 @@ program
   });
 
 program.parseAsync().catch((error: unknown) => {
-  if (error instanceof DomainError) {
-    console.error(`${error.code}: ${error.message}`);
-    for (const problem of error.errors) console.error(`  ${problem.parameter ?? problem.pointer}: ${problem.message}`);
-  } else {
-    console.error(error instanceof Error ? error.message : error);
+  // Commander printed its own message (usage errors of commands that override its exit).
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode;
+    return;
   }
+  printError(error);
   process.exitCode = 1;
 });

@@ -1,10 +1,11 @@
-import type { EntityManager } from '@mikro-orm/core';
+import { raw, type EntityManager } from '@mikro-orm/core';
 import type { Viewer } from '../access/viewer';
 import { newId } from '../platform/db/ids';
 import { notFound } from '../platform/errors/domain-error';
 import { QuoteCallbackBody } from '../platform/validation/rules';
 import { parseBody } from '../platform/validation/validate';
 import { EarlyCallback } from './early-callback.entity';
+import { InsurerCheck } from './insurer-check.entity';
 import { QuoteRequestStatus } from './quote-request-status';
 import { QuoteRequest } from './quote-request.entity';
 
@@ -35,6 +36,22 @@ export async function claimEarlyCallback(em: EntityManager, insurerId: string, i
   return promoted;
 }
 
+/**
+ * A callback for the id of an onboarding check in progress (insurer-check.service.ts): counted on the check's
+ * row, nothing else. False when no unexpired check of this insurer has that id.
+ */
+async function countCheckCallback(em: EntityManager, insurerId: string, insurerReference: string, now: Date): Promise<boolean> {
+  const check = { insurer: insurerId, insurerReference, expiresAt: { $gt: now } };
+  const counted = await em.nativeUpdate(InsurerCheck, check, { callbacks: raw('callbacks + 1'), lastCallbackAt: now });
+  if (counted === 0) return false;
+  await em.nativeUpdate(InsurerCheck, { ...check, firstCallbackAt: null }, { firstCallbackAt: now });
+  return true;
+}
+
+/** Onboarding checks of this insurer still waiting for their acknowledgement: their callbacks may come first. */
+const unacknowledgedChecks = (em: EntityManager, insurerId: string, now: Date) =>
+  em.count(InsurerCheck, { insurer: insurerId, insurerReference: null, expiresAt: { $gt: now } });
+
 export const parseCallback = (body: unknown): string => parseBody(QuoteCallbackBody, body, 'The callback').quote_request_id;
 
 /**
@@ -51,17 +68,25 @@ export async function receiveCallback(em: EntityManager, viewer: Viewer, insurer
   if (await markAvailable(em, insurerId, insurerReference, new Date())) return true;
   const request = await findRequest();
   if (request) return honour(request);
-  if (await em.count(EarlyCallback, { insurer: insurerId, insurerReference })) return false; // parked already
-  // Unknown id: it may belong to a request whose acknowledgement is still on its way back to us. Parked
-  // callbacks live EARLY_CALLBACK_TTL_MS; expired ones are swept here, by the insurer's own next callback.
   const now = new Date();
+  // An onboarding check's id: no quote request, nothing for the dispatcher; the check counts the callback.
+  if (await countCheckCallback(em, insurerId, insurerReference, now)) return false;
+  if (await em.count(EarlyCallback, { insurer: insurerId, insurerReference })) return false; // parked already
+  // Unknown id: it may belong to a request (or an onboarding check) whose acknowledgement is still on its way
+  // back to us. Parked callbacks live EARLY_CALLBACK_TTL_MS; expired ones are swept here, by the insurer's own
+  // next callback.
   await em.nativeDelete(EarlyCallback, { insurer: insurerId, receivedAt: { $lt: new Date(now.getTime() - EARLY_CALLBACK_TTL_MS) } });
-  // There cannot be more genuine early callbacks than unacknowledged requests, which bounds what is parked.
-  const unacknowledged = await em.count(QuoteRequest, { insurer: insurerId, status: QuoteRequestStatus.QUEUED });
+  // There cannot be more genuine early callbacks than unacknowledged requests and checks, which bounds what is parked.
+  const unacknowledged =
+    (await em.count(QuoteRequest, { insurer: insurerId, status: QuoteRequestStatus.QUEUED })) + (await unacknowledgedChecks(em, insurerId, now));
   // The acknowledgement may have been stored since the first look (another instance, another connection).
   const acknowledged = await findRequest();
   if (acknowledged) return honour(acknowledged);
-  if (unacknowledged === 0) throw notFound(`No quote request of this insurer has the id ${insurerReference}`);
+  if (unacknowledged === 0) {
+    // So may a check's: its id is stored before the check stops counting as unacknowledged.
+    if (await countCheckCallback(em, insurerId, insurerReference, now)) return false;
+    throw notFound(`No quote request of this insurer has the id ${insurerReference}`);
+  }
   const parked = await em.find(EarlyCallback, { insurer: insurerId }, { orderBy: { receivedAt: 'asc', id: 'asc' }, fields: ['id'] });
   // At the bound, the oldest parked callback gives way: a stray id never blocks a genuine one, and a genuine
   // one is parked for a moment only (its acknowledgement is in flight), so it is the newest, not the oldest.

@@ -1,7 +1,10 @@
 import type { TenderContext } from '../tenders/tender-context';
+import type { InsurerChecker } from './insurer-check.service';
 import type { QuoteEventListener } from './quote-events';
 
 /** The request context of the quotation operations: who reacts to an invitation inside its transaction. */
 export interface QuoteContext extends TenderContext {
   quoteEvents: readonly QuoteEventListener[];
+  /** Onboarding checks of insurer systems, within the request timeout. */
+  insurerChecks: InsurerChecker;
 }

@@ -3,6 +3,7 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { buildSchema } from 'type-graphql';
 import { ApiClientResolver } from '../../auth/api-client.resolver';
 import { InsurerResolver } from '../../insurers/insurer.resolver';
+import { InsurerCheckResolver } from '../../quotes/insurer-check.resolver';
 import { ProposalResolver } from '../../quotes/proposal.resolver';
 import { TenderStatisticsResolver } from '../../quotes/tender-statistics.resolver';
 import { QuoteResolver } from '../../quotes/quote.resolver';
@@ -16,7 +17,7 @@ let built: Promise<GraphQLSchema> | undefined;
 /** The schema is the same for every app in the process; build it once. */
 export function gatewaySchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
-    resolvers: [TenderResolver, TenderLifecycleResolver, InsurerResolver, ApiClientResolver, QuoteResolver, ProposalResolver, TenderStatisticsResolver, WebhookResolver],
+    resolvers: [TenderResolver, TenderLifecycleResolver, InsurerResolver, ApiClientResolver, QuoteResolver, ProposalResolver, TenderStatisticsResolver, InsurerCheckResolver, WebhookResolver],
     authChecker,
     authMode: 'error',
     validate: false,

@@ -5,6 +5,7 @@ import type { Viewer } from '../../access/viewer';
 import type { TokenService } from '../../auth/token.service';
 import { RowBudget } from '../../platform/db/row-budget';
 import type { UrlAllowList } from '../../platform/http/url-allow-list';
+import type { InsurerChecker } from '../../quotes/insurer-check.service';
 import type { QuoteContext } from '../../quotes/quote-context';
 import type { QuoteEventListener } from '../../quotes/quote-events';
 import type { TenderChangeListener } from '../../tenders/tender-lifecycle.service';
@@ -23,6 +24,8 @@ export interface ContextDeps {
   tenderChanges: readonly TenderChangeListener[];
   /** Who reacts to an invitation in its transaction (webhooks). */
   quoteEvents: readonly QuoteEventListener[];
+  /** Onboarding checks of insurer systems (the checkInsurer mutation). */
+  insurerChecks: InsurerChecker;
 }
 
 /**
@@ -88,6 +91,7 @@ class RequestScope {
       insurerUrls: this.deps.insurerUrls,
       tenderChanges: this.deps.tenderChanges,
       quoteEvents: this.deps.quoteEvents,
+      insurerChecks: this.deps.insurerChecks,
     };
     return context;
   }

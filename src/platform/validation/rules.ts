@@ -41,6 +41,8 @@ export const LIMITS = {
   insurersPerQuoteRequest: 50,
   optionsPerQuote: 500,
   webhookEndpointsPerClient: 10,
+  /** How long an onboarding check may wait for an insurer's callback, ms. */
+  insurerCheckWaitMs: 10 * 60_000,
   /** Deliveries one replay puts back in the outbox at most (the newest). */
   webhookReplay: 1000,
   /** Request bodies, in bytes: a GraphQL request, a token request, the other REST bodies. */
