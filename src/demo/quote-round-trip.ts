@@ -14,10 +14,27 @@ interface QuoteRequest {
   status: string;
   failureReason: string | null;
   insurer: { name: string };
+  createdAt: string;
+  acknowledgedAt: string | null;
+  callbackReceivedAt: string | null;
+  quotedAt: string | null;
+}
+
+const FIELDS = 'id status failureReason insurer { name } createdAt acknowledgedAt callbackReceivedAt quotedAt';
+
+/** The way to a final status, with when the gateway recorded each step: none is missed between two polls. */
+function steps(request: QuoteRequest): { status: string; at: string | null }[] {
+  const path = [
+    { status: 'QUEUED', at: request.createdAt },
+    { status: 'PROCESSING', at: request.acknowledgedAt },
+    { status: 'AVAILABLE', at: request.callbackReceivedAt },
+  ];
+  const reached = path.filter((step) => step.at !== null);
+  return FINAL.includes(request.status) ? [...reached, { status: request.status, at: request.quotedAt }] : reached;
 }
 
 const started = Date.now();
-const elapsed = () => `${String(Date.now() - started).padStart(6)} ms`;
+const elapsed = (at = Date.now()) => `${String(Math.max(0, at - started)).padStart(6)} ms`;
 
 async function call<T>(path: string, init: RequestInit & { token?: string } = {}): Promise<T> {
   const response = await fetch(`${base}${path}`, {
@@ -55,7 +72,7 @@ async function main(): Promise<void> {
   const chosen = insurers.slice(0, INSURERS);
   const { requestQuotes } = await graphql<{ requestQuotes: QuoteRequest[] }>(
     token,
-    'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id status failureReason insurer { name } } }',
+    `mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { ${FIELDS} } }`,
     {
       input: {
         tenderId: tender._id,
@@ -69,11 +86,15 @@ async function main(): Promise<void> {
     },
   );
   const ours = new Set(requestQuotes.map((request) => request.id));
-  const seen = new Map<string, string>();
+  const shown = new Map<string, number>();
   const report = (request: QuoteRequest) => {
-    if (seen.get(request.id) === request.status) return;
-    seen.set(request.id, request.status);
-    console.log(`${elapsed()}  ${request.insurer.name.padEnd(28)} ${request.status}${request.failureReason ? ` (${request.failureReason})` : ''}`);
+    const reached = steps(request);
+    for (const step of reached.slice(shown.get(request.id) ?? 0)) {
+      const at = step.at ? Date.parse(step.at) : Date.now();
+      const why = FINAL.includes(step.status) && request.failureReason ? ` (${request.failureReason})` : '';
+      console.log(`${elapsed(at)}  ${request.insurer.name.padEnd(28)} ${step.status}${why}`);
+    }
+    shown.set(request.id, reached.length);
   };
   requestQuotes.forEach(report);
 
@@ -82,7 +103,7 @@ async function main(): Promise<void> {
   while (!current.every((request) => FINAL.includes(request.status))) {
     if (Date.now() > deadline) throw new Error(`not every quote request settled within ${TIMEOUT_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const data = await graphql<{ quoteRequests: QuoteRequest[] }>(token, 'query($id: ID!) { quoteRequests(tenderId: $id) { id status failureReason insurer { name } } }', { id: tender._id });
+    const data = await graphql<{ quoteRequests: QuoteRequest[] }>(token, `query($id: ID!) { quoteRequests(tenderId: $id) { ${FIELDS} } }`, { id: tender._id });
     current = data.quoteRequests.filter((request) => ours.has(request.id));
     current.forEach(report);
   }
