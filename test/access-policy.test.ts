@@ -106,7 +106,8 @@ const PROBES: Record<Operation, Probe[]> = {
   webhookEndpoint: [gql('{ webhookEndpoint(id: "no-such-endpoint") { id } }', 'NOT_FOUND')],
   webhookDeliveries: [gql('{ webhookDeliveries(endpointId: "no-such-endpoint") { count } }', 'NOT_FOUND')],
   createWebhookEndpoint: [
-    gql('mutation { createWebhookEndpoint(input: { appId: "no-such-client", url: "not a url", eventTypes: [TENDER_INVITED] }) { secret } }', 'BAD_USER_INPUT'),
+    // Insurers and brokers: the URL is refused; internal users: the client named does not exist.
+    gql('mutation { createWebhookEndpoint(input: { appId: "no-such-client", url: "not a url", eventTypes: [TENDER_INVITED] }) { secret } }', ['BAD_USER_INPUT', 'NOT_FOUND']),
   ],
   updateWebhookEndpoint: [gql('mutation { updateWebhookEndpoint(id: "no-such-endpoint", input: { enabled: false }) { id } }', 'NOT_FOUND')],
   rotateWebhookEndpointSecret: [gql('mutation { rotateWebhookEndpointSecret(id: "no-such-endpoint") { secret } }', 'NOT_FOUND')],

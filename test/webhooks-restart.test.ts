@@ -16,7 +16,7 @@ import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-p
 import { waitFor } from './helpers/simulator';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver';
 
-const WEBHOOKS = { WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_RETRY_SCHEDULE: '50ms,100ms', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_LEASE_MS: '6000' };
+const WEBHOOKS = { WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_RETRY_SCHEDULE: '50ms,100ms', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_LEASE_MS: '6000', WEBHOOK_URL_ALLOW: '127.0.0.1' };
 
 let dataDir: string;
 let orm: MikroORM;
@@ -97,6 +97,8 @@ describe('webhook deliveries across restarts and instances', () => {
     const token = await brokerToken(first.url);
     await register(first.url, token);
     await close(first.url, token, tenders[0]);
+    // Committed with the close, not yet attempted (the first start polls once an hour).
+    expect((await rows())[0]).toMatchObject({ status: WebhookDeliveryStatus.PENDING, attempts: 0 });
     await first.kill();
     running.push(await spawnGateway(dataDir, port, WEBHOOKS));
     await waitFor('the delivery after the restart', async () => (await rows())[0].status === WebhookDeliveryStatus.DELIVERED, 20_000);

@@ -7,8 +7,17 @@ import { graphql, json, startGateway, tokenFor, type Gateway } from './helpers/g
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './helpers/webhook-receiver';
 
-const ALL_EVENTS = ['tender.invited', 'tender.status_changed', 'quote.received', 'cover.ordered', 'policy_documentation.confirmed'];
-const FAST_WEBHOOKS = { WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_RETRY_SCHEDULE: '50ms,100ms,150ms', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_LEASE_MS: '3000' };
+const BROKER_EVENTS = ['tender.status_changed', 'quote.received', 'policy_documentation.confirmed'];
+const INSURER_EVENTS = ['tender.invited', 'tender.status_changed', 'cover.ordered'];
+/** Quick retries; the receivers listen on loopback, which partners' URLs may reach only when listed. */
+const FAST_WEBHOOKS = {
+  WEBHOOK_POLL_INTERVAL_MS: '20',
+  WEBHOOK_RETRY_SCHEDULE: '50ms,100ms,150ms',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  WEBHOOK_LEASE_MS: '3000',
+  WEBHOOK_URL_ALLOW: '127.0.0.1',
+  WEBHOOK_SECRET_GRACE: '0s',
+};
 
 let gateway: Gateway;
 let world: World;
@@ -27,7 +36,7 @@ async function rest(method: string, path: string, token: string, body?: unknown)
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-async function register(token: string, prefix: '/api/v1' | '/public/v1', path: string, eventTypes = ALL_EVENTS) {
+async function register(token: string, prefix: '/api/v1' | '/public/v1', path: string, eventTypes = prefix === '/api/v1' ? BROKER_EVENTS : INSURER_EVENTS) {
   const { status, body } = await rest('POST', `${prefix}/webhook-endpoints`, token, { url: receiver.url(path), event_types: eventTypes });
   expect(status, JSON.stringify(body)).toBe(201);
   return body as { _id: string; secret: string };
@@ -119,6 +128,7 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
     const [anchor] = sims.insurers;
     const anchorToken = await tokenFor(gateway, Role.INSURER, { insurerId: anchor.id });
     const created = await rest('POST', '/public/v1/webhook-endpoints', anchorToken, { url: `${anchor.quoteApiUrl}/webhooks`, event_types: ['tender.invited', 'tender.status_changed'] });
+    expect(created.status).toBe(201);
     sims.simulator.setWebhookSecret(sims.slugs[0], created.body.secret);
     await gql(broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
       input: { tenderId: tender.id, insurerIds: [anchor.id], limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }], riskInformation: {} },
@@ -143,6 +153,28 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
     await waitFor('the status change', async () => receiver.received('/closing').length === 1);
     expect(types(receiver.received('/closing'))).toEqual(['tender.status_changed:CLOSED']);
     expect(receiver.received('/quotes-only')).toEqual([]);
+  });
+
+  it('two concurrent closes: one wins, one is a CONFLICT, and the event is enqueued once', async () => {
+    await register(broker, '/api/v1', '/race');
+    const close = () => graphql(gateway, broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
+    const answers = await Promise.all([close(), close()]);
+    const codes = answers.map(({ body }) => body.errors?.[0]?.extensions?.code ?? 'OK').sort();
+    expect(codes[0] === 'OK' || codes[1] === 'OK').toBe(true);
+    expect(await gateway.em().count(WebhookDelivery, {})).toBe(1);
+    await waitFor('the delivery', async () => receiver.received('/race').length === 1);
+  });
+
+  it("a disabled client's endpoint gets nothing while the client is disabled", async () => {
+    await register(broker, '/api/v1', '/disabled-client');
+    const internal = await tokenFor(gateway, Role.INTERNAL);
+    const appId = (await gql(broker, '{ me { appId } }')).me.appId;
+    await gql(internal, 'mutation($a: String!) { disableApiClient(appId: $a) { appId } }', { a: appId });
+    const otherBroker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+    await register(otherBroker, '/api/v1', '/colleague');
+    await gql(otherBroker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
+    await waitFor("the colleague's delivery", async () => receiver.received('/colleague').length === 1);
+    expect(receiver.received('/disabled-client')).toEqual([]);
   });
 
   it('a refused change enqueues nothing: an invalid transition leaves the outbox as it was', async () => {
@@ -209,7 +241,8 @@ describe('delivery, retries and the delivery log', () => {
     });
     expect(disabled.disabled_reason).toBe('the endpoint answered 410 Gone');
     await gql(broker, 'mutation($t: ID!) { reopenTender(tenderId: $t) { status } }', { t: tender.id });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The REOPENED event waits behind the disabled endpoint: recorded, not sent.
+    await waitFor('the waiting event', async () => (await deliveries(_id)).payload.some((delivery: { status: string; attempts: number }) => delivery.status === 'PENDING' && delivery.attempts === 0));
     expect(receiver.received('/gone')).toHaveLength(1);
 
     expect((await rest('PATCH', `/api/v1/webhook-endpoints/${_id}`, broker, { enabled: true })).body.enabled).toBe(true);
@@ -222,7 +255,27 @@ describe('delivery, retries and the delivery log', () => {
     expect(statuses).toEqual(['DELIVERED', 'FAILED']);
   });
 
-  it('a rotated secret signs every later delivery; the old one no longer verifies', async () => {
+  it('after a rotation the old secret still signs for the grace period, so a receiver can switch over', async () => {
+    const graceful = await startGateway({ env: { ...FAST_WEBHOOKS, WEBHOOK_SECRET_GRACE: '1h' } });
+    try {
+      const graceWorld = await createWorld(graceful.em());
+      const graceTender = await createTender(graceful.em(), graceWorld);
+      const token = await tokenFor(graceful, Role.BROKER, { brokerCompanyId: graceWorld.brokers[0].id });
+      const call = async (method: string, path: string, body?: unknown) =>
+        json(await fetch(`${graceful.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
+      const { _id, secret: old } = await call('POST', '/api/v1/webhook-endpoints', { url: receiver.url('/grace'), event_types: ['tender.status_changed'] });
+      const { secret: fresh } = await call('POST', `/api/v1/webhook-endpoints/${_id}/rotate-secret`);
+      await graphql(graceful, token, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: graceTender.id });
+      const [webhook] = await waitFor('the delivery', async () => receiver.received('/grace').length === 1 && receiver.received('/grace'));
+      expect(String(webhook.headers['webhook-signature']).split(' ')).toHaveLength(2);
+      expect(receiver.verify(webhook, fresh)).toEqual(webhook.event);
+      expect(receiver.verify(webhook, old)).toEqual(webhook.event);
+    } finally {
+      await graceful.close();
+    }
+  });
+
+  it('a rotated secret signs every later delivery; without a grace period the old one no longer verifies', async () => {
     const { _id, secret: old } = await register(broker, '/api/v1', '/rotated');
     const rotated = await rest('POST', `/api/v1/webhook-endpoints/${_id}/rotate-secret`, broker);
     expect(rotated.status).toBe(200);
@@ -239,11 +292,11 @@ describe('managing endpoints', () => {
   it('refuses malformed bodies, unknown event types and fields with the field named, and creates nothing', async () => {
     const cases: [unknown, string][] = [
       [{ url: receiver.url(), event_types: ['tender.exploded'] }, '/event_types'],
-      [{ url: 'ftp://example.com/hooks', event_types: ['tender.invited'] }, '/url'],
+      [{ url: 'ftp://example.com/hooks', event_types: ['tender.status_changed'] }, '/url'],
       [{ url: receiver.url(), event_types: [] }, '/event_types'],
-      [{ url: receiver.url(), event_types: ['tender.invited', 'tender.invited'] }, '/event_types'],
-      [{ url: receiver.url(), event_types: ['tender.invited'], secret: 'mine' }, '/secret'],
-      [{ event_types: ['tender.invited'] }, '/url'],
+      [{ url: receiver.url(), event_types: ['tender.status_changed', 'tender.status_changed'] }, '/event_types'],
+      [{ url: receiver.url(), event_types: ['tender.status_changed'], secret: 'mine' }, '/secret'],
+      [{ event_types: ['tender.status_changed'] }, '/url'],
     ];
     for (const [body, pointer] of cases) {
       const answer = await rest('POST', '/api/v1/webhook-endpoints', broker, body);
@@ -286,12 +339,12 @@ describe('managing endpoints', () => {
     expect(await gateway.em().count(WebhookDelivery, {})).toBe(0);
   });
 
-  it('refuses endpoint URLs the URL policy forbids (the same SSRF guard as insurer URLs)', async () => {
-    const guarded = await startGateway({ env: { ...FAST_WEBHOOKS, INSURER_URL_ALLOW: 'hooks.partner.example' } });
+  it('refuses endpoint URLs the partner URL policy forbids: private addresses in every environment, hosts not listed', async () => {
+    const guarded = await startGateway({ env: { ...FAST_WEBHOOKS, WEBHOOK_URL_ALLOW: 'hooks.partner.example' } });
     try {
       const guardedWorld = await createWorld(guarded.em());
       const token = await tokenFor(guarded, Role.BROKER, { brokerCompanyId: guardedWorld.brokers[0].id });
-      for (const url of ['http://127.0.0.1:9/hooks', 'http://169.254.169.254/latest/meta-data', 'https://elsewhere.example/hooks']) {
+      for (const url of ['http://127.0.0.1:9/hooks', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.7/hooks', 'https://elsewhere.example/hooks']) {
         const response = await fetch(`${guarded.url}/api/v1/webhook-endpoints`, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -305,4 +358,40 @@ describe('managing endpoints', () => {
       await guarded.close();
     }
   });
+
+  it('checks the addresses a host resolves to at every delivery: a listed name that resolves to loopback fails at once', async () => {
+    const guarded = await startGateway({ env: { ...FAST_WEBHOOKS, WEBHOOK_URL_ALLOW: 'localhost' } });
+    try {
+      const guardedWorld = await createWorld(guarded.em());
+      const guardedTender = await createTender(guarded.em(), guardedWorld);
+      const token = await tokenFor(guarded, Role.BROKER, { brokerCompanyId: guardedWorld.brokers[0].id });
+      const port = new URL(receiver.url()).port;
+      const create = await fetch(`${guarded.url}/api/v1/webhook-endpoints`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `http://localhost:${port}/rebound`, event_types: ['tender.status_changed'] }),
+      });
+      expect(create.status).toBe(201);
+      const { _id } = await json(create);
+      const { body } = await graphql(guarded, token, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: guardedTender.id });
+      expect(body.errors).toBeUndefined();
+      const failed = await waitFor('the refusal', async () => {
+        const log = await json(await fetch(`${guarded.url}/api/v1/webhook-endpoints/${_id}/deliveries`, { headers: { authorization: `Bearer ${token}` } }));
+        return log.payload[0]?.status === 'FAILED' && log.payload[0];
+      });
+      expect(failed).toMatchObject({ attempts: 1, last_status_code: null, last_error: 'the endpoint address is not allowed' });
+      expect(receiver.received('/rebound')).toEqual([]);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('refuses event types the client would never receive (a broker-only event for an insurer)', async () => {
+    sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }]);
+    const insurerToken = await tokenFor(gateway, Role.INSURER, { insurerId: sims.insurers[0].id });
+    const answer = await rest('POST', '/public/v1/webhook-endpoints', insurerToken, { url: receiver.url(), event_types: ['tender.status_changed', 'quote.received'] });
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors[0]).toMatchObject({ parameter: 'eventTypes', message: expect.stringContaining('quote.received') });
+  });
+
 });

@@ -51,7 +51,9 @@ export interface App {
 export async function createApp({ config, orm, logger }: AppDeps): Promise<App> {
   const tokens = new TokenService(config);
   const metrics = new Metrics(orm);
-  const dispatcher = new QuoteDispatcher(orm, config.quotes, { logger, observer: metrics.dispatcher, listeners: [quoteEventsToWebhooks] });
+  // Who reacts to quotation events inside their transactions, whether a request or the dispatcher records them.
+  const quoteEvents = [quoteEventsToWebhooks];
+  const dispatcher = new QuoteDispatcher(orm, config.quotes, { logger, observer: metrics.dispatcher, listeners: quoteEvents });
   const webhooks = new WebhookDispatcher(orm, config.webhooks, logger);
   const deps: ContextDeps = {
     orm,
@@ -60,9 +62,10 @@ export async function createApp({ config, orm, logger }: AppDeps): Promise<App> 
     maxRowsPerOperation: config.graphql.maxRows,
     insurerUrls: config.quotes.urlAllowList,
     tenderChanges: [cancelQuoteRequestsOfClosedTender, tenderChangesToWebhooks],
-    quoteEvents: [quoteEventsToWebhooks],
+    quoteEvents,
     // A check run by the checkInsurer mutation must answer within the request timeout.
     insurerChecks: new InsurerChecker(config.quotes, InsurerChecker.maxWaitWithin(config.quotes, config.requestTimeoutMs)),
+    webhooks: { urlAllowList: config.webhooks.urlAllowList, httpsOnly: config.webhooks.httpsOnly, secretGraceMs: config.webhooks.secretGraceMs },
   };
   const schema = await gatewaySchema();
   const apollo = await startApollo(schema, config.graphql, logger);

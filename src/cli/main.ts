@@ -227,6 +227,8 @@ program
     const report = await withDatabase(async (orm) => {
       const em = orm.em.fork();
       const insurer = await checker.findInsurer(em, insurerKey).catch((error: unknown) => {
+        // An unknown insurer is the caller's mistake (2); anything else, a database outage say, is a failure (1).
+        if (!(error instanceof DomainError) || (error.code !== 'NOT_FOUND' && error.code !== 'BAD_USER_INPUT')) throw error;
         printError(error);
         process.exitCode = USAGE_ERROR;
       });

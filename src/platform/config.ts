@@ -76,8 +76,18 @@ export interface WebhookDeliveryConfig {
   /** Deliveries in hand at once, and of those at most this many for one endpoint. */
   concurrency: number;
   concurrencyPerEndpoint: number;
-  /** Which endpoint URLs and addresses may be called: the same policy as insurer URLs (`INSURER_URL_ALLOW`). */
+  /** How long finished deliveries stay in the log (and can be replayed), ms. */
+  retentionMs: number;
+  /** After a secret rotation, how long the previous secret still signs too, ms. */
+  secretGraceMs: number;
+  /**
+   * Which endpoint URLs may be called (`WEBHOOK_URL_ALLOW`, same syntax as INSURER_URL_ALLOW). Partners choose
+   * these URLs, so private, loopback and link-local addresses are refused in every environment unless listed as
+   * addresses; demo mode lists 127.0.0.1 for the bundled simulator.
+   */
   urlAllowList: UrlAllowList;
+  /** Only https URLs (production). */
+  httpsOnly: boolean;
 }
 
 /** What one GraphQL operation may cost, and how many expensive ones run at once (DESIGN 6, fairness). */
@@ -167,11 +177,11 @@ function origins(raw: string | undefined): string[] {
   return list;
 }
 
-function urlAllowList(env: Env, nodeEnv: string): UrlAllowList {
+function urlAllowList(env: Env, name: string, refusePrivate: boolean, always: string[] = []): UrlAllowList {
   try {
-    return UrlAllowList.parse(env.INSURER_URL_ALLOW, nodeEnv === 'production');
+    return UrlAllowList.parse([env[name] ?? '', ...always].filter(Boolean).join(','), refusePrivate);
   } catch (error) {
-    throw new ConfigError(`INSURER_URL_ALLOW: ${(error as Error).message}`);
+    throw new ConfigError(`${name}: ${(error as Error).message}`);
   }
 }
 
@@ -194,10 +204,11 @@ export function loadConfig(env: Env = process.env): Config {
     leaseMs: integer(env, 'QUOTE_LEASE_MS', 60_000, 100, 86_400_000),
     concurrency: integer(env, 'QUOTE_CONCURRENCY', 32, 1, 256),
     concurrencyPerInsurer: integer(env, 'QUOTE_CONCURRENCY_PER_INSURER', 3, 1, 256),
-    urlAllowList: urlAllowList(env, nodeEnv),
+    urlAllowList: urlAllowList(env, 'INSURER_URL_ALLOW', nodeEnv === 'production'),
   };
   // A lease shorter than one call would let a second dispatcher take over work that is still in flight.
   if (quotes.leaseMs <= quotes.timeoutMs) throw new ConfigError('QUOTE_LEASE_MS must exceed QUOTE_TIMEOUT_MS');
+  const demo = boolean(env, 'DEMO', nodeEnv !== 'production');
   const webhooks: WebhookDeliveryConfig = {
     timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 50, 60_000),
     // Standard Webhooks' schedule, extended to about three days in all.
@@ -206,7 +217,10 @@ export function loadConfig(env: Env = process.env): Config {
     leaseMs: integer(env, 'WEBHOOK_LEASE_MS', 60_000, 100, 86_400_000),
     concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),
     concurrencyPerEndpoint: integer(env, 'WEBHOOK_CONCURRENCY_PER_ENDPOINT', 2, 1, 256),
-    urlAllowList: quotes.urlAllowList,
+    retentionMs: durations(env, 'WEBHOOK_RETENTION', '30d')[0],
+    secretGraceMs: durations(env, 'WEBHOOK_SECRET_GRACE', '24h')[0],
+    urlAllowList: urlAllowList(env, 'WEBHOOK_URL_ALLOW', true, demo ? ['127.0.0.1'] : []),
+    httpsOnly: nodeEnv === 'production',
   };
   if (webhooks.leaseMs <= webhooks.timeoutMs) throw new ConfigError('WEBHOOK_LEASE_MS must exceed WEBHOOK_TIMEOUT_MS');
   return {
@@ -221,7 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenMaxTtl,
     authRateLimit: integer(env, 'AUTH_RATE_LIMIT', 20, 1, 1_000_000),
     authRateWindow: integer(env, 'AUTH_RATE_WINDOW', 900, 1, 24 * 3600),
-    demo: boolean(env, 'DEMO', nodeEnv !== 'production'),
+    demo,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     corsOrigins: origins(env.CORS_ORIGINS),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),

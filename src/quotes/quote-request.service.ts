@@ -60,7 +60,7 @@ export class QuoteRequestService {
   constructor(
     private readonly em: EntityManager,
     private readonly viewer: Viewer,
-    /** Who reacts to an invitation in its transaction (webhooks). */
+    /** Who reacts to quotation events (invitations, received quotes) in their transactions (webhooks). */
     private readonly listeners: readonly QuoteEventListener[],
   ) {}
 

@@ -6,8 +6,7 @@ import type { SimInsurerOptions } from '../insurer-sim/insurer-sim';
 import { Insurer } from '../insurers/insurer.entity';
 import { Tender } from '../tenders/tender.entity';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
-import { newWebhookSecret } from '../webhooks/webhook-endpoint.service';
-import { WEBHOOK_EVENT_TYPES } from '../webhooks/webhook-event-type';
+import { EVENTS_FOR, newWebhookSecret } from '../webhooks/webhook-endpoint.service';
 import { SeedService, insurerSlug } from './seed.service';
 
 export const DEMO_TENDERS = 500;
@@ -44,22 +43,23 @@ export async function ensureDemoData(orm: MikroORM, simPort: number): Promise<Si
   }
   const prefix = `${simulatorBaseUrl(simPort)}/insurers/`;
   const simulated = (await em.find(Insurer, {}, { orderBy: { name: 'asc' } })).filter((insurer) => insurer.quoteApiUrl.startsWith(prefix));
-  return Promise.all(
-    simulated.map(async (insurer, index) => {
-      const slug = insurerSlug(insurer.name);
-      const credentials = { appId: `sim-${slug}`, secret: `sim-${slug}-secret` };
-      if (!(await em.count(ApiClient, { appId: credentials.appId }))) {
-        await clients.create({ role: Role.INSURER, insurerId: insurer.id, description: 'insurer simulator callbacks', ...credentials });
-      }
-      // Its tender events go to the simulator, which verifies their signatures: the demo shows the whole loop.
-      const client = await em.findOneOrFail(ApiClient, { appId: credentials.appId });
-      const url = `${insurer.quoteApiUrl}/webhooks`;
-      const endpoint =
-        (await em.findOne(WebhookEndpoint, { owner: client, url })) ??
-        em.create(WebhookEndpoint, { owner: client, url, eventTypes: [...WEBHOOK_EVENT_TYPES], description: 'insurer simulator', secret: newWebhookSecret() });
-      await em.flush();
-      // Prices differ by insurer so the proposal has something to compare.
-      return { slug, ...credentials, pricingFactor: 0.8 + (index % 5) * 0.1, webhookSecret: endpoint.secret };
-    }),
-  );
+  // One after another: they share one EntityManager.
+  const options: SimInsurerOptions[] = [];
+  for (const [index, insurer] of simulated.entries()) {
+    const slug = insurerSlug(insurer.name);
+    const credentials = { appId: `sim-${slug}`, secret: `sim-${slug}-secret` };
+    if (!(await em.count(ApiClient, { appId: credentials.appId }))) {
+      await clients.create({ role: Role.INSURER, insurerId: insurer.id, description: 'insurer simulator callbacks', ...credentials });
+    }
+    // Its tender events go to the simulator, which verifies their signatures: the demo shows the whole loop.
+    const client = await em.findOneOrFail(ApiClient, { appId: credentials.appId });
+    const url = `${insurer.quoteApiUrl}/webhooks`;
+    const endpoint =
+      (await em.findOne(WebhookEndpoint, { owner: client, url })) ??
+      em.create(WebhookEndpoint, { owner: client, url, eventTypes: [...(EVENTS_FOR[Role.INSURER] ?? [])], description: 'insurer simulator', secret: newWebhookSecret() });
+    await em.flush();
+    // Prices differ by insurer so the proposal has something to compare.
+    options.push({ slug, ...credentials, pricingFactor: 0.8 + (index % 5) * 0.1, webhookSecret: endpoint.secret });
+  }
+  return options;
 }

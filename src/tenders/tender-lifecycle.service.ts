@@ -37,7 +37,8 @@ export type TenderChange =
   | { kind: 'policyDocumentationConfirmed'; tender: Tender; by: Viewer; at: Date };
 
 /**
- * Runs inside the transaction of a tender's status change: its writes commit with the change or not at all.
+ * Runs inside the transaction of a tender's change (a status change, the policy documentation's confirmation): its
+ * writes commit with the change or not at all.
  * Features above tenders (quotes) react to changes through these, so tenders never import them.
  */
 export type TenderChangeListener = (em: EntityManager, change: TenderChange) => Promise<void>;
@@ -63,7 +64,7 @@ export class TenderLifecycleService {
   constructor(
     private readonly em: EntityManager,
     private readonly viewer: Viewer,
-    /** Who reacts inside the change's transaction; the composition passes every feature's (quotes: closing). */
+    /** Who reacts inside the change's transaction; the composition passes every feature's (quotes, webhooks). */
     private readonly listeners: readonly TenderChangeListener[],
   ) {}
 

@@ -4,27 +4,47 @@ import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookDeliveryConfig } from '../platform/config';
 import { OutboxWorker, type Claimed, type Outbox } from '../platform/db/outbox-worker';
-import { PartnerCallFailed, PartnerClient, parseRetryAfter, sanitise } from '../platform/http/partner-client';
+import { PartnerCallFailed, PartnerClient, parseRetryAfter, sanitise, type PartnerFault } from '../platform/http/partner-client';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookDeliveryStatus } from './webhook-event-type';
 
-/** Receivers answer with an empty body or a short note; nothing they say is kept. */
+/** Receivers' answers are not read: the status says everything. */
 const MAX_ANSWER_BYTES = 64 * 1024;
-
-type Outcome = { delivered: true; statusCode: number } | { delivered: false; statusCode: number | null; error: string; final: boolean; gone?: boolean; retryAfterMs?: number };
+const MAX_ERROR = 1000;
+/** How often finished deliveries older than the retention are removed. */
+const SWEEP_EVERY_MS = 10 * 60_000;
 
 /**
- * Delivers the webhook outbox (Standard Webhooks): each delivery signed with its endpoint's secret
- * (`webhook-id`, `webhook-timestamp`, `webhook-signature`), through the one partner client (deadline, byte cap,
- * URL allow-list at every call). 2xx delivers; 410 Gone disables the endpoint; anything else is retried on the
- * configured schedule (Retry-After honoured when longer), and after its last step the delivery is FAILED.
- * Deliveries are leased like quote requests, so several instances and a restarted one deliver each at least once.
+ * What an endpoint's owner reads about a failed attempt: our own words. The network's details (addresses,
+ * socket errors) go to the logs only, so the log is no probe of the gateway's network.
+ */
+const FAULTS: Record<PartnerFault, string> = {
+  timedOut: 'the endpoint did not answer in time',
+  unreachable: 'the endpoint could not be reached',
+  tooLarge: 'the endpoint answer was too large',
+  notAllowed: 'the endpoint address is not allowed',
+};
+
+type Outcome =
+  | { delivered: true; statusCode: number }
+  | { delivered: false; statusCode: number | null; error: string; final: boolean; gone?: boolean; retryAfterMs?: number };
+
+/**
+ * Delivers the webhook outbox (Standard Webhooks): each delivery signed with its endpoint's secret (and, for a
+ * while after a rotation, with the previous one too) in `webhook-id`, `webhook-timestamp`, `webhook-signature`,
+ * through the one partner client (deadline, URL allow-list at every call, no redirects). 2xx delivers; 410 Gone
+ * FAILS the delivery and disables the endpoint; an address the URL policy refuses FAILS it at once; anything
+ * else is retried on the configured schedule (Retry-After honoured when longer), and after its last step the
+ * delivery is FAILED. Deliveries are leased like quote requests, so several instances and a restarted one
+ * deliver each at least once. Endpoints that are disabled, or whose client is, are not delivered to; their
+ * deliveries wait.
  */
 export class WebhookDispatcher implements Outbox {
   readonly owner = randomUUID();
   private readonly worker: OutboxWorker;
   private readonly client: PartnerClient;
+  private sweptAt = 0;
 
   constructor(
     private readonly orm: MikroORM,
@@ -53,7 +73,7 @@ export class WebhookDispatcher implements Outbox {
   private due(now: Date, busy: readonly string[]) {
     return {
       status: WebhookDeliveryStatus.PENDING,
-      endpoint: { disabledAt: null, ...(busy.length > 0 ? { id: { $nin: [...busy] } } : {}) },
+      endpoint: { disabledAt: null, owner: { disabledAt: null }, ...(busy.length > 0 ? { id: { $nin: [...busy] } } : {}) },
       $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }],
     };
   }
@@ -66,6 +86,7 @@ export class WebhookDispatcher implements Outbox {
   async claim(limit: number, inHand: ReadonlyMap<string, number>, perEndpoint: number): Promise<Claimed[]> {
     const em = this.orm.em.fork();
     const now = new Date();
+    await this.sweep(em, now);
     const busy = [...inHand].filter(([, count]) => count >= perEndpoint).map(([id]) => id);
     const due = await em.find(
       WebhookDelivery,
@@ -90,36 +111,61 @@ export class WebhookDispatcher implements Outbox {
     return claimed;
   }
 
+  /** Finished deliveries (DELIVERED, FAILED) are kept WEBHOOK_RETENTION for the log and replay, then removed. */
+  private async sweep(em: EntityManager, now: Date): Promise<void> {
+    if (now.getTime() - this.sweptAt < SWEEP_EVERY_MS) return;
+    this.sweptAt = now.getTime();
+    await em.nativeDelete(WebhookDelivery, {
+      status: { $in: [WebhookDeliveryStatus.DELIVERED, WebhookDeliveryStatus.FAILED] },
+      createdAt: { $lt: new Date(now.getTime() - this.config.retentionMs) },
+    });
+  }
+
   async process(id: string): Promise<void> {
     const em = this.orm.em.fork();
-    const delivery = await em.findOne(WebhookDelivery, { id, leaseOwner: this.owner }, { populate: ['endpoint'] });
+    const delivery = await em.findOne(WebhookDelivery, { id, leaseOwner: this.owner }, { populate: ['endpoint', 'endpoint.owner'] });
     if (!delivery) return;
-    if (delivery.endpoint.disabledAt) return void (await this.record(em, delivery, {}));
-    const outcome = await this.attempt(delivery);
-    await this.store(em, delivery, outcome).catch((error: unknown) => {
-      // The lease runs out and the delivery is attempted again: at least once, never lost.
-      this.logger.error({ err: error, delivery: id }, 'could not record a webhook attempt');
+    const { endpoint } = delivery;
+    if (endpoint.disabledAt || endpoint.owner.disabledAt) return void (await this.record(em, delivery, {}));
+    const outcome = await this.attempt(delivery).catch((error: unknown): Outcome => {
+      this.logger.error({ err: error, delivery: id }, 'webhook attempt failed unexpectedly');
+      return { delivered: false, statusCode: null, error: 'internal error', final: false };
     });
+    try {
+      await this.store(em, delivery, outcome);
+    } catch (error) {
+      // Counted at least: should this fail too, the lease runs out and the attempt is made again.
+      this.logger.error({ err: error, delivery: id }, 'could not record a webhook attempt; recording the bare count');
+      const bare: Outcome = outcome.delivered ? outcome : { ...outcome, gone: false, error: 'the attempt could not be recorded; see the logs' };
+      await this.store(this.orm.em.fork(), delivery, bare).catch((again: unknown) => this.logger.error({ err: again, delivery: id }, 'could not record a webhook attempt'));
+    }
+  }
+
+  /** The signatures of this attempt: the secret's, and the previous secret's while its grace lasts. */
+  private sign(delivery: WebhookDelivery, sentAt: Date): string {
+    const { secret, previousSecret, previousSecretUntil } = delivery.endpoint;
+    const secrets = previousSecret && previousSecretUntil && previousSecretUntil > sentAt ? [secret, previousSecret] : [secret];
+    return secrets.map((key) => new Webhook(key).sign(delivery.id, sentAt, delivery.payload)).join(' ');
   }
 
   private async attempt(delivery: WebhookDelivery): Promise<Outcome> {
     const sentAt = new Date();
-    const signature = new Webhook(delivery.endpoint.secret).sign(delivery.id, sentAt, delivery.payload);
     const headers = {
       'content-type': 'application/json',
       'user-agent': 'tender-exchange-webhooks/1',
       'webhook-id': delivery.id,
       'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-      'webhook-signature': signature,
+      'webhook-signature': this.sign(delivery, sentAt),
     };
     try {
-      const answer = await this.client.send(delivery.endpoint.url, 'POST', headers, Buffer.from(delivery.payload));
+      const answer = await this.client.send(delivery.endpoint.url, 'POST', headers, Buffer.from(delivery.payload), { statusOnly: true });
       if (answer.status >= 200 && answer.status < 300) return { delivered: true, statusCode: answer.status };
       if (answer.status === 410) return { delivered: false, statusCode: 410, error: 'the endpoint answered 410 Gone', final: true, gone: true };
       return { delivered: false, statusCode: answer.status, error: `the endpoint answered ${answer.status}`, final: false, retryAfterMs: parseRetryAfter(answer.headers['retry-after']) };
     } catch (error) {
       if (!(error instanceof PartnerCallFailed)) throw error;
-      return { delivered: false, statusCode: null, error: sanitise(error.detail), final: error.fault === 'notAllowed' };
+      this.logger.warn({ delivery: delivery.id, endpoint: delivery.endpoint.id, fault: error.fault, detail: error.detail }, 'webhook endpoint call failed');
+      return { delivered: false, statusCode: null, error: FAULTS[error.fault], final: error.fault === 'notAllowed' };
     }
   }
 
@@ -139,14 +185,15 @@ export class WebhookDispatcher implements Outbox {
       return;
     }
     const next = outcome.final ? null : this.nextAttemptAt(attempts, outcome.retryAfterMs);
-    this.logger.warn({ delivery: delivery.id, endpoint: delivery.endpoint.id, attempts, statusCode: outcome.statusCode, error: outcome.error, next }, 'webhook attempt failed');
+    const error = next || outcome.final ? outcome.error : `${outcome.error} (gave up after ${attempts} attempts)`;
+    this.logger.warn({ delivery: delivery.id, endpoint: delivery.endpoint.id, attempts, statusCode: outcome.statusCode, error, next }, 'webhook attempt failed');
     await em.transactional(async (tx) => {
       await this.record(tx, delivery, {
         status: next ? WebhookDeliveryStatus.PENDING : WebhookDeliveryStatus.FAILED,
         attempts,
         lastAttemptAt: now,
         lastStatusCode: outcome.statusCode,
-        lastError: next || outcome.final ? outcome.error : `${outcome.error} (gave up after ${attempts} attempts)`,
+        lastError: sanitise(error, MAX_ERROR),
         nextAttemptAt: next,
       });
       if (outcome.gone) {

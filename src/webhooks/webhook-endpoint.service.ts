@@ -5,12 +5,12 @@ import { Role } from '../access/role';
 import type { Viewer } from '../access/viewer';
 import { ApiClient } from '../auth/api-client.entity';
 import { DomainError, badInput, notFound } from '../platform/errors/domain-error';
-import type { UrlAllowList } from '../platform/http/url-allow-list';
 import { LIMITS, PageRules, WebhookEndpointRules, isHttpUrl } from '../platform/validation/rules';
 import { problemsOf, refused } from '../platform/validation/validate';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
-import { WebhookDeliveryStatus, type WebhookEventType } from './webhook-event-type';
+import type { WebhookPolicy } from './webhook-context';
+import { WebhookDeliveryStatus, WebhookEventType } from './webhook-event-type';
 
 export interface WebhookEndpointChange {
   url?: string | null;
@@ -18,6 +18,12 @@ export interface WebhookEndpointChange {
   description?: string | null;
   enabled?: boolean | null;
 }
+
+/** What each side may hear of: the read APIs' audiences (docs/webhooks.md). */
+export const EVENTS_FOR: Partial<Record<Role, readonly WebhookEventType[]>> = {
+  [Role.INSURER]: [WebhookEventType.TENDER_INVITED, WebhookEventType.TENDER_STATUS_CHANGED, WebhookEventType.COVER_ORDERED],
+  [Role.BROKER]: [WebhookEventType.TENDER_STATUS_CHANGED, WebhookEventType.QUOTE_RECEIVED, WebhookEventType.POLICY_DOCUMENTATION_CONFIRMED],
+};
 
 /** A new signing secret: `whsec_` and 24 random bytes in base64 (Standard Webhooks). */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
@@ -30,8 +36,8 @@ export class WebhookEndpointService {
   constructor(
     private readonly em: EntityManager,
     private readonly viewer: Viewer,
-    /** The same SSRF policy as insurer URLs; the dispatcher checks the resolved addresses again at every call. */
-    private readonly urlAllowList: UrlAllowList,
+    /** The URL policy for partners' endpoints; the dispatcher checks the resolved addresses again at every call. */
+    private readonly policy: WebhookPolicy,
   ) {}
 
   /** Whose endpoints: the viewer's own client, or for internal users the client named. */
@@ -60,23 +66,28 @@ export class WebhookEndpointService {
     return endpoint;
   }
 
-  private check(change: WebhookEndpointChange): void {
+  private check(change: WebhookEndpointChange, owner: ApiClient): void {
     const problems = problemsOf(WebhookEndpointRules, change);
     if (change.url && !refused(problems, 'url')) {
-      const refusal = !isHttpUrl(change.url)
-        ? 'must be an absolute http(s) URL'
-        : this.urlAllowList.refusePrivate && !change.url.toLowerCase().startsWith('https:')
-          ? 'must be an https URL'
-          : this.urlAllowList.refusal(change.url);
-      if (refusal) problems.push({ parameter: 'url', message: refusal.startsWith('must') ? refusal : `not allowed: ${refusal}` });
+      if (!isHttpUrl(change.url)) problems.push({ parameter: 'url', message: 'must be an absolute http(s) URL' });
+      else if (this.policy.httpsOnly && !change.url.toLowerCase().startsWith('https:')) problems.push({ parameter: 'url', message: 'must be an https URL' });
+      else {
+        const refusal = this.policy.urlAllowList.refusal(change.url);
+        if (refusal) problems.push({ parameter: 'url', message: `not allowed: ${refusal}` });
+      }
+    }
+    const allowed = EVENTS_FOR[owner.role] ?? [];
+    const foreign = (change.eventTypes ?? []).filter((type) => !allowed.includes(type));
+    if (foreign.length > 0 && !refused(problems, 'eventTypes')) {
+      problems.push({ parameter: 'eventTypes', message: `a ${owner.role} client does not receive ${foreign.join(', ')}; it may subscribe to ${allowed.join(', ')}` });
     }
     if (problems.length > 0) throw badInput('The webhook endpoint is invalid', problems);
   }
 
   async create(input: { appId?: string | null; url: string; eventTypes: WebhookEventType[]; description?: string | null }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     assertMay(this.viewer, 'createWebhookEndpoint');
-    this.check(input);
     const owner = await this.ownerFor(input.appId);
+    this.check(input, owner);
     if ((await this.em.count(WebhookEndpoint, { owner })) >= LIMITS.webhookEndpointsPerClient) {
       throw new DomainError('CONFLICT', `A client has at most ${LIMITS.webhookEndpointsPerClient} webhook endpoints`);
     }
@@ -89,7 +100,7 @@ export class WebhookEndpointService {
   /** Enabling an endpoint a 410 disabled sends what waited meanwhile. */
   async update(id: string, change: WebhookEndpointChange): Promise<WebhookEndpoint> {
     const endpoint = await this.get(id, 'updateWebhookEndpoint');
-    this.check(change);
+    this.check(change, endpoint.owner);
     if (change.url) endpoint.url = change.url;
     if (change.eventTypes) endpoint.eventTypes = change.eventTypes;
     if (change.description !== undefined && change.description !== null) endpoint.description = change.description;
@@ -100,11 +111,15 @@ export class WebhookEndpointService {
     return endpoint;
   }
 
-  /** The old secret stops signing at once; deliveries from now on carry only the new signature. */
+  /**
+   * A new secret signs every delivery from now on; the old one signs them too (a second signature) for
+   * WEBHOOK_SECRET_GRACE, so the receiver can switch over without refusing a delivery.
+   */
   async rotateSecret(id: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     const endpoint = await this.get(id, 'rotateWebhookEndpointSecret');
     const secret = newWebhookSecret();
-    Object.assign(endpoint, { secret, updatedAt: new Date() });
+    const now = new Date();
+    Object.assign(endpoint, { previousSecret: endpoint.secret, previousSecretUntil: new Date(now.getTime() + this.policy.secretGraceMs), secret, updatedAt: now });
     await this.em.flush();
     return { endpoint, secret };
   }
@@ -142,10 +157,21 @@ export class WebhookEndpointService {
       { fields: ['id'], orderBy: { createdAt: 'desc' }, limit: LIMITS.webhookReplay },
     );
     if (chosen.length === 0) return 0;
+    // Not one a dispatcher took meanwhile: its attempt is under way, and its result stands.
     return this.em.nativeUpdate(
       WebhookDelivery,
-      { id: { $in: chosen.map((delivery) => delivery.id) } },
-      { status: WebhookDeliveryStatus.PENDING, attempts: 0, nextAttemptAt: now, lastError: null, leaseOwner: null, leaseUntil: null },
+      { id: { $in: chosen.map((delivery) => delivery.id) }, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
+      {
+        status: WebhookDeliveryStatus.PENDING,
+        attempts: 0,
+        nextAttemptAt: now,
+        lastAttemptAt: null,
+        lastStatusCode: null,
+        lastError: null,
+        deliveredAt: null,
+        leaseOwner: null,
+        leaseUntil: null,
+      },
     );
   }
 }

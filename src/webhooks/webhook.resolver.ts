@@ -1,6 +1,6 @@
 import { Arg, Ctx, GraphQLISODateTime, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { Allowed } from '../access/access-policy';
-import type { RequestContext } from '../access/request-context';
+import type { WebhookContext } from './webhook-context';
 import type { WebhookDelivery } from './webhook-delivery.entity';
 import type { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointService } from './webhook-endpoint.service';
@@ -41,20 +41,20 @@ const deliveryView = (delivery: WebhookDelivery): WebhookDeliveryView => ({
   createdAt: delivery.createdAt,
 });
 
-const service = ({ em, viewer, insurerUrls }: RequestContext) => new WebhookEndpointService(em, viewer, insurerUrls);
+const service = ({ em, viewer, webhooks }: WebhookContext) => new WebhookEndpointService(em, viewer, webhooks);
 
 /** Webhook endpoints and their delivery logs (docs/webhooks.md); the REST routes run these same operations. */
 @Resolver()
 export class WebhookResolver {
   @Allowed('webhookEndpoints')
   @Query(() => [WebhookEndpointView], { description: "The client's webhook endpoints (internal users: name the client by appId)." })
-  async webhookEndpoints(@Arg('appId', () => String, { nullable: true }) appId: string | null, @Ctx() context: RequestContext): Promise<WebhookEndpointView[]> {
+  async webhookEndpoints(@Arg('appId', () => String, { nullable: true }) appId: string | null, @Ctx() context: WebhookContext): Promise<WebhookEndpointView[]> {
     return (await service(context).list(appId)).map(endpointView);
   }
 
   @Allowed('webhookEndpoint')
   @Query(() => WebhookEndpointView)
-  async webhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() context: RequestContext): Promise<WebhookEndpointView> {
+  async webhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() context: WebhookContext): Promise<WebhookEndpointView> {
     return endpointView(await service(context).get(id));
   }
 
@@ -65,7 +65,7 @@ export class WebhookResolver {
     @Arg('status', () => WebhookDeliveryStatus, { nullable: true }) status: WebhookDeliveryStatus | null,
     @Arg('skip', () => Int, { defaultValue: 0 }) skip: number,
     @Arg('limit', () => Int, { defaultValue: 50 }) limit: number,
-    @Ctx() context: RequestContext,
+    @Ctx() context: WebhookContext,
   ): Promise<WebhookDeliveryPage> {
     const page = await service(context).deliveries(endpointId, { status, skip, limit });
     return { ...page, items: page.items.map(deliveryView) };
@@ -73,7 +73,7 @@ export class WebhookResolver {
 
   @Allowed('createWebhookEndpoint')
   @Mutation(() => CreatedWebhookEndpointView, { description: 'Registers an endpoint; its signing secret is returned once.' })
-  async createWebhookEndpoint(@Arg('input', () => CreateWebhookEndpointInput) input: CreateWebhookEndpointInput, @Ctx() context: RequestContext): Promise<CreatedWebhookEndpointView> {
+  async createWebhookEndpoint(@Arg('input', () => CreateWebhookEndpointInput) input: CreateWebhookEndpointInput, @Ctx() context: WebhookContext): Promise<CreatedWebhookEndpointView> {
     const { endpoint, secret } = await service(context).create(input);
     return { endpoint: endpointView(endpoint), secret };
   }
@@ -83,21 +83,21 @@ export class WebhookResolver {
   async updateWebhookEndpoint(
     @Arg('id', () => ID) id: string,
     @Arg('input', () => UpdateWebhookEndpointInput) input: UpdateWebhookEndpointInput,
-    @Ctx() context: RequestContext,
+    @Ctx() context: WebhookContext,
   ): Promise<WebhookEndpointView> {
     return endpointView(await service(context).update(id, input));
   }
 
   @Allowed('rotateWebhookEndpointSecret')
   @Mutation(() => CreatedWebhookEndpointView, { description: 'A new signing secret, returned once; the old one signs nothing from now on.' })
-  async rotateWebhookEndpointSecret(@Arg('id', () => ID) id: string, @Ctx() context: RequestContext): Promise<CreatedWebhookEndpointView> {
+  async rotateWebhookEndpointSecret(@Arg('id', () => ID) id: string, @Ctx() context: WebhookContext): Promise<CreatedWebhookEndpointView> {
     const { endpoint, secret } = await service(context).rotateSecret(id);
     return { endpoint: endpointView(endpoint), secret };
   }
 
   @Allowed('deleteWebhookEndpoint')
   @Mutation(() => Boolean, { description: 'Removes the endpoint and its delivery log.' })
-  async deleteWebhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() context: RequestContext): Promise<boolean> {
+  async deleteWebhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() context: WebhookContext): Promise<boolean> {
     await service(context).remove(id);
     return true;
   }
@@ -107,7 +107,7 @@ export class WebhookResolver {
   replayWebhookDeliveries(
     @Arg('endpointId', () => ID) endpointId: string,
     @Arg('since', () => GraphQLISODateTime) since: Date,
-    @Ctx() context: RequestContext,
+    @Ctx() context: WebhookContext,
   ): Promise<number> {
     return service(context).replay(endpointId, since);
   }

@@ -6,12 +6,12 @@ import type { TokenService } from '../../auth/token.service';
 import { RowBudget } from '../../platform/db/row-budget';
 import type { UrlAllowList } from '../../platform/http/url-allow-list';
 import type { InsurerChecker } from '../../quotes/insurer-check.service';
-import type { QuoteContext } from '../../quotes/quote-context';
+import type { WebhookContext, WebhookPolicy } from '../../webhooks/webhook-context';
 import type { QuoteEventListener } from '../../quotes/quote-events';
 import type { TenderChangeListener } from '../../tenders/tender-lifecycle.service';
 
 /** The context every resolver and route sees: the widest a feature asks for. */
-type GatewayContext = QuoteContext;
+type GatewayContext = WebhookContext;
 
 export interface ContextDeps {
   orm: MikroORM;
@@ -22,10 +22,12 @@ export interface ContextDeps {
   insurerUrls: UrlAllowList;
   /** Who reacts to a tender's status change in its transaction (quotes: cancel a closed tender's requests). */
   tenderChanges: readonly TenderChangeListener[];
-  /** Who reacts to an invitation in its transaction (webhooks). */
+  /** Who reacts to quotation events (invitations, received quotes) in their transactions (webhooks). */
   quoteEvents: readonly QuoteEventListener[];
   /** Onboarding checks of insurer systems (the checkInsurer mutation). */
   insurerChecks: InsurerChecker;
+  /** The URL policy of partners' webhook endpoints. */
+  webhooks: WebhookPolicy;
 }
 
 /**
@@ -92,6 +94,7 @@ class RequestScope {
       tenderChanges: this.deps.tenderChanges,
       quoteEvents: this.deps.quoteEvents,
       insurerChecks: this.deps.insurerChecks,
+      webhooks: this.deps.webhooks,
     };
     return context;
   }

@@ -175,7 +175,7 @@ const signatureHeaders = [
     in: 'header',
     required: true,
     schema: { type: 'string', pattern: '^v1,' },
-    description: 'v1, then base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint secret (Standard Webhooks).',
+    description: 'v1, then base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint secret (Standard Webhooks); after a rotation, a second signature with the old secret, space-separated, during the grace period.',
   },
 ];
 
@@ -190,7 +190,7 @@ export const webhookEvents = Object.fromEntries(
         requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEvent') } } },
         responses: {
           '200': { description: 'Any 2xx: delivered.' },
-          '410': { description: 'Gone: the endpoint is disabled and sent nothing more until it is enabled again.' },
+          '410': { description: 'Gone: this delivery FAILED and the endpoint is disabled; its later events wait until it is enabled again.' },
           default: { description: 'Anything else: retried on the schedule (Retry-After honoured when longer).' },
         },
       },

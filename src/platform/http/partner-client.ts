@@ -61,10 +61,11 @@ class AddressNotAllowed extends Error {}
 export class PartnerClient {
   constructor(private readonly options: PartnerClientOptions) {}
 
-  async send(target: string, method: string, headers: Record<string, string>, body?: Buffer): Promise<PartnerAnswer> {
+  /** `statusOnly`: the answer's status and headers are all the caller needs; the body is not read, the socket closed. */
+  async send(target: string, method: string, headers: Record<string, string>, body?: Buffer, { statusOnly = false } = {}): Promise<PartnerAnswer> {
     const refusal = this.options.urlAllowList.refusal(target);
     if (refusal) throw new PartnerCallFailed('notAllowed', `${sanitise(target, 300)}: ${refusal}`);
-    return this.exchange(new URL(target), method, headers, body).catch((error: unknown) => {
+    return this.exchange(new URL(target), method, headers, body, statusOnly).catch((error: unknown) => {
       throw this.classify(error);
     });
   }
@@ -90,7 +91,7 @@ export class PartnerClient {
   };
 
   /** One request under one deadline; the body is read up to the byte cap, then the connection is closed. */
-  private exchange(url: URL, method: string, extraHeaders: Record<string, string>, payload?: Buffer): Promise<PartnerAnswer> {
+  private exchange(url: URL, method: string, extraHeaders: Record<string, string>, payload: Buffer | undefined, statusOnly: boolean): Promise<PartnerAnswer> {
     const { timeoutMs, maxResponseBytes } = this.options;
     const headers: Record<string, string | number> = { ...extraHeaders };
     if (payload) headers['content-length'] = payload.length;
@@ -108,6 +109,11 @@ export class PartnerClient {
       };
       const onAbort = () => settle(signal.reason);
       const req = send(url, { method, headers, lookup: this.guardedLookup, agent: false }, (res) => {
+        if (statusOnly) {
+          settle(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0) });
+          req.destroy();
+          return;
+        }
         const declared = Number(res.headers['content-length'] ?? 0);
         const tooLarge = () => new PartnerCallFailed('tooLarge', `answer over ${maxResponseBytes} bytes, reading stopped`);
         if (declared > maxResponseBytes) return settle(tooLarge());

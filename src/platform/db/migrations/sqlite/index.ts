@@ -8,6 +8,7 @@ import { Migration20261122200000 } from './Migration20261122200000';
 import { Migration20261122210000 } from './Migration20261122210000';
 import { Migration20261122235305 } from './Migration20261122235305';
 import { Migration20261123000652 } from './Migration20261123000652';
+import { Migration20261123003111 } from './Migration20261123003111';
 
 /** Every migration in order; a new one is generated with `npm run cli -- db:migration:create` and added here. */
 export const sqliteMigrations: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const sqliteMigrations: MigrationObject[] = [
   { name: 'Migration20261122210000', class: Migration20261122210000 },
   { name: 'Migration20261122235305', class: Migration20261122235305 },
   { name: 'Migration20261123000652', class: Migration20261123000652 },
+  { name: 'Migration20261123003111', class: Migration20261123003111 },
 ];
