@@ -76,33 +76,24 @@ export class QuoteDispatcher implements Outbox {
     return next?.nextAttemptAt ?? undefined;
   }
 
-  async claim(limit: number, inHand: ReadonlyMap<string, number>, perInsurer: number): Promise<Claimed[]> {
-    const em = this.orm.em.fork();
-    const now = new Date();
-    const free = { $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] };
-    const busy = [...inHand].filter(([, count]) => count >= perInsurer).map(([id]) => id);
-    // More candidates than slots: some may belong to an insurer whose share fills up within this batch.
-    const due = await em.find(
+  async due(limit: number, busy: readonly string[]): Promise<Claimed[]> {
+    const free = { $or: [{ leaseUntil: null }, { leaseUntil: { $lt: new Date() } }] };
+    const due = await this.orm.em.fork().find(
       QuoteRequest,
-      { status: { $in: DISPATCHABLE }, nextAttemptAt: { $lte: now }, ...free, ...(busy.length > 0 ? { insurer: { $nin: busy } } : {}) },
-      { fields: ['id', 'insurer'], orderBy: { nextAttemptAt: 'asc' }, limit: limit * 4 },
+      { status: { $in: DISPATCHABLE }, nextAttemptAt: { $lte: new Date() }, ...free, ...(busy.length > 0 ? { insurer: { $nin: [...busy] } } : {}) },
+      { fields: ['id', 'insurer'], orderBy: { nextAttemptAt: 'asc' }, limit },
     );
-    const shares = new Map(inHand);
-    const claimed: Claimed[] = [];
-    for (const { id, insurer } of due) {
-      const share = shares.get(insurer.id) ?? 0;
-      if (claimed.length === limit) break;
-      if (share >= perInsurer) continue;
-      const taken = await em.nativeUpdate(
-        QuoteRequest,
-        { id, status: { $in: DISPATCHABLE }, ...free },
-        { leaseOwner: this.owner, leaseUntil: new Date(now.getTime() + this.config.leaseMs) },
-      );
-      if (taken !== 1) continue;
-      claimed.push({ id, partner: insurer.id });
-      shares.set(insurer.id, share + 1);
-    }
-    return claimed;
+    return due.map(({ id, insurer }) => ({ id, partner: insurer.id }));
+  }
+
+  async lease(id: string): Promise<boolean> {
+    const now = new Date();
+    const taken = await this.orm.em.fork().nativeUpdate(
+      QuoteRequest,
+      { id, status: { $in: DISPATCHABLE }, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
+      { leaseOwner: this.owner, leaseUntil: new Date(now.getTime() + this.config.leaseMs) },
+    );
+    return taken === 1;
   }
 
   async process(id: string): Promise<void> {

@@ -70,7 +70,8 @@ export class WebhookDispatcher implements Outbox {
 
   wake = (): void => this.worker.wake();
 
-  private due(now: Date, busy: readonly string[]) {
+  /** Pending, unleased, of an enabled endpoint of an enabled client, of an endpoint not in `busy`. */
+  private waiting(now: Date, busy: readonly string[]) {
     return {
       status: WebhookDeliveryStatus.PENDING,
       endpoint: { disabledAt: null, owner: { disabledAt: null }, ...(busy.length > 0 ? { id: { $nin: [...busy] } } : {}) },
@@ -79,36 +80,26 @@ export class WebhookDispatcher implements Outbox {
   }
 
   async nextDue(busy: readonly string[]): Promise<Date | undefined> {
-    const [next] = await this.orm.em.fork().find(WebhookDelivery, this.due(new Date(), busy), { fields: ['nextAttemptAt'], orderBy: { nextAttemptAt: 'asc' }, limit: 1 });
+    const [next] = await this.orm.em.fork().find(WebhookDelivery, this.waiting(new Date(), busy), { fields: ['nextAttemptAt'], orderBy: { nextAttemptAt: 'asc' }, limit: 1 });
     return next?.nextAttemptAt ?? undefined;
   }
 
-  async claim(limit: number, inHand: ReadonlyMap<string, number>, perEndpoint: number): Promise<Claimed[]> {
+  async due(limit: number, busy: readonly string[]): Promise<Claimed[]> {
     const em = this.orm.em.fork();
     const now = new Date();
     await this.sweep(em, now);
-    const busy = [...inHand].filter(([, count]) => count >= perEndpoint).map(([id]) => id);
-    const due = await em.find(
+    const due = await em.find(WebhookDelivery, { ...this.waiting(now, busy), nextAttemptAt: { $lte: now } }, { fields: ['id', 'endpoint'], orderBy: { nextAttemptAt: 'asc' }, limit });
+    return due.map(({ id, endpoint }) => ({ id, partner: endpoint.id }));
+  }
+
+  async lease(id: string): Promise<boolean> {
+    const now = new Date();
+    const taken = await this.orm.em.fork().nativeUpdate(
       WebhookDelivery,
-      { ...this.due(now, busy), nextAttemptAt: { $lte: now } },
-      { fields: ['id', 'endpoint'], orderBy: { nextAttemptAt: 'asc' }, limit: limit * 4 },
+      { id, status: WebhookDeliveryStatus.PENDING, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
+      { leaseOwner: this.owner, leaseUntil: new Date(now.getTime() + this.config.leaseMs) },
     );
-    const shares = new Map(inHand);
-    const claimed: Claimed[] = [];
-    for (const { id, endpoint } of due) {
-      const share = shares.get(endpoint.id) ?? 0;
-      if (claimed.length === limit) break;
-      if (share >= perEndpoint) continue;
-      const taken = await em.nativeUpdate(
-        WebhookDelivery,
-        { id, status: WebhookDeliveryStatus.PENDING, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
-        { leaseOwner: this.owner, leaseUntil: new Date(now.getTime() + this.config.leaseMs) },
-      );
-      if (taken !== 1) continue;
-      claimed.push({ id, partner: endpoint.id });
-      shares.set(endpoint.id, share + 1);
-    }
-    return claimed;
+    return taken === 1;
   }
 
   /** Finished deliveries (DELIVERED, FAILED) are kept WEBHOOK_RETENTION for the log and replay, then removed. */

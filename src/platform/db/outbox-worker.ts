@@ -6,13 +6,12 @@ export interface Claimed {
   partner: string;
 }
 
-/** What an outbox table offers its worker: claiming due items under a lease, working one, and when the next is due. */
+/** What an outbox table offers its worker: its due items, a lease on one, working one, and when the next is due. */
 export interface Outbox {
-  /**
-   * Claims up to `limit` due items, giving no partner more than the worker's per-partner share: `inHand` says how
-   * many each partner holds already. Items are leased, so several workers never take the same one.
-   */
-  claim(limit: number, inHand: ReadonlyMap<string, number>, perPartner: number): Promise<Claimed[]>;
+  /** Up to `limit` due items that no worker holds, oldest first, of partners not in `busy`. */
+  due(limit: number, busy: readonly string[]): Promise<Claimed[]>;
+  /** Takes the lease on an item if it is still free, so several workers never take the same one. */
+  lease(id: string): Promise<boolean>;
   /** Works one claimed item; failures are the outbox's to record. */
   process(id: string): Promise<void>;
   /** When the next item of a partner not in `busy` falls due (undefined: none). */
@@ -73,7 +72,7 @@ export class OutboxWorker {
       let claimed: Claimed[] = [];
       if (free > 0) {
         try {
-          claimed = await this.outbox.claim(free, this.perPartner, this.limits.perPartner);
+          claimed = await this.claim(free);
         } catch (error) {
           this.logger.error({ err: error }, `${this.name} could not claim work`);
         }
@@ -97,11 +96,29 @@ export class OutboxWorker {
     await Promise.all(this.inFlight);
   }
 
+  private busy(): string[] {
+    return [...this.perPartner].filter(([, count]) => count >= this.limits.perPartner).map(([partner]) => partner);
+  }
+
+  /** Up to `limit` items, no partner beyond its share; more candidates than slots, as some partner's share may fill up. */
+  private async claim(limit: number): Promise<Claimed[]> {
+    const candidates = await this.outbox.due(limit * 4, this.busy());
+    const shares = new Map(this.perPartner);
+    const claimed: Claimed[] = [];
+    for (const candidate of candidates) {
+      if (claimed.length === limit) break;
+      const share = shares.get(candidate.partner) ?? 0;
+      if (share >= this.limits.perPartner || !(await this.outbox.lease(candidate.id))) continue;
+      claimed.push(candidate);
+      shares.set(candidate.partner, share + 1);
+    }
+    return claimed;
+  }
+
   /** Until the next item of a partner with a free share falls due, at most one poll interval. */
   private async idleTime(): Promise<number> {
     try {
-      const busy = [...this.perPartner].filter(([, count]) => count >= this.limits.perPartner).map(([partner]) => partner);
-      const next = await this.outbox.nextDue(busy);
+      const next = await this.outbox.nextDue(this.busy());
       const due = next ? next.getTime() - Date.now() : Infinity;
       return Math.max(5, Math.min(this.limits.pollIntervalMs, due));
     } catch {
