@@ -2,7 +2,7 @@ import { rolesFor } from '../../access/access-policy';
 import { EmptyBody, LIMITS, LineOfBusinessId, PolicyDocumentationBody, QuoteCallbackBody, Timestamp, TokenRequestBody } from '../../platform/validation/rules';
 import { ALL_STATUSES } from '../../tenders/tender-status';
 import { CALLBACK_PATH } from './quote-callback.routes';
-import { bearerErrors, headers, id, nullable, problem, ref, tags, timestamp, withConventions } from './openapi-parts';
+import { bearerErrors, headers, id, nullable, pageMetadata, problem, ref, tags, timestamp, withConventions } from './openapi-parts';
 import { SORT_FIELDS } from './tender-query-params';
 import { webhookEvents, webhookPaths, webhookSchemas } from './webhook-openapi';
 import { ITEM_ROUTES, LIST_ROUTES } from './tender.routes';
@@ -211,9 +211,7 @@ export const openApiDocument = withConventions({
             required: ['count', 'skip', 'limit', 'sort'],
             additionalProperties: false,
             properties: {
-              count: { type: 'string', pattern: '^\\d+$', description: 'Total matching, not the page size (a string, as the specification has it).', examples: ['42'] },
-              skip: { type: 'string', pattern: '^\\d+$', examples: ['0'] },
-              limit: { type: 'string', pattern: '^\\d+$', examples: ['50'] },
+              ...pageMetadata,
               sort: { type: 'object', additionalProperties: { enum: [1, -1] }, examples: [{ updated_at: -1, created_at: 1 }] },
             },
           },

@@ -5,6 +5,13 @@ export const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }]
 export const timestamp = { type: 'string', format: 'date-time', examples: ['2026-05-04T09:15:00.000Z'] };
 export const id = { type: 'string', examples: ['7d3c9a52-4f1e-4b8a-9c6d-2e5f8a1b0c34'] };
 
+/** The envelope of every REST list (spec 2.2): `count`, `skip` and `limit` are strings, as the specification has them. */
+export const pageMetadata = {
+  count: { type: 'string', pattern: '^\\d+$', description: 'Total matching, not the page size (a string, as the specification has it).', examples: ['42'] },
+  skip: { type: 'string', pattern: '^\\d+$', examples: ['0'] },
+  limit: { type: 'string', pattern: '^\\d+$', examples: ['50'] },
+};
+
 export const bearerErrors = {
   '401': problem('No, malformed, expired, revoked or foreign token (WWW-Authenticate: Bearer error="invalid_token").'),
   '403': problem("The token's role may not use this path."),

@@ -41,13 +41,7 @@ export function parseListQuery(req: Request, pathStatuses: readonly TenderStatus
   const variables: TenderListVariables = { status: [...pathStatuses] };
   const sortEcho: Record<string, 1 | -1> = {};
 
-  for (const name of ['skip', 'limit'] as const) {
-    if (values[name] === undefined) continue;
-    const value = /^\d+$/.test(values[name]) ? Number(values[name]) : values[name];
-    const refused = problemsOf(PageRules.properties[name], value, 'parameter', name);
-    if (refused.length > 0) problems.push(...refused);
-    else variables[name] = value as number;
-  }
+  Object.assign(variables, pageOf(values, problems));
 
   if (values.sort !== undefined) {
     const sort: NonNullable<TenderListVariables['sort']> = [];
@@ -89,6 +83,19 @@ export function parseListQuery(req: Request, pathStatuses: readonly TenderStatus
 
   if (problems.length > 0) throw badInput('The query parameters are invalid', problems);
   return { variables, sortEcho };
+}
+
+/** `skip` and `limit` of any REST list, checked by the page rules; absent ones are left out. */
+export function pageOf(values: Record<string, string>, problems: FieldProblem[]): { skip?: number; limit?: number } {
+  const page: { skip?: number; limit?: number } = {};
+  for (const name of ['skip', 'limit'] as const) {
+    if (values[name] === undefined) continue;
+    const value = /^\d+$/.test(values[name]) ? Number(values[name]) : values[name];
+    const refused = problemsOf(PageRules.properties[name], value, 'parameter', name);
+    if (refused.length > 0) problems.push(...refused);
+    else page[name] = value as number;
+  }
+  return page;
 }
 
 /** `GET .../tenders/{id}` takes no parameters at all. */

@@ -2,8 +2,8 @@ import { Router, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { assertMay, type Operation } from '../../access/access-policy';
 import { badInput, type FieldProblem } from '../../platform/errors/domain-error';
-import { EmptyBody, LIMITS, PageRules, WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from '../../platform/validation/rules';
-import { parseBody, problemsOf } from '../../platform/validation/validate';
+import { EmptyBody, LIMITS, WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from '../../platform/validation/rules';
+import { parseBody } from '../../platform/validation/validate';
 import { WebhookDeliveryStatus, WebhookEventType } from '../../webhooks/webhook-event-type';
 import { prepareOperation } from '../graphql/prepared-operation';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
@@ -18,7 +18,7 @@ import {
   REST_WEBHOOK_ENDPOINT,
   REST_WEBHOOK_ENDPOINTS,
 } from './webhook-operations.graphql';
-import { assertNoQuery } from './tender-query-params';
+import { assertNoQuery, pageOf } from './tender-query-params';
 
 /** Each REST prefix manages the endpoints of its own clients; internal users manage any client's through GraphQL. */
 export const WEBHOOK_ROUTES: readonly { prefix: string; access: Operation }[] = [
@@ -51,14 +51,7 @@ function deliveryQuery(req: Request): { status?: string; skip: number; limit: nu
     else if (typeof value !== 'string') problems.push({ parameter: name, message: 'must be given once' });
     else values[name] = value;
   }
-  const page: { skip: number; limit: number } = { skip: 0, limit: LIMITS.defaultPageSize };
-  for (const name of ['skip', 'limit'] as const) {
-    if (values[name] === undefined) continue;
-    const value = /^\d+$/.test(values[name]) ? Number(values[name]) : values[name];
-    const refused = problemsOf(PageRules.properties[name], value, 'parameter', name);
-    if (refused.length > 0) problems.push(...refused);
-    else page[name] = value as number;
-  }
+  const page = { skip: 0, limit: LIMITS.defaultPageSize, ...pageOf(values, problems) };
   const statuses = Object.values(WebhookDeliveryStatus) as string[];
   if (values.status !== undefined && !statuses.includes(values.status)) problems.push({ parameter: 'status', message: `must be one of ${statuses.join(', ')}` });
   if (problems.length > 0) throw badInput('The query parameters are invalid', problems);

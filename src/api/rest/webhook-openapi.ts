@@ -2,7 +2,7 @@ import { rolesFor } from '../../access/access-policy';
 import { EmptyBody, LIMITS, WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from '../../platform/validation/rules';
 import { ALL_STATUSES } from '../../tenders/tender-status';
 import { WEBHOOK_EVENT_TYPES, WebhookDeliveryStatus } from '../../webhooks/webhook-event-type';
-import { bearerErrors, nullable, problem, ref, timestamp } from './openapi-parts';
+import { bearerErrors, nullable, pageMetadata, problem, ref, timestamp } from './openapi-parts';
 import { WEBHOOK_ROUTES } from './webhook-endpoint.routes';
 
 const endpoint = {
@@ -79,7 +79,7 @@ export const webhookSchemas = {
         type: 'object',
         required: ['count', 'skip', 'limit'],
         additionalProperties: false,
-        properties: { count: { type: 'string', pattern: '^\\d+$' }, skip: { type: 'string', pattern: '^\\d+$' }, limit: { type: 'string', pattern: '^\\d+$' } },
+        properties: pageMetadata,
       },
       payload: { type: 'array', items: ref('WebhookDelivery') },
     },
