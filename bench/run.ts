@@ -47,6 +47,7 @@ const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.
 const PRODUCTION_NODE_OPTIONS = ['--max-old-space-size=192'];
 const GATEWAY_PORT = 4701;
 const BASELINE_PORT = 4702;
+const REFERENCE_PORT = 4703;
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 
 interface Figure {
@@ -227,6 +228,18 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
 
     const auth = { authorization: `Bearer ${await token(gw, { appId: internal.client.appId, secret: internal.secret })}` };
     const first = ((await (await fetch(`${gw}/api/v1/tenders?limit=1`, { headers: auth })).json()) as { payload: { _id: string }[] }).payload[0]._id;
+    // The raw reference (SQLite only: better-sqlite3), checked byte for byte against the gateway before it is timed.
+    const ref = `http://127.0.0.1:${REFERENCE_PORT}`;
+    const withReference = engine === 'sqlite';
+    if (withReference) {
+      processes.push(start(['--import', 'tsx', 'bench/reference-server.ts'], { BENCH_DATABASE_URL: database.url, JWT_SECRET, PORT: String(REFERENCE_PORT) }));
+      await waitFor('the reference', async () => (await fetch(`${ref}/api/v1/tenders?limit=1`, { headers: auth }).catch(() => ({ ok: false }))).ok, 60_000);
+      for (const path of ['/api/v1/tenders?limit=50', `/api/v1/tenders?limit=50&skip=${Math.max(0, TENDERS - 50)}`, `/api/v1/tenders/${first}`]) {
+        const [ours, theirs] = await Promise.all([gw, ref].map(async (host) => (await fetch(`${host}${path}`, { headers: auth })).text()));
+        if (ours !== theirs) throw new Error(`the reference answers ${path} differently from the gateway:\n${ours.slice(0, 400)}\n${theirs.slice(0, 400)}`);
+      }
+      console.log('  the reference answers byte for byte as the gateway does');
+    }
     const deepSkip = Math.max(0, TENDERS - 50);
     const graphqlPage = JSON.stringify({ query: REST_TENDER_LIST, variables: { limit: 50 } });
 
@@ -234,8 +247,10 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     for (const url of [`${base}/tenders?limit=50`, `${gw}/api/v1/tenders?limit=50`]) await autocannon({ url, headers: auth, connections: CONNECTIONS, amount: 300 });
 
     const figures: Figure[] = [];
+    const reference = (scenario: string, path: string) => (withReference ? [{ scenario: `reference: ${scenario}`, options: { url: `${ref}${path}`, headers: auth } }] : []);
     if (SCENARIOS.has('reads')) figures.push(
       ...(await inTurns([
+        ...reference('first page (limit 50)', '/api/v1/tenders?limit=50'),
         { scenario: 'baseline: first page (limit 50)', options: { url: `${base}/tenders?limit=50` } },
         { scenario: 'REST /api/v1/tenders?limit=50', options: { url: `${gw}/api/v1/tenders?limit=50`, headers: auth } },
         {
@@ -244,10 +259,12 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
         },
       ])),
       ...(await inTurns([
+        ...reference(`deep page (skip ${deepSkip})`, `/api/v1/tenders?limit=50&skip=${deepSkip}`),
         { scenario: `baseline: deep page (skip ${deepSkip})`, options: { url: `${base}/tenders?limit=50&skip=${deepSkip}` } },
         { scenario: `REST deep page (skip ${deepSkip})`, options: { url: `${gw}/api/v1/tenders?limit=50&skip=${deepSkip}`, headers: auth } },
       ])),
       ...(await inTurns([
+        ...reference('one tender', `/api/v1/tenders/${first}`),
         { scenario: 'REST one tender', options: { url: `${gw}/api/v1/tenders/${first}`, headers: auth } },
         {
           scenario: 'POST /auth/token',
@@ -285,6 +302,10 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
       restVsBaseline: by('REST /api').requestsPerSecond / by('baseline: first').requestsPerSecond,
       graphqlVsBaseline: by('GraphQL').requestsPerSecond / by('baseline: first').requestsPerSecond,
       deepVsFirstP50: by('REST deep').p50Ms / Math.max(1, by('REST /api').p50Ms),
+      restVsReference: by('REST /api').requestsPerSecond / by('reference: first').requestsPerSecond,
+      graphqlVsReference: by('GraphQL').requestsPerSecond / by('reference: first').requestsPerSecond,
+      deepVsReference: by('REST deep').requestsPerSecond / by('reference: deep').requestsPerSecond,
+      oneTenderVsReference: by('REST one tender').requestsPerSecond / by('reference: one tender').requestsPerSecond,
     };
     const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
     // Only the targets of the scenarios that ran.
@@ -294,6 +315,14 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
             `REST page / baseline throughput       ${ratios.restVsBaseline.toFixed(2)}   target ≥ 0.7     ${mark(ratios.restVsBaseline >= 0.7)}`,
             `GraphQL page / baseline throughput    ${ratios.graphqlVsBaseline.toFixed(2)}   target ≥ 0.5     ${mark(ratios.graphqlVsBaseline >= 0.5)}`,
             `deep page p50 / first page p50        ${ratios.deepVsFirstP50.toFixed(2)}   target ≤ 2       ${mark(ratios.deepVsFirstP50 <= 2)}`,
+            ...(withReference
+              ? [
+                  `REST page / raw reference             ${ratios.restVsReference.toFixed(2)}   target ≥ 0.6     ${mark(ratios.restVsReference >= 0.6)}`,
+                  `GraphQL page / raw reference          ${ratios.graphqlVsReference.toFixed(2)}   target ≥ 0.45    ${mark(ratios.graphqlVsReference >= 0.45)}`,
+                  `REST deep page / raw reference        ${ratios.deepVsReference.toFixed(2)}   (printed)`,
+                  `REST one tender / raw reference       ${ratios.oneTenderVsReference.toFixed(2)}   target ≥ 0.25    ${mark(ratios.oneTenderVsReference >= 0.25)}`,
+                ]
+              : []),
           ]
         : []),
       ...(SCENARIOS.has('callback')

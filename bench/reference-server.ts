@@ -1,0 +1,95 @@
+import { createServer, type ServerResponse } from 'node:http';
+import Database from 'better-sqlite3';
+import jwt from 'jsonwebtoken';
+
+/**
+ * The benchmark's reference: the closest thing to the limit of one Node process on this data (DESIGN 6).
+ * `node:http` and `better-sqlite3` with statements prepared once, the gateway's SQL shape (the page's ids from the
+ * tender table's indexes, then its relations), the same JSON byte for byte (bench/run.ts checks before timing),
+ * and the same authentication: the JWT verified and its client's standing read. No framework, no GraphQL, no ORM.
+ * It answers an internal token (every tender, in full) on `GET /api/v1/tenders?limit=&skip=` and `GET /api/v1/tenders/{id}`.
+ */
+const url = process.env.BENCH_DATABASE_URL!;
+const secret = process.env.JWT_SECRET!;
+const db = new Database(url, { readonly: true, fileMustExist: true });
+db.pragma('cache_size = -65536');
+
+const COLUMNS = `t.id, t.status, t.product, t.tax_rate, t.policy_number, t.policy_confirmed_at, t.changes_metadata, t.created_at, t.updated_at,
+  l.id as l_id, l.name as l_name,
+  c.id as c_id, c.company_id as c_company_id, c.name as c_name, c.address_street as c_street, c.address_house_number as c_house,
+  c.address_zip as c_zip, c.address_city as c_city, c.address_country as c_country,
+  b.id as b_id, b.company_id as b_company_id, b.email as b_email, b.name as b_name, b.address_street as b_street,
+  b.address_house_number as b_house, b.address_zip as b_zip, b.address_city as b_city, b.address_country as b_country,
+  p.id as p_id, p.account_id as p_account_id, p.email as p_email, p.first_name as p_first, p.last_name as p_last, p.salutation as p_salutation`;
+const JOINS = `join line_of_business l on l.id = t.line_of_business_id join customer c on c.id = t.customer_id
+  join broker_company b on b.id = t.broker_company_id join person p on p.id = t.person_in_charge_id`;
+
+const page = db.prepare(
+  `select ${COLUMNS} from tender t ${JOINS}
+   where t.id in (select id from tender order by created_at desc, id desc limit ? offset ?)
+   order by t.created_at desc, t.id desc`,
+);
+const count = db.prepare('select count(*) as count from tender').pluck();
+const one = db.prepare(`select ${COLUMNS} from tender t ${JOINS} where t.id = ?`);
+const standing = db.prepare(
+  `select c.disabled_at as disabled_at, c.token_generation as generation, (select 1 from revoked_token r where r.jti = ?) as revoked
+   from api_client c where c.app_id = ?`,
+);
+
+type Row = Record<string, string | number | null>;
+const iso = (value: string | number | null) => (value === null ? null : new Date(value).toISOString());
+const address = (row: Row, p: string) => ({ street: row[`${p}_street`], house_number: row[`${p}_house`], zip: row[`${p}_zip`], city: row[`${p}_city`], country: row[`${p}_country`] });
+
+/** Spec 2.1, in the order and shape the gateway's REST shim gives it (an internal viewer: nothing withheld). */
+function tender(row: Row) {
+  return {
+    _id: row.id,
+    changes_metadata: JSON.parse(row.changes_metadata as string),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    product: row.product,
+    status: row.status,
+    tax_rate: row.tax_rate,
+    line_of_business: { _id: row.l_id, name: row.l_name },
+    customer: { _id: row.c_id, address: address(row, 'c'), company_id: row.c_company_id, name: row.c_name },
+    broker_company: { _id: row.b_id, address: address(row, 'b'), company_id: row.b_company_id, email: row.b_email, name: row.b_name },
+    person_in_charge: { _id: row.p_id, account_id: row.p_account_id, email: row.p_email, first_name: row.p_first, last_name: row.p_last, salutation: row.p_salutation },
+    policy_documentation:
+      row.status === 'SUCCESSFUL' ? { status: row.policy_number ? 'CONFIRMED' : 'PENDING', policy_number: row.policy_number, confirmed_at: iso(row.policy_confirmed_at) } : null,
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** The gateway's checks of a bearer token: signature, lifetime, issuer and audience, then its client's standing. */
+function authenticated(header: string | undefined): boolean {
+  const match = /^bearer +(\S+)$/i.exec(header ?? '');
+  if (!match) return false;
+  try {
+    const claims = jwt.verify(match[1], secret, { algorithms: ['HS256'], issuer: 'tender-exchange', audience: 'tender-exchange-api' }) as jwt.JwtPayload;
+    const found = standing.get(claims.jti, claims.sub) as { disabled_at: unknown; generation: number; revoked: number | null } | undefined;
+    return Boolean(found) && !found!.revoked && found!.disabled_at === null && Number(found!.generation) === (claims.gen ?? 0);
+  } catch {
+    return false;
+  }
+}
+
+const server = createServer((req, res) => {
+  if (!authenticated(req.headers.authorization)) return send(res, 401, { code: 'UNAUTHENTICATED' });
+  const target = new URL(req.url ?? '/', 'http://reference');
+  if (target.pathname === '/api/v1/tenders') {
+    const limit = Number(target.searchParams.get('limit') ?? 50);
+    const skip = Number(target.searchParams.get('skip') ?? 0);
+    const rows = page.all(limit, skip) as Row[];
+    return send(res, 200, { metadata: { count: String(count.get()), skip: String(skip), limit: String(limit), sort: {} }, payload: rows.map(tender) });
+  }
+  const item = /^\/api\/v1\/tenders\/([^/]+)$/.exec(target.pathname);
+  const row = item ? (one.get(decodeURIComponent(item[1])) as Row | undefined) : undefined;
+  return row ? send(res, 200, tender(row)) : send(res, 404, { code: 'NOT_FOUND' });
+});
+
+server.listen(Number(process.env.PORT), '127.0.0.1');
