@@ -98,6 +98,9 @@ export class QuoteRequestService {
           updatedAt: now,
         }),
       );
+      // The requests are written first: the transaction then holds the write lock (on SQLite a read first would
+      // start a snapshot that another instance's write makes stale, and the upgrade would fail at once).
+      await tx.flush();
       const known = await tx.find(TenderInvitation, { tender: tender.id, insurer: { $in: insurers.map((insurer) => insurer.id) } }, { fields: ['insurer'] });
       const invited = insurers.filter((insurer) => !known.some((invitation) => invitation.insurer.id === insurer.id));
       // Native upserts: invitations neither touch the tender's version nor clash with a concurrent request.
@@ -108,7 +111,6 @@ export class QuoteRequestService {
           { onConflictFields: ['insurer', 'tender'], onConflictAction: 'ignore' },
         );
       }
-      await tx.flush();
       for (const insurer of invited) {
         for (const listener of this.listeners) await listener(tx, { kind: 'invited', tenderId: tender.id, insurerId: insurer.id, at: now });
       }
