@@ -1,5 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Request, RequestHandler, Response } from 'express';
+import { assertMay, type Operation } from '../../access/access-policy';
 import type { RequestContext } from '../../access/request-context';
 import type { Viewer } from '../../access/viewer';
 import type { TokenService } from '../../auth/token.service';
@@ -107,6 +108,13 @@ export const requestScopes =
     res.locals.scope = new RequestScope(deps, req);
     next();
   };
+
+/** A route's context once the access policy allows its viewer the operation (FORBIDDEN otherwise). */
+export async function authorisedContext(res: Response, operation: Operation): Promise<GatewayContext> {
+  const context = await requestScopeOf(res).requestContext();
+  assertMay(context.viewer, operation);
+  return context;
+}
 
 export function requestScopeOf(res: Response): RequestScope {
   const scope = res.locals.scope as RequestScope | undefined;

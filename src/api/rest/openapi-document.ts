@@ -2,7 +2,7 @@ import { rolesFor } from '../../access/access-policy';
 import { EmptyBody, LIMITS, LineOfBusinessId, PolicyDocumentationBody, QuoteCallbackBody, Timestamp, TokenRequestBody } from '../../platform/validation/rules';
 import { ALL_STATUSES } from '../../tenders/tender-status';
 import { CALLBACK_PATH } from './quote-callback.routes';
-import { bearerErrors, headers, id, nullable, pageMetadata, problem, ref, tags, timestamp, withConventions } from './openapi-parts';
+import { bearerErrors, headers, id, listOf, nullable, problem, ref, tags, timestamp, withConventions } from './openapi-parts';
 import { SORT_FIELDS } from './tender-query-params';
 import { webhookEvents, webhookPaths, webhookSchemas } from './webhook-openapi';
 import { ITEM_ROUTES, LIST_ROUTES } from './tender.routes';
@@ -201,23 +201,9 @@ export const openApiDocument = withConventions({
           policy_documentation: nullable(ref('PolicyDocumentation')),
         },
       },
-      TenderList: {
-        type: 'object',
-        required: ['metadata', 'payload'],
-        additionalProperties: false,
-        properties: {
-          metadata: {
-            type: 'object',
-            required: ['count', 'skip', 'limit', 'sort'],
-            additionalProperties: false,
-            properties: {
-              ...pageMetadata,
-              sort: { type: 'object', additionalProperties: { enum: [1, -1] }, examples: [{ updated_at: -1, created_at: 1 }] },
-            },
-          },
-          payload: { type: 'array', items: ref('Tender') },
-        },
-      },
+      TenderList: listOf(ref('Tender'), {
+        sort: { type: 'object', additionalProperties: { enum: [1, -1] }, examples: [{ updated_at: -1, created_at: 1 }] },
+      }),
       TokenRequest: TokenRequestBody,
       ...webhookSchemas,
       TokenResponse: {

@@ -6,11 +6,27 @@ export const timestamp = { type: 'string', format: 'date-time', examples: ['2026
 export const id = { type: 'string', examples: ['7d3c9a52-4f1e-4b8a-9c6d-2e5f8a1b0c34'] };
 
 /** The envelope of every REST list (spec 2.2): `count`, `skip` and `limit` are strings, as the specification has them. */
-export const pageMetadata = {
+const pageMetadata = {
   count: { type: 'string', pattern: '^\\d+$', description: 'Total matching, not the page size (a string, as the specification has it).', examples: ['42'] },
   skip: { type: 'string', pattern: '^\\d+$', examples: ['0'] },
   limit: { type: 'string', pattern: '^\\d+$', examples: ['50'] },
 };
+
+/** `{metadata, payload}`: a page of `items`, with the page's metadata and any `more` a list adds (tenders: `sort`). */
+export const listOf = (items: object, more: Record<string, object> = {}) => ({
+  type: 'object',
+  required: ['metadata', 'payload'],
+  additionalProperties: false,
+  properties: {
+    metadata: {
+      type: 'object',
+      required: ['count', 'skip', 'limit', ...Object.keys(more)],
+      additionalProperties: false,
+      properties: { ...pageMetadata, ...more },
+    },
+    payload: { type: 'array', items },
+  },
+});
 
 export const bearerErrors = {
   '401': problem('No, malformed, expired, revoked or foreign token (WWW-Authenticate: Bearer error="invalid_token").'),

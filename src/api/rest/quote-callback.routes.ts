@@ -1,8 +1,7 @@
 import { Router } from 'express';
-import { assertMay } from '../../access/access-policy';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
 import { LIMITS } from '../../platform/validation/rules';
-import { requestScopeOf } from '../http/request-context';
+import { authorisedContext } from '../http/request-context';
 import { parseCallback, receiveCallback } from '../../quotes/quote-callback.service';
 
 export const CALLBACK_PATH = '/aggregation-gateway/v1/public/producer-integration/quotes/available';
@@ -11,8 +10,7 @@ export const CALLBACK_PATH = '/aggregation-gateway/v1/public/producer-integratio
 export function quoteCallbackRoutes(): Router {
   const router = Router();
   router.post(CALLBACK_PATH, ...jsonBody(LIMITS.restBodyBytes), async (req, res) => {
-    const { em, viewer, wakeDispatcher } = await requestScopeOf(res).requestContext();
-    assertMay(viewer, 'quoteCallback');
+    const { em, viewer, wakeDispatcher } = await authorisedContext(res, 'quoteCallback');
     const quoteRequestId = parseCallback(req.body);
     if (await receiveCallback(em, viewer, quoteRequestId)) wakeDispatcher();
     res.status(202).json({ status: 'accepted', quote_request_id: quoteRequestId });

@@ -29,15 +29,21 @@ export interface ParsedListQuery {
   sortEcho: Record<string, 1 | -1>;
 }
 
-/** Refuses what it does not understand: unknown or repeated parameters and every malformed value. */
-export function parseListQuery(req: Request, pathStatuses: readonly TenderStatus[]): ParsedListQuery {
-  const problems: FieldProblem[] = [];
+/** A REST list's query parameters by name; an unknown or repeated one is a problem, not ignored. */
+export function queryValues(req: Request, allowed: readonly string[], problems: FieldProblem[]): Record<string, string> {
   const values: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.query)) {
-    if (!LIST_PARAMETERS.includes(name)) problems.push({ parameter: name, message: `unknown parameter; allowed: ${LIST_PARAMETERS.join(', ')}` });
+    if (!allowed.includes(name)) problems.push({ parameter: name, message: `unknown parameter; allowed: ${allowed.join(', ')}` });
     else if (typeof value !== 'string') problems.push({ parameter: name, message: 'must be given once' });
     else values[name] = value;
   }
+  return values;
+}
+
+/** Refuses what it does not understand: unknown or repeated parameters and every malformed value. */
+export function parseListQuery(req: Request, pathStatuses: readonly TenderStatus[]): ParsedListQuery {
+  const problems: FieldProblem[] = [];
+  const values = queryValues(req, LIST_PARAMETERS, problems);
   const variables: TenderListVariables = { status: [...pathStatuses] };
   const sortEcho: Record<string, 1 | -1> = {};
 

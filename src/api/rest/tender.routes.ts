@@ -1,9 +1,9 @@
-import { Router, type Response } from 'express';
+import { Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { assertMay, type Operation } from '../../access/access-policy';
+import type { Operation } from '../../access/access-policy';
 import { prepareOperation } from '../graphql/prepared-operation';
 import { LIMITS } from '../../platform/validation/rules';
-import { requestScopeOf } from '../http/request-context';
+import { authorisedContext } from '../http/request-context';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
 import { ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../../tenders/tender-status';
 import { assertNoQuery, parseListQuery, parsePolicyDocumentation } from './tender-query-params';
@@ -44,15 +44,9 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
   const confirmPolicy = prepareOperation(schema, REST_CONFIRM_POLICY_DOCUMENTATION);
   const router = Router();
 
-  async function authorised(res: Response, access: Operation) {
-    const context = await requestScopeOf(res).requestContext();
-    assertMay(context.viewer, access);
-    return context;
-  }
-
   for (const route of LIST_ROUTES) {
     router.get(route.path, async (req, res) => {
-      const context = await authorised(res, route.access);
+      const context = await authorisedContext(res, route.access);
       const { variables, sortEcho } = parseListQuery(req, route.statuses);
       const data = await list.run(context, { ...variables });
       const page = data.tenders as { count: number; skip: number; limit: number; items: unknown[] };
@@ -67,7 +61,7 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
   // The insurer confirms the policy documentation of a tender it won (DESIGN 3); the mutation checks its own entry.
   const policyPath = '/public/v1/tenders/:id/policy-documentation';
   router.post(policyPath, ...jsonBody(LIMITS.restBodyBytes), async (req, res) => {
-    const context = await authorised(res, 'insurerApi');
+    const context = await authorisedContext(res, 'insurerApi');
     assertNoQuery(req);
     const { policyNumber, confirmedAt } = parsePolicyDocumentation(req.body);
     const data = await confirmPolicy.run(context, { id: req.params.id, policyNumber, confirmedAt });
@@ -77,7 +71,7 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
 
   for (const route of ITEM_ROUTES) {
     router.get(route.path, async (req, res) => {
-      const context = await authorised(res, route.access);
+      const context = await authorisedContext(res, route.access);
       assertNoQuery(req);
       const data = await byId.run(context, { id: req.params.id });
       res.json(data.tender);

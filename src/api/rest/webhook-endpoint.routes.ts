@@ -1,13 +1,13 @@
 import { Router, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { assertMay, type Operation } from '../../access/access-policy';
+import type { Operation } from '../../access/access-policy';
 import { badInput, type FieldProblem } from '../../platform/errors/domain-error';
 import { EmptyBody, LIMITS, WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from '../../platform/validation/rules';
 import { parseBody } from '../../platform/validation/validate';
 import { WebhookDeliveryStatus, WebhookEventType } from '../../webhooks/webhook-event-type';
 import { prepareOperation } from '../graphql/prepared-operation';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
-import { requestScopeOf } from '../http/request-context';
+import { authorisedContext } from '../http/request-context';
 import {
   REST_CREATE_WEBHOOK_ENDPOINT,
   REST_DELETE_WEBHOOK_ENDPOINT,
@@ -18,7 +18,7 @@ import {
   REST_WEBHOOK_ENDPOINT,
   REST_WEBHOOK_ENDPOINTS,
 } from './webhook-operations.graphql';
-import { assertNoQuery, pageOf } from './tender-query-params';
+import { assertNoQuery, pageOf, queryValues } from './tender-query-params';
 
 /** Each REST prefix manages the endpoints of its own clients; internal users manage any client's through GraphQL. */
 export const WEBHOOK_ROUTES: readonly { prefix: string; access: Operation }[] = [
@@ -45,12 +45,7 @@ const DELIVERY_PARAMETERS = ['status', 'skip', 'limit'];
 
 function deliveryQuery(req: Request): { status?: string; skip: number; limit: number } {
   const problems: FieldProblem[] = [];
-  const values: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.query)) {
-    if (!DELIVERY_PARAMETERS.includes(name)) problems.push({ parameter: name, message: `unknown parameter; allowed: ${DELIVERY_PARAMETERS.join(', ')}` });
-    else if (typeof value !== 'string') problems.push({ parameter: name, message: 'must be given once' });
-    else values[name] = value;
-  }
+  const values = queryValues(req, DELIVERY_PARAMETERS, problems);
   const page = { skip: 0, limit: LIMITS.defaultPageSize, ...pageOf(values, problems) };
   const statuses = Object.values(WebhookDeliveryStatus) as string[];
   if (values.status !== undefined && !statuses.includes(values.status)) problems.push({ parameter: 'status', message: `must be one of ${statuses.join(', ')}` });
@@ -72,11 +67,7 @@ export function webhookEndpointRoutes(schema: GraphQLSchema): Router {
   const json = jsonBody(LIMITS.restBodyBytes);
 
   for (const { prefix, access } of WEBHOOK_ROUTES) {
-    const authorised = async (res: Response) => {
-      const context = await requestScopeOf(res).requestContext();
-      assertMay(context.viewer, access);
-      return context;
-    };
+    const authorised = (res: Response) => authorisedContext(res, access);
 
     router.get(prefix, async (req, res) => {
       const context = await authorised(res);

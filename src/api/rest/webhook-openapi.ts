@@ -2,7 +2,7 @@ import { rolesFor } from '../../access/access-policy';
 import { EmptyBody, LIMITS, WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from '../../platform/validation/rules';
 import { ALL_STATUSES } from '../../tenders/tender-status';
 import { WEBHOOK_EVENT_TYPES, WebhookDeliveryStatus } from '../../webhooks/webhook-event-type';
-import { bearerErrors, nullable, pageMetadata, problem, ref, timestamp } from './openapi-parts';
+import { bearerErrors, listOf, nullable, problem, ref, timestamp } from './openapi-parts';
 import { WEBHOOK_ROUTES } from './webhook-endpoint.routes';
 
 const endpoint = {
@@ -70,20 +70,7 @@ export const webhookSchemas = {
       created_at: timestamp,
     },
   },
-  WebhookDeliveryList: {
-    type: 'object',
-    required: ['metadata', 'payload'],
-    additionalProperties: false,
-    properties: {
-      metadata: {
-        type: 'object',
-        required: ['count', 'skip', 'limit'],
-        additionalProperties: false,
-        properties: pageMetadata,
-      },
-      payload: { type: 'array', items: ref('WebhookDelivery') },
-    },
-  },
+  WebhookDeliveryList: listOf(ref('WebhookDelivery')),
 };
 
 const json = (schema: object, description: string) => ({ description, content: { 'application/json': { schema } } });
