@@ -7,7 +7,8 @@ import jwt from 'jsonwebtoken';
  * `node:http` and `better-sqlite3` with statements prepared once, the gateway's SQL shape (the page's ids from the
  * tender table's indexes, then its relations), the same JSON byte for byte (bench/run.ts checks before timing),
  * and the same authentication: the JWT verified and its client's standing read. No framework, no GraphQL, no ORM.
- * It answers an internal token (every tender, in full) on `GET /api/v1/tenders?limit=&skip=` and `GET /api/v1/tenders/{id}`.
+ * It answers an internal token (every tender, in full) on `GET /api/v1/tenders?limit=&skip=` (with the `next` cursor)
+ * and `GET /api/v1/tenders/{id}`.
  */
 const url = process.env.BENCH_DATABASE_URL!;
 const secret = process.env.JWT_SECRET!;
@@ -84,8 +85,12 @@ const server = createServer((req, res) => {
   if (target.pathname === '/api/v1/tenders') {
     const limit = Number(target.searchParams.get('limit') ?? 50);
     const skip = Number(target.searchParams.get('skip') ?? 0);
-    const rows = page.all(limit, skip) as Row[];
-    return send(res, 200, { metadata: { count: String(count.get()), skip: String(skip), limit: String(limit), sort: {} }, payload: rows.map(tender) });
+    // One row beyond the page tells whether there is a next one, as in the gateway.
+    const rows = page.all(limit + 1, skip) as Row[];
+    const shown = rows.slice(0, limit);
+    const last = shown[shown.length - 1];
+    const next = rows.length > limit ? Buffer.from(JSON.stringify([1, 'createdAt:desc,id:desc', Number(last.created_at), last.id])).toString('base64url') : null;
+    return send(res, 200, { metadata: { count: String(count.get()), skip: String(skip), limit: String(limit), sort: {}, next }, payload: shown.map(tender) });
   }
   const item = /^\/api\/v1\/tenders\/([^/]+)$/.exec(target.pathname);
   const row = item ? (one.get(decodeURIComponent(item[1])) as Row | undefined) : undefined;

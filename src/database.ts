@@ -18,6 +18,7 @@ import { Person } from './parties/person.entity';
 import { LineOfBusiness } from './tenders/line-of-business.entity';
 import { TenderHistoryEntry } from './tenders/tender-history-entry.entity';
 import { TenderInvitation } from './tenders/tender-invitation.entity';
+import { TenderFeed } from './tenders/feed/tender-feed.entity';
 import { Tender } from './tenders/tender.entity';
 import { WebhookDelivery } from './webhooks/webhook-delivery.entity';
 import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity';
@@ -40,6 +41,7 @@ const entities = [
   Tender,
   TenderHistoryEntry,
   TenderInvitation,
+  TenderFeed,
   WebhookDelivery,
   WebhookEndpoint,
 ];

@@ -65,7 +65,7 @@ describe('REST tender lists', () => {
     const { status, body, headers } = await getJson(gateway, path, token());
     expect(status).toBe(200);
     expect(headers.get('content-type')).toMatch(/^application\/json/);
-    expect(body.metadata).toEqual({ count: String(total), skip: '0', limit: '50', sort: {} });
+    expect(body.metadata).toEqual({ count: String(total), skip: '0', limit: '50', sort: {}, next: null });
     expect(body.payload).toHaveLength(total);
     for (const tender of body.payload) expect(statuses).toContain(tender.status);
   });

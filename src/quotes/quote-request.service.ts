@@ -5,6 +5,7 @@ import { newId } from '../platform/db/ids';
 import { DomainError, badInput, type FieldProblem } from '../platform/errors/domain-error';
 import { Insurer } from '../insurers/insurer.entity';
 import { TenderInvitation } from '../tenders/tender-invitation.entity';
+import { insurersInvited } from '../tenders/feed/tender-feed';
 import { Tender } from '../tenders/tender.entity';
 import { findVisibleTender } from '../tenders/tender-access';
 import { TenderStatus } from '../tenders/tender-status';
@@ -111,6 +112,8 @@ export class QuoteRequestService {
           { onConflictFields: ['insurer', 'tender'], onConflictAction: 'ignore' },
         );
       }
+      // Their tender lists now hold the tender.
+      await insurersInvited(tx, invited.map((insurer) => insurer.id));
       for (const insurer of invited) {
         for (const listener of this.listeners) await listener(tx, { kind: 'invited', tenderId: tender.id, insurerId: insurer.id, at: now });
       }

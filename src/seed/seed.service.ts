@@ -7,6 +7,7 @@ import { Customer } from '../parties/customer.entity';
 import { Person } from '../parties/person.entity';
 import { LineOfBusiness } from '../tenders/line-of-business.entity';
 import { TenderInvitation } from '../tenders/tender-invitation.entity';
+import { partiesChanged } from '../tenders/feed/tender-feed';
 import { Tender } from '../tenders/tender.entity';
 import { TenderStatus, statusChangeKey } from '../tenders/tender-status';
 
@@ -185,6 +186,8 @@ export class SeedService {
       await em.transactional(async (tx) => {
         await bulkInsert(tx, tenderTable, tenders);
         await bulkInsert(tx, invitationTable, invitations);
+        // Written past the tender code: every audience's entity tags change with it.
+        await partiesChanged(tx);
       });
       done += size;
       options.onProgress?.(done, options.tenders);

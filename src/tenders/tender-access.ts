@@ -12,8 +12,10 @@ import type { TenderView } from './tender.types';
 /**
  * Which tenders a viewer may see and which of their fields, as the access policy's scope and field rules say:
  * insurers see the tenders they were invited to; brokers their company's; internal users and analysts all.
+ * `fromInvitations` words an insurer's scope for counting: driven by its invitations, a count costs what its
+ * invitations are, not what every tender is.
  */
-export function visibleTenders(viewer: Viewer): FilterQuery<Tender> {
+export function visibleTenders(viewer: Viewer, { fromInvitations = false } = {}): FilterQuery<Tender> {
   const scope = scopeOf(viewer);
   switch (scope.kind) {
     case 'all':
@@ -24,9 +26,9 @@ export function visibleTenders(viewer: Viewer): FilterQuery<Tender> {
       // EXISTS, not MikroORM's `$some` (an IN over a join): the planner can then walk the sort key's index and
       // probe the invitation index per row, so a first page costs the same whatever the insurer's number of
       // invitations; `$some` sorted every invited tender for each page (docs/benchmark.md).
-      return {
-        [raw((alias: string) => `exists (select 1 from tender_invitation ti where ti.tender_id = ${alias}.id and ti.insurer_id = ?)`, [scope.insurerId])]: [],
-      };
+      return fromInvitations
+        ? { [raw((alias: string) => `${alias}.id in (select ti.tender_id from tender_invitation ti where ti.insurer_id = ?)`, [scope.insurerId])]: [] }
+        : { [raw((alias: string) => `exists (select 1 from tender_invitation ti where ti.tender_id = ${alias}.id and ti.insurer_id = ?)`, [scope.insurerId])]: [] };
   }
 }
 

@@ -12,6 +12,7 @@ import { LineOfBusiness } from './line-of-business.entity';
 import type { CreateTenderInput, PersonInput } from './tender-lifecycle.types';
 import { TenderHistoryEntry } from './tender-history-entry.entity';
 import { Tender } from './tender.entity';
+import { partiesChanged, tenderChanged } from './feed/tender-feed';
 import { TenderStatus, statusChangeKey } from './tender-status';
 
 const REGIONS = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
@@ -50,6 +51,7 @@ export class TenderCreationService {
     if (customer.id && !existingCustomer) problems.push({ parameter: 'customer.id', message: 'no customer has this id' });
     if (problems.length > 0) throw badInput('The tender is invalid', problems);
 
+    const { person: personInCharge, changed: personChanged } = await this.person(brokerCompany!, input.personInCharge ?? input.submitter);
     const now = new Date();
     const tender = this.em.create(Tender, {
       product: input.product.trim(),
@@ -58,7 +60,7 @@ export class TenderCreationService {
       lineOfBusiness: lineOfBusiness!,
       brokerCompany: brokerCompany!,
       customer: existingCustomer ?? this.em.create(Customer, { companyId: customer.companyId!.trim(), name: customer.name!.trim(), address: new Address(customer.address ?? {}) }),
-      personInCharge: await this.person(brokerCompany!, input.personInCharge ?? input.submitter),
+      personInCharge,
       riskInformation: input.riskInformation ?? null,
       changesMetadata: { [statusChangeKey(TenderStatus.QUOTES_AVAILABLE)]: now.toISOString() },
       createdAt: now,
@@ -73,14 +75,28 @@ export class TenderCreationService {
       toStatus: TenderStatus.QUOTES_AVAILABLE,
       reason: null,
     });
-    await this.em.flush();
+    // The feeds are raised with the tender's rows, in one transaction.
+    await this.em.begin();
+    try {
+      await this.em.flush();
+      await tenderChanged(this.em, { id: tender.id, brokerCompanyId: brokerCompany!.id });
+      // The person's other tenders show the new details too.
+      if (personChanged) await partiesChanged(this.em);
+      await this.em.commit();
+    } catch (error) {
+      await this.em.rollback();
+      throw error;
+    }
     return tender;
   }
 
   /** The broker company's user with this account id, created on first sight, details kept current. */
-  private async person(brokerCompany: BrokerCompany, input: PersonInput): Promise<Person> {
-    const person = (await this.em.findOne(Person, { brokerCompany, accountId: input.accountId })) ?? this.em.create(Person, { brokerCompany, ...input });
-    this.em.assign(person, { email: input.email, firstName: input.firstName, lastName: input.lastName, salutation: input.salutation });
-    return person;
+  private async person(brokerCompany: BrokerCompany, input: PersonInput): Promise<{ person: Person; changed: boolean }> {
+    const known = await this.em.findOne(Person, { brokerCompany, accountId: input.accountId });
+    if (!known) return { person: this.em.create(Person, { brokerCompany, ...input }), changed: false };
+    const details = { email: input.email, firstName: input.firstName, lastName: input.lastName, salutation: input.salutation };
+    const changed = (Object.keys(details) as (keyof typeof details)[]).some((key) => known[key] !== details[key]);
+    this.em.assign(known, details);
+    return { person: known, changed };
   }
 }

@@ -6,6 +6,7 @@ import { OptionalReason, PolicyNumber, RequiredReason } from '../platform/valida
 import { problemsOf } from '../platform/validation/validate';
 import { TenderHistoryEntry } from './tender-history-entry.entity';
 import { findVisibleTender } from './tender-access';
+import { tenderChanged } from './feed/tender-feed';
 import { Tender } from './tender.entity';
 import { OPEN_STATUSES, TenderStatus, statusChangeKey } from './tender-status';
 
@@ -189,6 +190,7 @@ export class TenderLifecycleService {
     await this.em.begin();
     try {
       await this.em.flush();
+      await tenderChanged(this.em, { id: change.tender.id, brokerCompanyId: change.tender.brokerCompany.id });
       for (const listener of this.listeners) await listener(this.em, change);
       await this.em.commit();
     } catch (error) {

@@ -20,8 +20,9 @@ import { LIMITS } from '../platform/validation/rules';
 @Index({ name: 'tender_status_created_at_idx', properties: ['status', 'createdAt'] })
 @Index({ name: 'tender_product_created_at_idx', properties: ['product', 'createdAt'] })
 @Index({ name: 'tender_lob_created_at_idx', properties: ['lineOfBusiness', 'createdAt'] })
-@Index({ name: 'tender_broker_created_at_idx', properties: ['brokerCompany', 'createdAt'] })
-@Index({ name: 'tender_broker_updated_at_idx', properties: ['brokerCompany', 'updatedAt'] })
+// With the id, a broker's page (and its cursor) is found in the index alone, however deep.
+@Index({ name: 'tender_broker_created_at_id_idx', properties: ['brokerCompany', 'createdAt', 'id'] })
+@Index({ name: 'tender_broker_updated_at_id_idx', properties: ['brokerCompany', 'updatedAt', 'id'] })
 export class Tender {
   [OptionalProps]?: 'id' | 'status' | 'changesMetadata' | 'createdAt' | 'updatedAt' | 'version';
 

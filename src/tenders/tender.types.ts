@@ -54,6 +54,12 @@ export class TenderListArgs {
 
   @Field(() => Int, { defaultValue: LIMITS.defaultPageSize, description: `Page size, 1 to ${LIMITS.pageSize}.` })
   limit: number = LIMITS.defaultPageSize;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Continue after the page that gave this cursor (its `next`), in the same sort; not with `skip`. Every page then costs what the first does.',
+  })
+  after?: string;
 }
 
 @ObjectType('Tender', { description: 'A tender as the viewer may see it (spec 2.1).' })
@@ -113,4 +119,7 @@ export class TenderPage {
 
   @Field(() => [TenderView])
   items!: TenderView[];
+
+  @Field(() => String, { nullable: true, description: 'The `after` cursor of the next page; null on the last page.' })
+  next!: string | null;
 }

@@ -19,7 +19,7 @@ export class Metrics {
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency by method, route and status',
     labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: [0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
   private readonly retries = new Counter({

@@ -1,8 +1,8 @@
 import { rolesFor } from '../../access/access-policy';
-import { EmptyBody, LIMITS, LineOfBusinessId, PolicyDocumentationBody, QuoteCallbackBody, Timestamp, TokenRequestBody } from '../../platform/validation/rules';
+import { Cursor, EmptyBody, LIMITS, LineOfBusinessId, PolicyDocumentationBody, QuoteCallbackBody, Timestamp, TokenRequestBody } from '../../platform/validation/rules';
 import { ALL_STATUSES } from '../../tenders/tender-status';
 import { CALLBACK_PATH } from './quote-callback.routes';
-import { bearerErrors, headers, id, listOf, nullable, problem, ref, tags, timestamp, withConventions } from './openapi-parts';
+import { bearerErrors, conditional, headers, id, ifNoneMatch, listOf, notModified, nullable, problem, ref, tags, timestamp, withConventions } from './openapi-parts';
 import { SORT_FIELDS } from './tender-query-params';
 import { webhookEvents, webhookPaths, webhookSchemas } from './webhook-openapi';
 import { ITEM_ROUTES, LIST_ROUTES } from './tender.routes';
@@ -24,6 +24,13 @@ const listParameters = [
   { name: 'status', in: 'query', schema: { type: 'string' }, description: "Comma list of statuses within the path's own set." },
   { name: 'line_of_business', in: 'query', schema: LineOfBusinessId, description: 'A line of business _id.' },
   { name: 'updated_since', in: 'query', schema: Timestamp, description: 'ISO 8601 with offset.' },
+  {
+    name: 'after',
+    in: 'query',
+    schema: Cursor,
+    description: 'Continue after the page whose `metadata.next` this is, in the same sort; not with `skip`. Every page then costs what the first does.',
+  },
+  ifNoneMatch,
 ];
 
 
@@ -35,7 +42,8 @@ function listOperation(summary: string, statuses: readonly string[], roles: stri
       security: [{ bearer: [] }],
       parameters: listParameters,
       responses: {
-        '200': { description: 'A page of tenders.', content: { 'application/json': { schema: ref('TenderList') } } },
+        '200': { description: 'A page of tenders.', headers: conditional, content: { 'application/json': { schema: ref('TenderList') } } },
+        '304': notModified,
         '400': problem('A query parameter is unknown, repeated or malformed; errors[].parameter names it.'),
         ...bearerErrors,
       },
@@ -52,9 +60,10 @@ function itemOperation(roles: string) {
       summary: 'One tender',
       description: `Roles: ${roles}. A tender the viewer may not see is a 404.`,
       security: [{ bearer: [] }],
-      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, ifNoneMatch],
       responses: {
-        '200': { description: 'The tender.', content: { 'application/json': { schema: ref('Tender') } } },
+        '200': { description: 'The tender.', headers: conditional, content: { 'application/json': { schema: ref('Tender') } } },
+        '304': notModified,
         '400': problem('Query parameters are not accepted here.'),
         '404': problem('No tender with this id is visible to the viewer.'),
         ...bearerErrors,
@@ -203,6 +212,10 @@ export const openApiDocument = withConventions({
       },
       TenderList: listOf(ref('Tender'), {
         sort: { type: 'object', additionalProperties: { enum: [1, -1] }, examples: [{ updated_at: -1, created_at: 1 }] },
+        next: {
+          ...nullable({ type: 'string' }),
+          description: 'The `after` of the next page, in the same sort; null on the last page (an addition to the envelope of spec 2.2).',
+        },
       }),
       TokenRequest: TokenRequestBody,
       ...webhookSchemas,

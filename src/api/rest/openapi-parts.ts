@@ -42,10 +42,26 @@ export const headers = {
   RateLimit: { description: "The client's quota in this window (IETF draft 7).", schema: { type: 'string' }, example: 'limit=600, remaining=599, reset=60' },
   'RateLimit-Policy': { description: 'The quota and its window in seconds.', schema: { type: 'string' }, example: '600;w=60' },
   Location: { description: 'Where the created resource is.', schema: { type: 'string' }, example: '/api/v1/webhook-endpoints/4b1f0f5e-2c7a-4c1e-9d55-0b6a3c2e8f10' },
+  ETag: {
+    description: 'The version of this answer for this client: send it back as If-None-Match, and nothing new is a 304 without a body.',
+    schema: { type: 'string' },
+    example: '"mXw4G2fQy0n1b7oS8cU3kq9vJt5aLe6R"',
+  },
+  'Cache-Control': { description: 'Private to the client, revalidated before each use.', schema: { type: 'string' }, example: 'private, no-cache' },
   'X-Request-Id': { description: "The request's id in the gateway's logs (the caller's own when it sent a sane one).", schema: { type: 'string' }, example: 'c0a8012e-6f2b-4d31-9a57-2f6e1b7c9d44' },
 };
 
 const header = (name: keyof typeof headers) => ({ $ref: `#/components/headers/${name}` });
+
+/** Conditional reads (RFC 9110 13.1.2): every REST tender read is tagged, and a known tag is a 304. */
+export const conditional = { ETag: header('ETag'), 'Cache-Control': header('Cache-Control') };
+export const ifNoneMatch = {
+  name: 'If-None-Match',
+  in: 'header',
+  schema: { type: 'string' },
+  description: 'The ETag of an earlier answer: 304 when nothing this client sees has changed since.',
+};
+export const notModified = { description: 'Nothing this client sees has changed since the ETag it sent; no body.', headers: conditional };
 
 /** Groups of operations, by the path they start with (the first that matches). */
 const TAGS: { name: string; description: string; prefix: RegExp }[] = [

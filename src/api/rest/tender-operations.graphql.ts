@@ -64,6 +64,7 @@ export const REST_TENDER_LIST = /* GraphQL */ `
     $sort: [TenderSort!]
     $skip: Int
     $limit: Int
+    $after: String
   ) {
     tenders(
       status: $status
@@ -72,10 +73,12 @@ export const REST_TENDER_LIST = /* GraphQL */ `
       sort: $sort
       skip: $skip
       limit: $limit
+      after: $after
     ) {
       count
       skip
       limit
+      next
       items {
         ...RestTender
       }

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { badInput, type FieldProblem } from '../../platform/errors/domain-error';
 import { TenderStatus } from '../../tenders/tender-status';
-import { LineOfBusinessId, PageRules, PolicyDocumentationBody, Timestamp } from '../../platform/validation/rules';
+import { Cursor, LineOfBusinessId, PageRules, PolicyDocumentationBody, Timestamp } from '../../platform/validation/rules';
 import { parseTimestamp } from '../../platform/validation/timestamp';
 import { parseBody, problemsOf } from '../../platform/validation/validate';
 
@@ -12,7 +12,7 @@ export const SORT_FIELDS: Record<string, string> = {
   status: 'STATUS',
   product: 'PRODUCT',
 };
-const LIST_PARAMETERS = ['skip', 'limit', 'sort', 'status', 'line_of_business', 'updated_since'];
+const LIST_PARAMETERS = ['skip', 'limit', 'after', 'sort', 'status', 'line_of_business', 'updated_since'];
 
 export interface TenderListVariables {
   status: string[];
@@ -21,6 +21,7 @@ export interface TenderListVariables {
   sort?: { field: string; direction: 'ASC' | 'DESC' }[];
   skip?: number;
   limit?: number;
+  after?: string;
 }
 
 export interface ParsedListQuery {
@@ -79,6 +80,12 @@ export function parseListQuery(req: Request, pathStatuses: readonly TenderStatus
     const refused = problemsOf(LineOfBusinessId, values.line_of_business, 'parameter', 'line_of_business');
     if (refused.length > 0) problems.push(...refused);
     else variables.lineOfBusinessId = values.line_of_business;
+  }
+
+  if (values.after !== undefined) {
+    const refused = problemsOf(Cursor, values.after, 'parameter', 'after');
+    if (refused.length > 0) problems.push(...refused);
+    else variables.after = values.after;
   }
 
   if (values.updated_since !== undefined) {

@@ -5,6 +5,8 @@ import { prepareOperation } from '../graphql/prepared-operation';
 import { LIMITS } from '../../platform/validation/rules';
 import { authorisedContext } from '../http/request-context';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
+import { answeredNotModified, representationOf } from '../http/entity-tag';
+import { feedRevisionOf } from '../../tenders/feed/tender-feed';
 import { ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../../tenders/tender-status';
 import { assertNoQuery, parseListQuery, parsePolicyDocumentation } from './tender-query-params';
 import { REST_CONFIRM_POLICY_DOCUMENTATION, REST_TENDER_BY_ID, REST_TENDER_LIST } from './tender-operations.graphql';
@@ -37,21 +39,28 @@ export const ITEM_ROUTES: readonly { path: string; access: Operation }[] = [
 
 const readOnly = methodNotAllowed('GET, HEAD', 'The tender APIs are read-only: use GET');
 
-/** Thin shims: parameters → variables, the prepared GraphQL operation, its result → the envelope of spec 2.2. */
+/**
+ * Thin shims: parameters → variables, the prepared GraphQL operation, its result → the envelope of spec 2.2.
+ * Reads carry an ETag from the viewer's feed revision (tenders/feed), so a poll that finds nothing new is a 304
+ * that never runs the operation.
+ */
 export function tenderRoutes(schema: GraphQLSchema): Router {
   const list = prepareOperation(schema, REST_TENDER_LIST);
   const byId = prepareOperation(schema, REST_TENDER_BY_ID);
   const confirmPolicy = prepareOperation(schema, REST_CONFIRM_POLICY_DOCUMENTATION);
+  const listRepresentation = representationOf(REST_TENDER_LIST);
+  const itemRepresentation = representationOf(REST_TENDER_BY_ID);
   const router = Router();
 
   for (const route of LIST_ROUTES) {
     router.get(route.path, async (req, res) => {
       const context = await authorisedContext(res, route.access);
       const { variables, sortEcho } = parseListQuery(req, route.statuses);
+      if (answeredNotModified(req, res, [listRepresentation, req.originalUrl, await feedRevisionOf(context.em, context.viewer)])) return;
       const data = await list.run(context, { ...variables });
-      const page = data.tenders as { count: number; skip: number; limit: number; items: unknown[] };
+      const page = data.tenders as { count: number; skip: number; limit: number; next: string | null; items: unknown[] };
       res.json({
-        metadata: { count: String(page.count), skip: String(page.skip), limit: String(page.limit), sort: sortEcho },
+        metadata: { count: String(page.count), skip: String(page.skip), limit: String(page.limit), sort: sortEcho, next: page.next },
         payload: page.items,
       });
     });
@@ -73,6 +82,7 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
     router.get(route.path, async (req, res) => {
       const context = await authorisedContext(res, route.access);
       assertNoQuery(req);
+      if (answeredNotModified(req, res, [itemRepresentation, req.originalUrl, await feedRevisionOf(context.em, context.viewer)])) return;
       const data = await byId.run(context, { id: req.params.id });
       res.json(data.tender);
     });

@@ -37,6 +37,8 @@ export const LIMITS = {
   clientCredential: 256,
   pageSize: 200,
   defaultPageSize: 50,
+  /** An `after` cursor (base64url of a page's last order keys). */
+  cursor: 1024,
   limitsPerQuoteRequest: 20,
   insurersPerQuoteRequest: 50,
   optionsPerQuote: 500,
@@ -90,6 +92,9 @@ export const PageRules = Type.Object({
   skip: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, description: 'an integer ≥ 0' }),
   limit: Type.Integer({ minimum: 1, maximum: LIMITS.pageSize, description: `an integer from 1 to ${LIMITS.pageSize}` }),
 });
+
+/** The `after` of a list: the opaque `next` of an earlier page. */
+export const Cursor = Type.String({ minLength: 1, maxLength: LIMITS.cursor, pattern: '^[\\w-]+$', description: "an earlier page's metadata.next" });
 
 // REST request bodies (snake_case, as the specification writes them).
 

@@ -3,6 +3,7 @@ import type { Viewer } from '../../access/viewer';
 import { badInput, notFound } from '../../platform/errors/domain-error';
 import { Tender } from '../tender.entity';
 import { countTenders, findTenderRecords } from './tender-record';
+import { afterPosition, cursorAfter, positionOf, type OrderKey } from './tender-cursor';
 import { ALL_STATUSES } from '../tender-status';
 import { presentTender, visibleTenders } from '../tender-access';
 import { SortDirection, TenderSortField, type TenderListArgs, type TenderPage, type TenderView } from '../tender.types';
@@ -32,16 +33,24 @@ export class TenderReadService {
     if (args.updatedSince) filters.push({ updatedAt: { $gte: args.updatedSince } });
     // Counted on its own, without the joins of the page.
     // The visibility filter is built per statement: a raw fragment in it is consumed by the query it is used in.
-    const where = () => ({ $and: [visibleTenders(this.viewer), ...filters] });
+    const keys = orderKeys(args);
+    const after = args.after ? [afterPosition(this.em, keys, positionOf(args.after, keys))] : [];
+    // One tender beyond the page tells whether there is a next one.
     const [tenders, count] = await Promise.all([
-      findTenderRecords(this.em, { where: where(), page: { orderBy: orderBy(args), offset: args.skip, limit: args.limit } }),
-      countTenders(this.em, where()),
+      findTenderRecords(this.em, {
+        where: { $and: [visibleTenders(this.viewer), ...filters, ...after] },
+        page: { orderBy: keys.map((key) => ({ [key.field]: key.direction }) as QueryOrderMap<Tender>), offset: args.skip, limit: args.limit + 1 },
+      }),
+      // An insurer's tenders are counted from its invitations: proportional to those, not to every tender.
+      countTenders(this.em, { $and: [visibleTenders(this.viewer, { fromInvitations: true }), ...filters] }),
     ]);
+    const page = tenders.slice(0, args.limit);
     return {
       count,
       skip: args.skip,
       limit: args.limit,
-      items: tenders.map((tender) => presentTender(tender, this.viewer)),
+      items: page.map((tender) => presentTender(tender, this.viewer)),
+      next: tenders.length > args.limit ? cursorAfter(page[page.length - 1], keys) : null,
     };
   }
 }
@@ -50,13 +59,12 @@ function validatePaging(args: TenderListArgs): void {
   const problems = problemsOf(PageRules, { skip: args.skip, limit: args.limit });
   const fields = (args.sort ?? []).map((key) => key.field);
   if (new Set(fields).size !== fields.length) problems.push({ parameter: 'sort', message: 'names a field twice' });
+  if (args.after && args.skip > 0) problems.push({ parameter: 'after', message: 'continues from a cursor: not with skip' });
   if (problems.length > 0) throw badInput(problems.map((p) => `${p.parameter} ${p.message}`).join('; '), problems);
 }
 
 /** Deterministic in every case: the requested keys (default createdAt descending), then id. */
-function orderBy(args: TenderListArgs): QueryOrderMap<Tender>[] {
-  const keys = args.sort?.length ? args.sort : [{ field: TenderSortField.CREATED_AT, direction: SortDirection.DESC }];
-  const order: QueryOrderMap<Tender>[] = keys.map((key) => ({ [key.field]: key.direction }) as QueryOrderMap<Tender>);
-  order.push({ id: keys[keys.length - 1].direction });
-  return order;
+function orderKeys(args: TenderListArgs): OrderKey[] {
+  const keys: OrderKey[] = args.sort?.length ? args.sort.map(({ field, direction }) => ({ field, direction })) : [{ field: TenderSortField.CREATED_AT, direction: SortDirection.DESC }];
+  return [...keys, { field: 'id', direction: keys[keys.length - 1].direction }];
 }

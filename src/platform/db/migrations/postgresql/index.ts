@@ -8,6 +8,7 @@ import { Migration20261122210000 } from './Migration20261122210000';
 import { Migration20261122235309 } from './Migration20261122235309';
 import { Migration20261123000712 } from './Migration20261123000712';
 import { Migration20261123003114 } from './Migration20261123003114';
+import { Migration20261123021026 } from './Migration20261123021026';
 
 /** Every migration in order; a new one is generated with `npm run cli -- db:migration:create` and added here. */
 export const postgresqlMigrations: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const postgresqlMigrations: MigrationObject[] = [
   { name: 'Migration20261122235309', class: Migration20261122235309 },
   { name: 'Migration20261123000712', class: Migration20261123000712 },
   { name: 'Migration20261123003114', class: Migration20261123003114 },
+  { name: 'Migration20261123021026', class: Migration20261123021026 },
 ];

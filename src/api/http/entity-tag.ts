@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+
+/**
+ * Conditional GET (RFC 9110 13.1.2): tags the answer with what it is derived from and answers 304 when the
+ * client's If-None-Match already names that tag. The parts must change whenever the body would; the caller reads
+ * them without reading the body. True when the 304 is sent.
+ */
+export function answeredNotModified(req: Request, res: Response, parts: readonly string[]): boolean {
+  const tag = `"${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 32)}"`;
+  res.set({ ETag: tag, 'Cache-Control': 'private, no-cache' });
+  // One client's tag says nothing about another's answer.
+  res.vary('Authorization');
+  if (!namesTag(req.headers['if-none-match'], tag)) return false;
+  res.status(304).end();
+  return true;
+}
+
+/**
+ * Whether If-None-Match names the tag, by weak comparison (RFC 9110 8.8.3.2). Not Express's `req.fresh`: it
+ * ignores If-None-Match when the request says `Cache-Control: no-cache`, which is a directive for caches, and
+ * which fetch() adds to every request that carries If-None-Match. `*` is not honoured: for one tender it would
+ * have to be known to exist, and no poller needs it.
+ */
+function namesTag(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag);
+}
+
+/** Names a representation's code (its GraphQL document), so a new version of the gateway never matches an old tag. */
+export const representationOf = (source: string): string => createHash('sha256').update(source).digest('base64url');

@@ -1,0 +1,77 @@
+import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/core';
+import { badInput } from '../../platform/errors/domain-error';
+import { Cursor, LIMITS } from '../../platform/validation/rules';
+import { problemsOf } from '../../platform/validation/validate';
+import { Tender } from '../tender.entity';
+import { SortDirection, TenderSortField } from '../tender.types';
+import type { TenderRecord } from './tender-record';
+
+/** One key of a list's order; the list's last key is always the id, in the direction of the key before it. */
+export interface OrderKey {
+  field: TenderSortField | 'id';
+  direction: SortDirection;
+}
+
+/** Where a page ends: the values of its last tender's order keys. */
+export type Position = (string | number)[];
+
+const VERSION = 1;
+const signatureOf = (keys: readonly OrderKey[]) => keys.map((key) => `${key.field}:${key.direction}`).join(',');
+const isTimestamp = (field: OrderKey['field']) => field === TenderSortField.CREATED_AT || field === TenderSortField.UPDATED_AT;
+
+/**
+ * The opaque `after` cursor of the page that follows `last`: the sort it belongs to and the last tender's values
+ * of every order key, base64url JSON. Nothing in it is secret (it repeats what the page showed) and whatever a
+ * client forges only moves it within its own visible tenders.
+ */
+export function cursorAfter(last: TenderRecord, keys: readonly OrderKey[]): string {
+  const values = keys.map(({ field }) => {
+    const value = last[field];
+    return value instanceof Date ? value.getTime() : value;
+  });
+  return Buffer.from(JSON.stringify([VERSION, signatureOf(keys), ...values])).toString('base64url');
+}
+
+/** The position a cursor names; a cursor that is malformed or was made for another order is BAD_USER_INPUT. */
+export function positionOf(cursor: string, keys: readonly OrderKey[]): Position {
+  const refuse = (message: string) => badInput(`after ${message}`, [{ parameter: 'after', message }]);
+  let decoded: unknown;
+  try {
+    if (problemsOf(Cursor, cursor).length > 0) throw new Error('not a cursor');
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw refuse('is not a cursor this API gave out (metadata.next of a page)');
+  }
+  if (!Array.isArray(decoded) || decoded[0] !== VERSION || decoded.length !== keys.length + 2) throw refuse('is not a cursor this API gave out (metadata.next of a page)');
+  if (decoded[1] !== signatureOf(keys)) throw refuse('belongs to a list in another order: keep the sort of the page that gave it');
+  const values = decoded.slice(2) as unknown[];
+  keys.forEach(({ field }, i) => {
+    const value = values[i];
+    const valid = isTimestamp(field) ? Number.isSafeInteger(value) : typeof value === 'string' && value.length <= LIMITS.name;
+    if (!valid) throw refuse('is not a cursor this API gave out (metadata.next of a page)');
+  });
+  return values as Position;
+}
+
+/**
+ * The tenders after a position in the list's order, as a row-value comparison when every key runs one way (both
+ * engines then seek the order's index to the position) and as its expansion otherwise.
+ */
+export function afterPosition(em: EntityManager, keys: readonly OrderKey[], position: Position): FilterQuery<Tender> {
+  const meta = em.getMetadata().get(Tender.name);
+  const platform = em.getPlatform();
+  const columnOf = (field: OrderKey['field']) => meta.properties[field].fieldNames[0];
+  const params = keys.map(({ field }, i) => (isTimestamp(field) ? platform.processDateProperty(new Date(position[i] as number)) : position[i]));
+  const beyond = (direction: SortDirection) => (direction === SortDirection.DESC ? '<' : '>');
+  if (keys.every((key) => key.direction === keys[0].direction)) {
+    const sql = (alias: string) =>
+      `(${keys.map((key) => `${alias}.${columnOf(key.field)}`).join(', ')}) ${beyond(keys[0].direction)} (${keys.map(() => '?').join(', ')})`;
+    return { [raw(sql, params)]: [] };
+  }
+  // (k1 > v1) or (k1 = v1 and k2 < v2) or ..., each key in its own direction.
+  const expanded = (alias: string) =>
+    keys
+      .map((key, i) => `(${[...keys.slice(0, i).map((earlier) => `${alias}.${columnOf(earlier.field)} = ?`), `${alias}.${columnOf(key.field)} ${beyond(key.direction)} ?`].join(' and ')})`)
+      .join(' or ');
+  return { [raw(expanded, keys.flatMap((_, i) => params.slice(0, i + 1)))]: [] };
+}
