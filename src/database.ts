@@ -61,3 +61,14 @@ export async function openDatabase(
   if (migrate) await orm.getMigrator().up();
   return orm;
 }
+
+/**
+ * The outbox workers' own pool on PostgreSQL, so a burst of background work never takes the connections requests
+ * need. On SQLite the workers share the requests' one connection (undefined here): with a connection of their
+ * own, their write transactions and the callbacks' writes met at SQLite's file lock, whose waits sleep (1, 2, 5,
+ * 10 ms and more), and callbacks at 200/s answered later, not sooner (docs/benchmark.md).
+ */
+export async function openWorkerDatabase(config: Pick<Config, 'databaseUrl'>): Promise<MikroORM | undefined> {
+  if (databaseEngine(config.databaseUrl) !== 'postgresql') return undefined;
+  return MikroORM.init(ormOptions(config, { pool: { min: 0, max: 4 } }));
+}

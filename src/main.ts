@@ -4,7 +4,7 @@ import { createApp } from './api/app';
 import { withJwtSecret } from './auth/jwt-secret';
 import { ConfigError, loadConfig, type Config } from './platform/config';
 import { createHttpServer } from './api/http/server';
-import { openDatabase } from './database';
+import { openDatabase, openWorkerDatabase } from './database';
 import { InsurerSimulator, type SimInsurerOptions } from './insurer-sim/insurer-sim';
 import { createLogger } from './platform/logger';
 import { DEMO_CLIENTS, ensureDemoData, simulatorBaseUrl } from './seed/demo-data';
@@ -46,7 +46,8 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const orm = await openDatabase(config);
   const simulated = config.demo ? await ensureDemoData(orm, config.simPort) : [];
-  const app = await createApp({ config, orm, logger });
+  const workerOrm = await openWorkerDatabase(config);
+  const app = await createApp({ config, orm, workerOrm, logger });
   const server = createHttpServer(app.express);
   await listen(server, config.port);
   const base = `http://localhost:${config.port}`;
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
       await app.stop();
       await simulator?.close();
       simServer?.close();
+      await workerOrm?.close();
       await orm.close();
       process.exit(0);
     });

@@ -80,12 +80,12 @@ describe('statements per request do not grow with the page size', () => {
 });
 
 describe('list queries use indexes', () => {
-  /** The SELECTs on `tender` that one REST request runs (the page and its count). */
+  /** The SELECTs on `tender` that one REST request runs (the page and its count; an insurer's count is on its invitations). */
   async function tenderQueries(path: string, token: string): Promise<{ sql: string; bindings: unknown[] }[]> {
     const captured: { sql: string; bindings: unknown[] }[] = [];
     const knex = (gateway.orm.em.getConnection() as AbstractSqlConnection).getKnex();
     const listener = (query: { sql: string; bindings?: unknown[] }) => {
-      if (/^select .* from [`"]tender[`"] as/i.test(query.sql)) captured.push({ sql: query.sql, bindings: query.bindings ?? [] });
+      if (/^select .* from [`"]tender(_invitation)?[`"] as/i.test(query.sql)) captured.push({ sql: query.sql, bindings: query.bindings ?? [] });
     };
     knex.on('query', listener);
     try {

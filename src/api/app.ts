@@ -33,6 +33,8 @@ import { webhookEndpointRoutes } from './rest/webhook-endpoint.routes';
 export interface AppDeps {
   config: Config;
   orm: MikroORM;
+  /** The outbox workers' own pool on the same database (`openWorkerDatabase`, PostgreSQL); `orm` when absent. */
+  workerOrm?: MikroORM;
   logger: Logger;
 }
 
@@ -48,13 +50,14 @@ export interface App {
 }
 
 /** Builds the whole gateway without listening; `src/main.ts` starts it, tests drive it over real HTTP. */
-export async function createApp({ config, orm, logger }: AppDeps): Promise<App> {
+export async function createApp({ config, orm, workerOrm = orm, logger }: AppDeps): Promise<App> {
   const tokens = new TokenService(config);
   const metrics = new Metrics(orm);
   // Who reacts to quotation events inside their transactions, whether a request or the dispatcher records them.
   const quoteEvents = [quoteEventsToWebhooks];
-  const dispatcher = new QuoteDispatcher(orm, config.quotes, { logger, observer: metrics.dispatcher, listeners: quoteEvents });
-  const webhooks = new WebhookDispatcher(orm, config.webhooks, logger);
+  // On PostgreSQL background work has connections of its own: a burst of it never takes the requests'.
+  const dispatcher = new QuoteDispatcher(workerOrm, config.quotes, { logger, observer: metrics.dispatcher, listeners: quoteEvents });
+  const webhooks = new WebhookDispatcher(workerOrm, config.webhooks, logger);
   const deps: ContextDeps = {
     orm,
     tokens,

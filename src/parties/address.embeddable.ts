@@ -4,7 +4,7 @@ import { LIMITS } from '../platform/validation/rules';
 
 /** Every part may be an empty string (spec 2.1); `country` is a two-letter code when given. */
 @Embeddable()
-@ObjectType('Address')
+@ObjectType('Address', { simpleResolvers: true })
 export class Address {
   @Field(() => String)
   @Property({ type: 'string', length: LIMITS.name, default: '' })

@@ -5,7 +5,7 @@ import { Address } from './address.embeddable';
 import { LIMITS } from '../platform/validation/rules';
 
 @Entity({ tableName: 'broker_company' })
-@ObjectType('BrokerCompany')
+@ObjectType('BrokerCompany', { simpleResolvers: true })
 export class BrokerCompany {
   @Field(() => ID)
   @PrimaryKey({ type: 'string', length: 36 })

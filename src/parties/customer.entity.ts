@@ -5,7 +5,7 @@ import { Address } from './address.embeddable';
 import { LIMITS } from '../platform/validation/rules';
 
 @Entity({ tableName: 'customer' })
-@ObjectType('Customer')
+@ObjectType('Customer', { simpleResolvers: true })
 export class Customer {
   @Field(() => ID)
   @PrimaryKey({ type: 'string', length: 36 })

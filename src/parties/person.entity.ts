@@ -6,7 +6,7 @@ import { LIMITS } from '../platform/validation/rules';
 
 /** A user of the broker's side; the person in charge of a tender. */
 @Entity({ tableName: 'person' })
-@ObjectType('Person')
+@ObjectType('Person', { simpleResolvers: true })
 export class Person {
   @Field(() => ID)
   @PrimaryKey({ type: 'string', length: 36 })

@@ -3,7 +3,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { newId } from '../platform/db/ids';
 
 @Entity({ tableName: 'line_of_business' })
-@ObjectType('LineOfBusiness')
+@ObjectType('LineOfBusiness', { simpleResolvers: true })
 export class LineOfBusiness {
   @Field(() => ID)
   @PrimaryKey({ type: 'string', length: 36 })

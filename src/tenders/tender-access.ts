@@ -5,17 +5,15 @@ import { notFound } from '../platform/errors/domain-error';
 import { Tender } from './tender.entity';
 import { TenderStatus } from './tender-status';
 import type { TenderHistoryEntry } from './tender-history-entry.entity';
-import type { TenderRecord } from './read/tender-record';
+import { countInvitations, countTenders, type TenderRecord } from './read/tender-record';
 import { PolicyDocumentationStatus, type PolicyDocumentationView, type TenderHistoryEntryView } from './tender-lifecycle.types';
 import type { TenderView } from './tender.types';
 
 /**
  * Which tenders a viewer may see and which of their fields, as the access policy's scope and field rules say:
  * insurers see the tenders they were invited to; brokers their company's; internal users and analysts all.
- * `fromInvitations` words an insurer's scope for counting: driven by its invitations, a count costs what its
- * invitations are, not what every tender is.
  */
-export function visibleTenders(viewer: Viewer, { fromInvitations = false } = {}): FilterQuery<Tender> {
+export function visibleTenders(viewer: Viewer): FilterQuery<Tender> {
   const scope = scopeOf(viewer);
   switch (scope.kind) {
     case 'all':
@@ -26,10 +24,21 @@ export function visibleTenders(viewer: Viewer, { fromInvitations = false } = {})
       // EXISTS, not MikroORM's `$some` (an IN over a join): the planner can then walk the sort key's index and
       // probe the invitation index per row, so a first page costs the same whatever the insurer's number of
       // invitations; `$some` sorted every invited tender for each page (docs/benchmark.md).
-      return fromInvitations
-        ? { [raw((alias: string) => `${alias}.id in (select ti.tender_id from tender_invitation ti where ti.insurer_id = ?)`, [scope.insurerId])]: [] }
-        : { [raw((alias: string) => `exists (select 1 from tender_invitation ti where ti.tender_id = ${alias}.id and ti.insurer_id = ?)`, [scope.insurerId])]: [] };
+      return { [raw((alias: string) => `exists (select 1 from tender_invitation ti where ti.tender_id = ${alias}.id and ti.insurer_id = ?)`, [scope.insurerId])]: [] };
   }
+}
+
+/**
+ * How many tenders the viewer may see among those the filters admit. An insurer's are counted from its
+ * invitations, so the count costs what its invitations are, not what every tender is: without filters in the
+ * invitation index alone, with filters by looking up each invited tender.
+ */
+export function countVisibleTenders(em: EntityManager, viewer: Viewer, filters: FilterQuery<Tender>[]): Promise<number> {
+  const scope = scopeOf(viewer);
+  if (scope.kind !== 'insurer') return countTenders(em, { $and: [visibleTenders(viewer), ...filters] });
+  if (filters.length === 0) return countInvitations(em, scope.insurerId);
+  const invited = raw((alias: string) => `${alias}.id in (select ti.tender_id from tender_invitation ti where ti.insurer_id = ?)`, [scope.insurerId]);
+  return countTenders(em, { $and: [{ [invited]: [] }, ...filters] });
 }
 
 /** A tender the viewer may see, or NOT_FOUND. */

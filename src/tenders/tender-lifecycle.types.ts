@@ -82,7 +82,7 @@ export class CreateTenderInput {
   riskInformation?: Record<string, unknown>;
 }
 
-@ObjectType('TenderHistoryEntry', { description: 'One status change: who, when, from, to, why.' })
+@ObjectType('TenderHistoryEntry', { simpleResolvers: true, description: 'One status change: who, when, from, to, why.' })
 export class TenderHistoryEntryView {
   @Field(() => GraphQLISODateTime)
   at!: Date;
@@ -109,7 +109,7 @@ export enum PolicyDocumentationStatus {
 }
 registerEnumType(PolicyDocumentationStatus, { name: 'PolicyDocumentationStatus' });
 
-@ObjectType('PolicyDocumentation', { description: 'Of a SUCCESSFUL tender: PENDING until the winning insurer confirms it.' })
+@ObjectType('PolicyDocumentation', { simpleResolvers: true, description: 'Of a SUCCESSFUL tender: PENDING until the winning insurer confirms it.' })
 export class PolicyDocumentationView {
   @Field(() => PolicyDocumentationStatus)
   status!: PolicyDocumentationStatus;

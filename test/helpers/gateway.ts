@@ -9,7 +9,7 @@ import { createApp, type App } from '../../src/api/app';
 import { ApiClientService } from '../../src/auth/api-client.service';
 import { Role } from '../../src/access/role';
 import { loadConfig, type Config } from '../../src/platform/config';
-import { openDatabase } from '../../src/database';
+import { openDatabase, openWorkerDatabase } from '../../src/database';
 import { createHttpServer } from '../../src/api/http/server';
 import { databaseUrlFor, dropDatabaseFor } from './database';
 
@@ -57,7 +57,9 @@ export async function startGateway(
     ...options.env,
   });
   const orm = await openDatabase(config);
-  const app: App = await createApp({ config, orm, logger: options.logger ?? pino({ level: 'error' }) });
+  // As in production: on PostgreSQL the outbox workers have a pool of their own.
+  const workerOrm = await openWorkerDatabase(config);
+  const app: App = await createApp({ config, orm, workerOrm, logger: options.logger ?? pino({ level: 'error' }) });
   if (options.dispatch !== false) {
     app.dispatcher.start();
     app.webhooks.start();
@@ -69,6 +71,7 @@ export async function startGateway(
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await app.stop();
+    await workerOrm?.close();
     await orm.close();
   };
   return {

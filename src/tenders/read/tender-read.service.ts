@@ -2,10 +2,10 @@ import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/core'
 import type { Viewer } from '../../access/viewer';
 import { badInput, notFound } from '../../platform/errors/domain-error';
 import { Tender } from '../tender.entity';
-import { countTenders, findTenderRecords } from './tender-record';
+import { findTenderRecords } from './tender-record';
 import { afterPosition, cursorAfter, positionOf, type OrderKey } from './tender-cursor';
 import { ALL_STATUSES } from '../tender-status';
-import { presentTender, visibleTenders } from '../tender-access';
+import { countVisibleTenders, presentTender, visibleTenders } from '../tender-access';
 import { SortDirection, TenderSortField, type TenderListArgs, type TenderPage, type TenderView } from '../tender.types';
 import { PageRules } from '../../platform/validation/rules';
 import { problemsOf } from '../../platform/validation/validate';
@@ -41,8 +41,7 @@ export class TenderReadService {
         where: { $and: [visibleTenders(this.viewer), ...filters, ...after] },
         page: { orderBy: keys.map((key) => ({ [key.field]: key.direction }) as QueryOrderMap<Tender>), offset: args.skip, limit: args.limit + 1 },
       }),
-      // An insurer's tenders are counted from its invitations: proportional to those, not to every tender.
-      countTenders(this.em, { $and: [visibleTenders(this.viewer, { fromInvitations: true }), ...filters] }),
+      countVisibleTenders(this.em, this.viewer, filters),
     ]);
     const page = tenders.slice(0, args.limit);
     return {

@@ -6,6 +6,7 @@ import type { Customer } from '../../parties/customer.entity';
 import type { Person } from '../../parties/person.entity';
 import type { LineOfBusiness } from '../line-of-business.entity';
 import { Tender } from '../tender.entity';
+import { TenderInvitation } from '../tender-invitation.entity';
 import type { TenderStatus } from '../tender-status';
 
 /** What a tender representation shows, as plain data: read with its relations in one query, without hydration. */
@@ -41,12 +42,12 @@ const SHOWN = {
   b: { entity: 'BrokerCompany', properties: ['id', 'companyId', 'email', 'name', 'address'] },
   p: { entity: 'Person', properties: ['id', 'accountId', 'email', 'firstName', 'lastName', 'salutation'] },
 } as const;
-type Alias = keyof typeof SHOWN;
 
 /** Where each shown property is in a result row: `<alias>_<property>`, an embedded object by its parts. */
 interface ReadModel {
   columns: RawQueryFragment;
-  embedded: Map<string, { key: string; part: string }[]>;
+  customerAddress: readonly { key: string; part: string }[];
+  brokerAddress: readonly { key: string; part: string }[];
 }
 
 const readModels = new WeakMap<MetadataStorage, ReadModel>();
@@ -74,7 +75,7 @@ function readModelOf(metadata: MetadataStorage): ReadModel {
       }
     }
   }
-  model = { columns: raw(columns.join(', ')), embedded };
+  model = { columns: raw(columns.join(', ')), customerAddress: embedded.get('c_address')!, brokerAddress: embedded.get('b_address')! };
   readModels.set(metadata, model);
   return model;
 }
@@ -117,6 +118,16 @@ export async function countTenders(em: EntityManager, where: FilterQuery<Tender>
   return Number(row.count);
 }
 
+/** An insurer's invitations, in their index alone. */
+export async function countInvitations(em: EntityManager, insurerId: string): Promise<number> {
+  const row = await (em as SqlEntityManager)
+    .createQueryBuilder(TenderInvitation, 'ti')
+    .count()
+    .where({ insurer: insurerId })
+    .execute<{ count: number | string }>('get', false);
+  return Number(row.count);
+}
+
 /** The same shape from a loaded entity (after a change, whose result the mutation returns). */
 export function recordOfEntity(tender: Tender): TenderRecord {
   return {
@@ -138,38 +149,44 @@ export function recordOfEntity(tender: Tender): TenderRecord {
 }
 
 function toRecord(row: Row, model: ReadModel): TenderRecord {
-  const value = (alias: Alias, property: string) => row[`${alias}_${property}`];
-  const address = (alias: Alias): Address =>
-    Object.fromEntries(model.embedded.get(`${alias}_address`)!.map(({ key, part }) => [part, row[key]])) as unknown as Address;
+  // Plain reads by the result row's names: this runs for every tender of every page.
+  const policyConfirmedAt = row.t_policyConfirmedAt;
+  const changesMetadata = row.t_changesMetadata;
   return {
-    id: value('t', 'id') as string,
-    status: value('t', 'status') as TenderStatus,
-    product: value('t', 'product') as string,
-    taxRate: Number(value('t', 'taxRate')),
-    lineOfBusiness: { id: value('l', 'id') as string, name: value('l', 'name') as string },
-    customer: { id: value('c', 'id') as string, companyId: value('c', 'companyId') as string, name: value('c', 'name') as string, address: address('c') },
+    id: row.t_id as string,
+    status: row.t_status as TenderStatus,
+    product: row.t_product as string,
+    taxRate: Number(row.t_taxRate),
+    lineOfBusiness: { id: row.l_id as string, name: row.l_name as string },
+    customer: { id: row.c_id as string, companyId: row.c_companyId as string, name: row.c_name as string, address: addressOf(row, model.customerAddress) },
     brokerCompany: {
-      id: value('b', 'id') as string,
-      companyId: value('b', 'companyId') as string,
-      email: value('b', 'email') as string,
-      name: value('b', 'name') as string,
-      address: address('b'),
+      id: row.b_id as string,
+      companyId: row.b_companyId as string,
+      email: row.b_email as string,
+      name: row.b_name as string,
+      address: addressOf(row, model.brokerAddress),
     },
     personInCharge: {
-      id: value('p', 'id') as string,
-      accountId: value('p', 'accountId') as string,
-      email: value('p', 'email') as string,
-      firstName: value('p', 'firstName') as string,
-      lastName: value('p', 'lastName') as string,
-      salutation: value('p', 'salutation') as string,
+      id: row.p_id as string,
+      accountId: row.p_accountId as string,
+      email: row.p_email as string,
+      firstName: row.p_firstName as string,
+      lastName: row.p_lastName as string,
+      salutation: row.p_salutation as string,
     },
-    awardedInsurerId: (value('t', 'awardedInsurer') as string | null) ?? null,
-    policyNumber: (value('t', 'policyNumber') as string | null) ?? null,
-    policyConfirmedAt: value('t', 'policyConfirmedAt') === null || value('t', 'policyConfirmedAt') === undefined ? null : toDate(value('t', 'policyConfirmedAt')),
-    changesMetadata: typeof value('t', 'changesMetadata') === 'string' ? JSON.parse(value('t', 'changesMetadata') as string) : (value('t', 'changesMetadata') as Record<string, string>),
-    createdAt: toDate(value('t', 'createdAt')),
-    updatedAt: toDate(value('t', 'updatedAt')),
+    awardedInsurerId: (row.t_awardedInsurer as string | null) ?? null,
+    policyNumber: (row.t_policyNumber as string | null) ?? null,
+    policyConfirmedAt: policyConfirmedAt === null || policyConfirmedAt === undefined ? null : toDate(policyConfirmedAt),
+    changesMetadata: typeof changesMetadata === 'string' ? JSON.parse(changesMetadata) : (changesMetadata as Record<string, string>),
+    createdAt: toDate(row.t_createdAt),
+    updatedAt: toDate(row.t_updatedAt),
   };
+}
+
+function addressOf(row: Row, parts: readonly { key: string; part: string }[]): Address {
+  const address: Record<string, unknown> = {};
+  for (const { key, part } of parts) address[part] = row[key];
+  return address as unknown as Address;
 }
 
 /** SQLite keeps datetimes as epoch milliseconds; on PostgreSQL, MikroORM has the driver return timestamptz text. */
