@@ -133,8 +133,13 @@ async function inTurns(scenarios: Scenario[]): Promise<Figure[]> {
     for (const { scenario, options, pid } of scenarios) {
       const before = cpuMs(pid);
       const result = await once(options);
+      // autocannon stops sending, but what it sent is still in the server's queue: one more request, answered
+      // behind them, says the backlog is gone, so it neither counts against the next scenario nor is missed here.
+      const settled = await fetch(options.url!, { method: options.method, headers: options.headers as Record<string, string>, body: options.body as string | undefined })
+        .then(async (response) => (await response.text(), 1))
+        .catch(() => 0);
       const after = cpuMs(pid);
-      const answered = result.requests.total;
+      const answered = result.requests.total + settled;
       results.get(scenario)!.push({ result, cpuMsPerRequest: before !== undefined && after !== undefined && answered > 0 ? (after - before) / answered : undefined });
     }
   }
@@ -403,7 +408,7 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
       cpuMsPerTender: { gateway: (cpu('REST limit 200') - cpu('REST limit 10')) / 190, reference: (cpu('reference: limit 200') - cpu('reference: limit 10')) / 190 },
     };
     const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
-    const line = (what: string, value: string, target: string, ok?: boolean) => `${what.padEnd(38)}${value.padStart(8)}   ${target.padEnd(16)} ${ok === undefined ? '' : mark(ok)}`;
+    const line = (what: string, value: string, target: string, ok?: boolean) => `${what.padEnd(48)}${value.padStart(9)}   ${target.padEnd(16)} ${ok === undefined ? '' : mark(ok)}`;
     const fixed = (perRequest: number, perTender: number, tenders: number) => perRequest - perTender * tenders;
     // Only the targets of the scenarios that ran.
     const targets = [

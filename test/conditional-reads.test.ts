@@ -38,6 +38,19 @@ async function tagOf(path: string, token: string): Promise<string> {
   return etag;
 }
 
+/** A tender of broker 0 created as the user interface creates them, submitted by this person. */
+const createTenderFor = (token: string, submitter: { accountId: string; email: string; firstName: string; lastName: string }) =>
+  graphql(gateway, token, 'mutation($input: CreateTenderInput!) { createTender(input: $input) { id } }', {
+    input: {
+      product: 'Cyber Protect',
+      lineOfBusinessId: world.lines.cyber.id,
+      brokerCompanyId: world.brokers[0].id,
+      customer: { companyId: 'C-9', name: 'Beta AG' },
+      submitter,
+      taxRate: 0.19,
+    },
+  });
+
 const closeTender = (token: string, id: string) =>
   graphql(gateway, token, 'mutation($id: ID!) { closeTender(tenderId: $id, reason: "no longer needed") { status } }', { id });
 
@@ -92,16 +105,7 @@ describe('conditional reads of the REST tender APIs (ETag, If-None-Match)', () =
     expect(insurerAfter.status).toBe(200);
     expect(JSON.parse(insurerAfter.text).payload.map((tender: { _id: string }) => tender._id)).toContain(fresh.id);
 
-    const created = await graphql(gateway, internal, 'mutation($input: CreateTenderInput!) { createTender(input: $input) { id } }', {
-      input: {
-        product: 'Cyber Protect',
-        lineOfBusinessId: world.lines.cyber.id,
-        brokerCompanyId: world.brokers[0].id,
-        customer: { companyId: 'C-9', name: 'Beta AG' },
-        submitter: { accountId: 'NEW-1', email: 'new@broker.example', firstName: 'Nina', lastName: 'Neu' },
-        taxRate: 0.19,
-      },
-    });
+    const created = await createTenderFor(internal, { accountId: 'NEW-1', email: 'new@broker.example', firstName: 'Nina', lastName: 'Neu' });
     expect(created.body.errors).toBeUndefined();
     expect((await get('/api/v1/tenders', broker, brokerList)).status).toBe(200);
   });
@@ -111,16 +115,7 @@ describe('conditional reads of the REST tender APIs (ETag, If-None-Match)', () =
     const item = `/public/v1/tenders/${tenderId}`;
     const before = await tagOf(item, insurer);
     const person = world.people[0];
-    const created = await graphql(gateway, internal, 'mutation($input: CreateTenderInput!) { createTender(input: $input) { id } }', {
-      input: {
-        product: 'D&O Select',
-        lineOfBusinessId: world.lines.dno.id,
-        brokerCompanyId: world.brokers[0].id,
-        customer: { companyId: 'C-10', name: 'Gamma KG' },
-        submitter: { accountId: person.accountId, email: person.email, firstName: 'Erika', lastName: 'Renamed' },
-        taxRate: 0.19,
-      },
-    });
+    const created = await createTenderFor(internal, { accountId: person.accountId, email: person.email, firstName: 'Erika', lastName: 'Renamed' });
     expect(created.body.errors).toBeUndefined();
     const after = await get(item, insurer, before);
     expect(after.status).toBe(200);
@@ -132,6 +127,15 @@ describe('conditional reads of the REST tender APIs (ETag, If-None-Match)', () =
     const theirs = await get('/api/v1/tenders', otherBroker, mine);
     expect(theirs.status).toBe(200);
     expect(theirs.headers.get('etag')).not.toBe(mine);
+  });
+
+  it('a tender the client may not see is a 404 without a tag, and stays a 404 with any tag', async () => {
+    const [others] = JSON.parse((await get('/api/v1/tenders?limit=1', otherBroker)).text).payload;
+    const refused = await get(`/api/v1/tenders/${others._id}`, broker);
+    expect(refused.status).toBe(404);
+    expect(refused.headers.get('etag')).toBeNull();
+    const ownTag = await tagOf(`/api/v1/tenders/${tenderId}`, broker);
+    expect((await get(`/api/v1/tenders/${others._id}`, broker, ownTag)).status).toBe(404);
   });
 
   it('a bad parameter or token is still refused, whatever tag comes with it', async () => {

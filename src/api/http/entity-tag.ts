@@ -4,16 +4,16 @@ import type { Request, Response } from 'express';
 /**
  * Conditional GET (RFC 9110 13.1.2): tags the answer with what it is derived from and answers 304 when the
  * client's If-None-Match already names that tag. The parts must change whenever the body would; the caller reads
- * them without reading the body. True when the 304 is sent.
+ * them without reading the body. Returns undefined when the 304 is sent, else the headers the full answer carries:
+ * set on success only, so an error (a tender that is not there) never hands out a tag that would later be a 304.
  */
-export function answeredNotModified(req: Request, res: Response, parts: readonly string[]): boolean {
-  const tag = `"${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 32)}"`;
-  res.set({ ETag: tag, 'Cache-Control': 'private, no-cache' });
+export function conditionalRead(req: Request, res: Response, parts: readonly string[]): Record<string, string> | undefined {
+  const headers = { ETag: `"${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 32)}"`, 'Cache-Control': 'private, no-cache' };
   // One client's tag says nothing about another's answer.
   res.vary('Authorization');
-  if (!namesTag(req.headers['if-none-match'], tag)) return false;
-  res.status(304).end();
-  return true;
+  if (!namesTag(req.headers['if-none-match'], headers.ETag)) return headers;
+  res.set(headers).status(304).end();
+  return undefined;
 }
 
 /**

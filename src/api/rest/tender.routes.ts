@@ -5,7 +5,7 @@ import { prepareOperation } from '../graphql/prepared-operation';
 import { LIMITS } from '../../platform/validation/rules';
 import { authorisedContext } from '../http/request-context';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
-import { answeredNotModified, representationOf } from '../http/entity-tag';
+import { conditionalRead, representationOf } from '../http/entity-tag';
 import { feedRevisionOf } from '../../tenders/feed/tender-feed';
 import { ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../../tenders/tender-status';
 import { assertNoQuery, parseListQuery, parsePolicyDocumentation } from './tender-query-params';
@@ -56,10 +56,11 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
     router.get(route.path, async (req, res) => {
       const context = await authorisedContext(res, route.access);
       const { variables, sortEcho } = parseListQuery(req, route.statuses);
-      if (answeredNotModified(req, res, [listRepresentation, req.originalUrl, await feedRevisionOf(context.em, context.viewer)])) return;
+      const tagged = conditionalRead(req, res, [listRepresentation, req.originalUrl, await feedRevisionOf(context.em, context.viewer)]);
+      if (!tagged) return;
       const data = await list.run(context, { ...variables });
       const page = data.tenders as { count: number; skip: number; limit: number; next: string | null; items: unknown[] };
-      res.json({
+      res.set(tagged).json({
         metadata: { count: String(page.count), skip: String(page.skip), limit: String(page.limit), sort: sortEcho, next: page.next },
         payload: page.items,
       });
@@ -82,9 +83,10 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
     router.get(route.path, async (req, res) => {
       const context = await authorisedContext(res, route.access);
       assertNoQuery(req);
-      if (answeredNotModified(req, res, [itemRepresentation, req.originalUrl, await feedRevisionOf(context.em, context.viewer)])) return;
+      const tagged = conditionalRead(req, res, [itemRepresentation, req.originalUrl, await feedRevisionOf(context.em, context.viewer)]);
+      if (!tagged) return;
       const data = await byId.run(context, { id: req.params.id });
-      res.json(data.tender);
+      res.set(tagged).json(data.tender);
     });
     router.all(route.path, readOnly);
   }

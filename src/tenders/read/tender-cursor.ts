@@ -35,20 +35,21 @@ export function cursorAfter(last: TenderRecord, keys: readonly OrderKey[]): stri
 /** The position a cursor names; a cursor that is malformed or was made for another order is BAD_USER_INPUT. */
 export function positionOf(cursor: string, keys: readonly OrderKey[]): Position {
   const refuse = (message: string) => badInput(`after ${message}`, [{ parameter: 'after', message }]);
+  const notOurs = 'is not a cursor this API gave out (metadata.next of a page)';
   let decoded: unknown;
   try {
-    if (problemsOf(Cursor, cursor).length > 0) throw new Error('not a cursor');
+    if (problemsOf(Cursor, cursor).length > 0) throw new Error(notOurs);
     decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw refuse('is not a cursor this API gave out (metadata.next of a page)');
+    throw refuse(notOurs);
   }
-  if (!Array.isArray(decoded) || decoded[0] !== VERSION || decoded.length !== keys.length + 2) throw refuse('is not a cursor this API gave out (metadata.next of a page)');
+  if (!Array.isArray(decoded) || decoded[0] !== VERSION || decoded.length !== keys.length + 2) throw refuse(notOurs);
   if (decoded[1] !== signatureOf(keys)) throw refuse('belongs to a list in another order: keep the sort of the page that gave it');
   const values = decoded.slice(2) as unknown[];
   keys.forEach(({ field }, i) => {
     const value = values[i];
     const valid = isTimestamp(field) ? Number.isSafeInteger(value) : typeof value === 'string' && value.length <= LIMITS.name;
-    if (!valid) throw refuse('is not a cursor this API gave out (metadata.next of a page)');
+    if (!valid) throw refuse(notOurs);
   });
   return values as Position;
 }

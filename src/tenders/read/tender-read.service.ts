@@ -31,8 +31,8 @@ export class TenderReadService {
     if (args.status && !ALL_STATUSES.every((status) => args.status!.includes(status))) filters.push({ status: { $in: args.status } });
     if (args.lineOfBusinessId !== undefined && args.lineOfBusinessId !== null) filters.push({ lineOfBusiness: args.lineOfBusinessId });
     if (args.updatedSince) filters.push({ updatedAt: { $gte: args.updatedSince } });
-    // Counted on its own, without the joins of the page.
-    // The visibility filter is built per statement: a raw fragment in it is consumed by the query it is used in.
+    // The count has a statement of its own, without the joins of the page or the cursor. The visibility filter is
+    // built per statement: a raw fragment in it is consumed by the query it is used in.
     const keys = orderKeys(args);
     const after = args.after ? [afterPosition(this.em, keys, positionOf(args.after, keys))] : [];
     // One tender beyond the page tells whether there is a next one.
