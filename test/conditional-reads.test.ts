@@ -129,6 +129,27 @@ describe('conditional reads of the REST tender APIs (ETag, If-None-Match)', () =
     expect(theirs.headers.get('etag')).not.toBe(mine);
   });
 
+  it('counts, kept per revision of what a client sees, follow every change it can see: a close, an invitation', async () => {
+    const count = async (path: string, token: string) => Number(JSON.parse((await get(`${path}?limit=1`, token)).text).metadata.count);
+    const tender = await createTender(gateway.em(), world, {});
+    const [open, closed, invited] = [await count('/api/v1/tenders/open', broker), await count('/api/v1/tenders/closed', broker), await count('/public/v1/tenders', insurer)];
+    // Asked again, unchanged: the same counts (now from the kept ones).
+    expect([await count('/api/v1/tenders/open', broker), await count('/api/v1/tenders/closed', broker)]).toEqual([open, closed]);
+
+    expect((await closeTender(broker, tender.id)).body.errors).toBeUndefined();
+    expect([await count('/api/v1/tenders/open', broker), await count('/api/v1/tenders/closed', broker)]).toEqual([open - 1, closed + 1]);
+
+    const reopened = await graphql(gateway, broker, 'mutation($id: ID!) { reopenTender(tenderId: $id) { status } }', { id: tender.id });
+    expect(reopened.body.errors).toBeUndefined();
+    const asked = await graphql(gateway, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
+      input: { tenderId: tender.id, insurerIds: [world.insurers[0].id], limits: [{ insuranceSum: 500_000, deductible: 500 }], riskInformation: { typeOfBusiness: 'Retail' } },
+    });
+    expect(asked.body.errors).toBeUndefined();
+    expect(await count('/public/v1/tenders', insurer)).toBe(invited + 1);
+    // GraphQL's count is the same one.
+    expect((await graphql(gateway, insurer, '{ tenders(limit: 1) { count } }')).body.data.tenders.count).toBe(invited + 1);
+  });
+
   it('a tender the client may not see is a 404 without a tag, and stays a 404 with any tag', async () => {
     const [others] = JSON.parse((await get('/api/v1/tenders?limit=1', otherBroker)).text).payload;
     const refused = await get(`/api/v1/tenders/${others._id}`, broker);

@@ -8,6 +8,7 @@ import { LineOfBusiness } from '../../src/tenders/line-of-business.entity';
 import { QuoteOption } from '../../src/quotes/quote-option.entity';
 import { QuoteRequestStatus } from '../../src/quotes/quote-request-status';
 import { QuoteRequest } from '../../src/quotes/quote-request.entity';
+import { tenderChanged } from '../../src/tenders/feed/tender-feed';
 import { TenderInvitation } from '../../src/tenders/tender-invitation.entity';
 import { Tender } from '../../src/tenders/tender.entity';
 import { TenderStatus, statusChangeKey } from '../../src/tenders/tender-status';
@@ -60,6 +61,8 @@ export async function createTender(
     line?: LineOfBusiness;
     createdAt?: Date;
     updatedAt?: Date;
+    /** False on a schema from before the feed (`tender_feed`). */
+    feed?: boolean;
   } = {},
 ): Promise<Tender> {
   clock += 60_000;
@@ -83,6 +86,8 @@ export async function createTender(
   });
   for (const insurer of options.invited ?? []) em.create(TenderInvitation, { tender, insurer, createdAt });
   await em.flush();
+  // As every write of the gateway does: what the tender's audiences see has changed (ETags, cached counts).
+  if (options.feed !== false) await tenderChanged(em, { id: tender.id, brokerCompanyId: tender.brokerCompany.id });
   return tender;
 }
 

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager, MetadataStorage } from '@mikro-orm/core';
 import { scopeOf } from '../../access/access-policy';
 import type { Viewer } from '../../access/viewer';
 
@@ -57,10 +57,47 @@ export async function partiesChanged(em: EntityManager): Promise<void> {
 
 const READ = `select scope, revision from tender_feed where scope in (?, '${PARTIES}')`;
 
-/** What the viewer sees, as a revision: it differs whenever anything the viewer could see has changed since. */
-export async function feedRevisionOf(em: EntityManager, viewer: Viewer): Promise<string> {
-  const scope = feedScopeOf(viewer);
-  const rows = (await em.getConnection().execute(READ, [scope], 'all')) as { scope: string; revision: string | number }[];
-  const revision = (name: string) => String(rows.find((row) => row.scope === name)?.revision ?? 0);
-  return `${scope}.${revision(scope)}.${revision(PARTIES)}`;
+/** Revisions read by a request, by its EntityManager fork: the ETag and the count of one request agree. */
+const readByRequest = new WeakMap<EntityManager, Promise<string>>();
+
+/**
+ * What the viewer sees, as a revision: it differs whenever anything the viewer could see has changed since. Read
+ * once per request (its EntityManager fork) and viewer.
+ */
+export function feedRevisionOf(em: EntityManager, viewer: Viewer): Promise<string> {
+  let read = readByRequest.get(em);
+  if (!read) {
+    const scope = feedScopeOf(viewer);
+    read = em
+      .getConnection()
+      .execute(READ, [scope], 'all')
+      .then((rows: { scope: string; revision: string | number }[]) => {
+        const revision = (name: string) => String(rows.find((row) => row.scope === name)?.revision ?? 0);
+        return `${scope}.${revision(scope)}.${revision(PARTIES)}`;
+      });
+    readByRequest.set(em, read);
+  }
+  return read;
+}
+
+/** Counts of a database (its ORM's metadata), by audience revision and filters; at most MAX_COUNTS, oldest out first. */
+const counts = new WeakMap<MetadataStorage, Map<string, number>>();
+const MAX_COUNTS = 10_000;
+
+/**
+ * A count of what the viewer sees, computed once per revision of its audience: the revision moves with every change
+ * that could change the count (a tender created or changed, an invitation), so while it stands the count does. A
+ * count taken just after a change committed may be kept under the revision read just before it: it is then newer
+ * than its key, never older. `filters` names what else the count depends on.
+ */
+export async function countAtRevision(em: EntityManager, viewer: Viewer, filters: string, count: () => Promise<number>): Promise<number> {
+  const key = `${await feedRevisionOf(em, viewer)}|${filters}`;
+  let known = counts.get(em.getMetadata());
+  if (!known) counts.set(em.getMetadata(), (known = new Map()));
+  const cached = known.get(key);
+  if (cached !== undefined) return cached;
+  const counted = await count();
+  if (known.size >= MAX_COUNTS) known.delete(known.keys().next().value!);
+  known.set(key, counted);
+  return counted;
 }

@@ -6,6 +6,7 @@ import { findTenderRecords } from './tender-record';
 import { afterPosition, cursorAfter, positionOf, type OrderKey } from './tender-cursor';
 import { ALL_STATUSES } from '../tender-status';
 import { countVisibleTenders, presentTender, visibleTenders } from '../tender-access';
+import { countAtRevision } from '../feed/tender-feed';
 import { SortDirection, TenderSortField, type TenderListArgs, type TenderPage, type TenderView } from '../tender.types';
 import { PageRules } from '../../platform/validation/rules';
 import { problemsOf } from '../../platform/validation/validate';
@@ -41,7 +42,10 @@ export class TenderReadService {
         where: { $and: [visibleTenders(this.viewer), ...filters, ...after] },
         page: { orderBy: keys.map((key) => ({ [key.field]: key.direction }) as QueryOrderMap<Tender>), offset: args.skip, limit: args.limit + 1 },
       }),
-      countVisibleTenders(this.em, this.viewer, filters),
+      // The count grows with the data (SQLite walks an index): one per revision of what the viewer sees.
+      countAtRevision(this.em, this.viewer, JSON.stringify([args.status ?? null, args.lineOfBusinessId ?? null, args.updatedSince?.getTime() ?? null]), () =>
+        countVisibleTenders(this.em, this.viewer, filters),
+      ),
     ]);
     const page = tenders.slice(0, args.limit);
     return {
