@@ -4,6 +4,7 @@ import type { Viewer } from '../access/viewer';
 import { badInput } from '../platform/errors/domain-error';
 import { CreateTenderRules, LIMITS } from '../platform/validation/rules';
 import { problemsOf, refused } from '../platform/validation/validate';
+import { flushInTransaction } from '../platform/db/flush-in-transaction';
 import { Address } from '../parties/address.embeddable';
 import { BrokerCompany } from '../parties/broker-company.entity';
 import { Customer } from '../parties/customer.entity';
@@ -76,17 +77,11 @@ export class TenderCreationService {
       reason: null,
     });
     // The feeds are raised with the tender's rows, in one transaction.
-    await this.em.begin();
-    try {
-      await this.em.flush();
+    await flushInTransaction(this.em, async () => {
       await tenderChanged(this.em, { id: tender.id, brokerCompanyId: brokerCompany!.id });
       // The person's other tenders show the new details too.
       if (personChanged) await partiesChanged(this.em);
-      await this.em.commit();
-    } catch (error) {
-      await this.em.rollback();
-      throw error;
-    }
+    });
     return tender;
   }
 

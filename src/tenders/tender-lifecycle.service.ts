@@ -4,6 +4,7 @@ import type { Viewer } from '../access/viewer';
 import { DomainError, badInput, forbidden } from '../platform/errors/domain-error';
 import { OptionalReason, PolicyNumber, RequiredReason } from '../platform/validation/rules';
 import { problemsOf } from '../platform/validation/validate';
+import { flushInTransaction } from '../platform/db/flush-in-transaction';
 import { TenderHistoryEntry } from './tender-history-entry.entity';
 import { findVisibleTender } from './tender-access';
 import { tenderChanged } from './feed/tender-feed';
@@ -186,16 +187,10 @@ export class TenderLifecycleService {
   }
 
   /** The changes flushed and the listeners run in one transaction: their writes commit with the change or not at all. */
-  private async flushWith(change: TenderChange): Promise<void> {
-    await this.em.begin();
-    try {
-      await this.em.flush();
+  private flushWith(change: TenderChange): Promise<void> {
+    return flushInTransaction(this.em, async () => {
       await tenderChanged(this.em, { id: change.tender.id, brokerCompanyId: change.tender.brokerCompany.id });
       for (const listener of this.listeners) await listener(this.em, change);
-      await this.em.commit();
-    } catch (error) {
-      await this.em.rollback();
-      throw error;
-    }
+    });
   }
 }
