@@ -119,6 +119,25 @@ describe('the production start under the heaviest GraphQL operations', () => {
     }
   }, 120_000);
 
+  it("keeps serving others while the heaviest allowed operation runs: another client gets page after page meanwhile, not one page per operation", async () => {
+    let heavyDone = false;
+    const heavy = post('/graphql', { query: WIDEST }, tokens.get(Role.INTERNAL)![0]).then((answer) => {
+      heavyDone = true;
+      return answer;
+    });
+    // Past its parsing and planning: its statements are running.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    let pagesMeanwhile = 0;
+    while (!heavyDone) {
+      const page = await fetch(`${gateway.url}/api/v1/tenders?limit=5`, { headers: { authorization: `Bearer ${tokens.get(Role.BROKER)![1]}` } });
+      expect(page.status).toBe(200);
+      if (!heavyDone) pagesMeanwhile++;
+    }
+    expect((await heavy).status).toBe(200);
+    // A process held from the operation's first statement to its last answers no page before it ends.
+    expect(pagesMeanwhile).toBeGreaterThanOrEqual(5);
+  }, 60_000);
+
   it('keeps its memory bounded over hundreds of distinct large documents, each sent twice', async () => {
     const token = tokens.get(Role.INTERNAL)![0];
     const before = gateway.rssMiB();

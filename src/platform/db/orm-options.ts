@@ -1,10 +1,10 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { SqliteDriver } from '@mikro-orm/sqlite';
 import type { EntityClass, EntitySchema, Options } from '@mikro-orm/core';
 import type { Config } from '../config';
 import { postgresqlMigrations } from './migrations/postgresql';
 import { sqliteMigrations } from './migrations/sqlite';
+import { SqliteDriver } from './sqlite-driver';
 
 /**
  * Per-connection SQLite settings. WAL lets readers proceed during writes, and NORMAL sync is durable in WAL
@@ -21,11 +21,16 @@ const SQLITE_PRAGMAS = [
 ];
 
 interface SqliteConnection {
-  exec(sql: string, callback: (error: Error | null) => void): void;
+  exec(sql: string): void;
 }
 
 function sqliteConnectionSettings(connection: SqliteConnection, done: (error: Error | null, connection: SqliteConnection) => void): void {
-  connection.exec(`${SQLITE_PRAGMAS.join('; ')};`, (error) => done(error, connection));
+  try {
+    connection.exec(`${SQLITE_PRAGMAS.join('; ')};`);
+    done(null, connection);
+  } catch (error) {
+    done(error as Error, connection);
+  }
 }
 
 export type DatabaseEngine = 'sqlite' | 'postgresql';

@@ -1,4 +1,5 @@
 import { badInput } from '../errors/domain-error';
+import { takingTurns } from './sqlite-driver';
 
 /** Reads one operation runs at once: a page and its count each take a connection. */
 const CONCURRENT_READS = 2;
@@ -26,7 +27,7 @@ export class RowBudget {
     if (this.reading < CONCURRENT_READS) this.reading++;
     else await new Promise<void>((resolve) => this.waiting.push(resolve));
     try {
-      const result = await load();
+      const result = await takingTurns(load);
       this.take(rowsOf(result));
       return result;
     } finally {
