@@ -386,6 +386,14 @@ describe('managing endpoints', () => {
     }
   });
 
+  it('holds the limit of 10 endpoints per client under concurrent registrations: 12 at once create exactly 10, the rest are a CONFLICT', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => rest('POST', '/api/v1/webhook-endpoints', broker, { url: receiver.url(`/race-${i}`), event_types: BROKER_EVENTS })),
+    );
+    expect(answers.map(({ status }) => status).sort()).toEqual([...Array(10).fill(201), 409, 409]);
+    expect((await rest('GET', '/api/v1/webhook-endpoints', broker)).body).toHaveLength(10);
+  });
+
   it('refuses event types the client would never receive (a broker-only event for an insurer)', async () => {
     sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }]);
     const insurerToken = await tokenFor(gateway, Role.INSURER, { insurerId: sims.insurers[0].id });

@@ -88,12 +88,16 @@ export class WebhookEndpointService {
     assertMay(this.viewer, 'createWebhookEndpoint');
     const owner = await this.ownerFor(input.appId);
     this.check(input, owner);
-    if ((await this.em.count(WebhookEndpoint, { owner })) >= LIMITS.webhookEndpointsPerClient) {
-      throw new DomainError('CONFLICT', `A client has at most ${LIMITS.webhookEndpointsPerClient} webhook endpoints`);
-    }
     const secret = newWebhookSecret();
-    const endpoint = this.em.create(WebhookEndpoint, { owner, url: input.url, eventTypes: input.eventTypes, description: input.description ?? '', secret });
-    await this.em.flush();
+    const endpoint = await this.em.transactional(async (tx) => {
+      // One registration of a client at a time, so that each counts what the one before it committed: the write
+      // takes the client's row lock on PostgreSQL, and SQLite's write lock (a transaction writes before it reads).
+      await tx.nativeUpdate(ApiClient, { id: owner.id }, { appId: owner.appId });
+      if ((await tx.count(WebhookEndpoint, { owner })) >= LIMITS.webhookEndpointsPerClient) {
+        throw new DomainError('CONFLICT', `A client has at most ${LIMITS.webhookEndpointsPerClient} webhook endpoints`);
+      }
+      return tx.create(WebhookEndpoint, { owner, url: input.url, eventTypes: input.eventTypes, description: input.description ?? '', secret });
+    });
     return { endpoint, secret };
   }
 
