@@ -128,7 +128,15 @@ describe('operations', () => {
     const requestLines = lines.filter((line) => line.req);
     expect(requestLines.length).toBeGreaterThan(3);
     for (const line of requestLines) expect((line.req as { id?: unknown }).id).toEqual(expect.any(String));
-    expect(requestLines.some((line) => (line.req as { id: string }).id === 'trace-42')).toBe(true);
+    expect(requestLines.find((line) => (line.req as { id: string }).id === 'trace-42')).toMatchObject({
+      level: 30,
+      req: { method: 'GET', url: '/api/v1/tenders?limit=1' },
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+      msg: 'request completed',
+    });
+    // A refused request is logged at warn.
+    expect(requestLines.filter((line) => (line.req as { url: string }).url === '/auth/token').at(-1)).toMatchObject({ level: 40, res: { statusCode: 401 } });
     const everything = JSON.stringify(lines);
     expect(everything).not.toContain(broker);
     expect(everything).not.toContain('top-secret-value');

@@ -1,25 +1,33 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
-import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
+import type { Request, RequestHandler } from 'express';
+import type { Level, Logger } from 'pino';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-/** Every request gets an id (the caller's X-Request-Id when it is sane), echoed back and on every log line. */
+/** The request's id (the caller's X-Request-Id when it is sane), set by `requestLogging`. */
+export const requestIdOf = (req: Request): string | undefined => (req as Request & { id?: string }).id;
+
+/**
+ * Every request gets an id, echoed back as X-Request-Id and on its log line: one line when the answer is done
+ * (info; warn for a 4xx, error for a 5xx or a connection closed before the answer), in pino-http's shape
+ * (`req`, `res`, `responseTime`). Not pino-http itself: it built two child loggers and serialisers for every
+ * request, whether its line was written or not, about a tenth of an unchanged poll's cost (docs/benchmark.md).
+ */
 export function requestLogging(logger: Logger): RequestHandler {
-  return pinoHttp<IncomingMessage, ServerResponse, never>({
-    logger: logger as Logger<never>,
-    genReqId: (req, res) => {
-      const given = req.headers['x-request-id'];
-      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-    serializers: {
-      req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-  });
+  return (req, res, next) => {
+    const given = req.headers['x-request-id'];
+    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    (req as Request & { id?: string }).id = id;
+    res.setHeader('X-Request-Id', id);
+    const started = performance.now();
+    res.once('close', () => {
+      const level: Level = !res.writableFinished || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      logger[level](
+        { req: { id, method: req.method, url: req.originalUrl }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) },
+        res.writableFinished ? 'request completed' : 'request aborted',
+      );
+    });
+    next();
+  };
 }
