@@ -107,6 +107,16 @@ describe('cursor paging of the REST lists (after, metadata.next)', () => {
     expect(others.body.payload).toHaveLength(3);
     for (const tender of others.body.payload) expect(ids).not.toContain(tender._id);
   });
+
+  it("in a sort of mixed directions too, a broker's cursor never reaches another broker's tenders", async () => {
+    // Another broker's tender that ties on status with broker 0's and was created before all of them: after any
+    // position, it would be next but for the visibility filter.
+    const older = await createTender(gateway.em(), world, { broker: 1, status: STATUSES[0], createdAt: new Date('2025-01-01T00:00:00.000Z') });
+    const whole = await getJson(gateway, '/api/v1/tenders?limit=200&sort=status,-created_at', broker);
+    const { ids } = await walk('/api/v1/tenders', broker, 'limit=2&sort=status,-created_at');
+    expect(ids).not.toContain(older.id);
+    expect(ids).toEqual(whole.body.payload.map((tender: { _id: string }) => tender._id));
+  });
 });
 
 describe('cursor paging in GraphQL', () => {

@@ -66,18 +66,16 @@ const readByRequest = new WeakMap<EntityManager, Promise<string>>();
  */
 export function feedRevisionOf(em: EntityManager, viewer: Viewer): Promise<string> {
   let read = readByRequest.get(em);
-  if (!read) {
-    const scope = feedScopeOf(viewer);
-    read = em
-      .getConnection()
-      .execute(READ, [scope], 'all')
-      .then((rows: { scope: string; revision: string | number }[]) => {
-        const revision = (name: string) => String(rows.find((row) => row.scope === name)?.revision ?? 0);
-        return `${scope}.${revision(scope)}.${revision(PARTIES)}`;
-      });
-    readByRequest.set(em, read);
-  }
+  if (!read) readByRequest.set(em, (read = currentRevisionOf(em, viewer)));
   return read;
+}
+
+/** The revision as it stands now, not as the request first read it: equal to the first, nothing has changed between. */
+export async function currentRevisionOf(em: EntityManager, viewer: Viewer): Promise<string> {
+  const scope = feedScopeOf(viewer);
+  const rows = (await em.getConnection().execute(READ, [scope], 'all')) as { scope: string; revision: string | number }[];
+  const revision = (name: string) => String(rows.find((row) => row.scope === name)?.revision ?? 0);
+  return `${scope}.${revision(scope)}.${revision(PARTIES)}`;
 }
 
 /** Counts of a database (its ORM's metadata), by audience revision and filters; at most MAX_COUNTS, oldest out first. */

@@ -16,8 +16,16 @@ export interface OrderKey {
 export type Position = (string | number)[];
 
 const VERSION = 1;
-const signatureOf = (keys: readonly OrderKey[]) => keys.map((key) => `${key.field}:${key.direction}`).join(',');
+export const signatureOf = (keys: readonly OrderKey[]) => keys.map((key) => `${key.field}:${key.direction}`).join(',');
 const isTimestamp = (field: OrderKey['field']) => field === TenderSortField.CREATED_AT || field === TenderSortField.UPDATED_AT;
+
+/** Where a tender stands in a list's order: its values of the order keys. */
+export function positionOfRecord(record: TenderRecord, keys: readonly OrderKey[]): Position {
+  return keys.map(({ field }) => {
+    const value = record[field];
+    return value instanceof Date ? value.getTime() : value;
+  });
+}
 
 /**
  * The opaque `after` cursor of the page that follows `last`: the sort it belongs to and the last tender's values
@@ -25,11 +33,7 @@ const isTimestamp = (field: OrderKey['field']) => field === TenderSortField.CREA
  * client forges only moves it within its own visible tenders.
  */
 export function cursorAfter(last: TenderRecord, keys: readonly OrderKey[]): string {
-  const values = keys.map(({ field }) => {
-    const value = last[field];
-    return value instanceof Date ? value.getTime() : value;
-  });
-  return Buffer.from(JSON.stringify([VERSION, signatureOf(keys), ...values])).toString('base64url');
+  return Buffer.from(JSON.stringify([VERSION, signatureOf(keys), ...positionOfRecord(last, keys)])).toString('base64url');
 }
 
 /** The position a cursor names; a cursor that is malformed or was made for another order is BAD_USER_INPUT. */
@@ -69,10 +73,13 @@ export function afterPosition(em: EntityManager, keys: readonly OrderKey[], posi
       `(${keys.map((key) => `${alias}.${columnOf(key.field)}`).join(', ')}) ${beyond(keys[0].direction)} (${keys.map(() => '?').join(', ')})`;
     return { [raw(sql, params)]: [] };
   }
-  // (k1 > v1) or (k1 = v1 and k2 < v2) or ..., each key in its own direction.
+  // ((k1 > v1) or (k1 = v1 and k2 < v2) or ...), each key in its own direction; the outer parentheses keep the
+  // disjunction inside the conjunction of visibility and filters it is one part of.
   const expanded = (alias: string) =>
+    '(' +
     keys
       .map((key, i) => `(${[...keys.slice(0, i).map((earlier) => `${alias}.${columnOf(earlier.field)} = ?`), `${alias}.${columnOf(key.field)} ${beyond(key.direction)} ?`].join(' and ')})`)
-      .join(' or ');
+      .join(' or ') +
+    ')';
   return { [raw(expanded, keys.flatMap((_, i) => params.slice(0, i + 1)))]: [] };
 }

@@ -2,11 +2,12 @@ import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/core'
 import type { Viewer } from '../../access/viewer';
 import { badInput, notFound } from '../../platform/errors/domain-error';
 import { Tender } from '../tender.entity';
-import { findTenderRecords } from './tender-record';
-import { afterPosition, cursorAfter, positionOf, type OrderKey } from './tender-cursor';
+import { findTenderRecords, type TenderRecord } from './tender-record';
+import { afterPosition, cursorAfter, positionOf, positionOfRecord, signatureOf, type OrderKey, type Position } from './tender-cursor';
+import { keepPositions, nearestKept } from './kept-positions';
 import { ALL_STATUSES } from '../tender-status';
 import { countVisibleTenders, presentTender, visibleTenders } from '../tender-access';
-import { countAtRevision } from '../feed/tender-feed';
+import { countAtRevision, currentRevisionOf, feedRevisionOf } from '../feed/tender-feed';
 import { SortDirection, TenderSortField, type TenderListArgs, type TenderPage, type TenderView } from '../tender.types';
 import { PageRules } from '../../platform/validation/rules';
 import { problemsOf } from '../../platform/validation/validate';
@@ -32,20 +33,23 @@ export class TenderReadService {
     if (args.status && !ALL_STATUSES.every((status) => args.status!.includes(status))) filters.push({ status: { $in: args.status } });
     if (args.lineOfBusinessId !== undefined && args.lineOfBusinessId !== null) filters.push({ lineOfBusiness: args.lineOfBusinessId });
     if (args.updatedSince) filters.push({ updatedAt: { $gte: args.updatedSince } });
-    // The count has a statement of its own, without the joins of the page or the cursor. The visibility filter is
-    // built per statement: a raw fragment in it is consumed by the query it is used in.
+    // The count has a statement of its own, without the joins of the page or the cursor. The visibility filter and
+    // a position are built per statement: a raw fragment in them is consumed by the query it is used in.
     const keys = orderKeys(args);
-    const after = args.after ? [afterPosition(this.em, keys, positionOf(args.after, keys))] : [];
+    const filterKey = JSON.stringify([args.status ?? null, args.lineOfBusinessId ?? null, args.updatedSince?.getTime() ?? null]);
+    const list: ListQuery = {
+      where: (after) => ({ $and: [visibleTenders(this.viewer), ...filters, ...(after ? [afterPosition(this.em, keys, after)] : [])] }),
+      orderBy: keys.map((key) => ({ [key.field]: key.direction }) as QueryOrderMap<Tender>),
+    };
     // One tender beyond the page tells whether there is a next one.
     const [tenders, count] = await Promise.all([
-      findTenderRecords(this.em, {
-        where: { $and: [visibleTenders(this.viewer), ...filters, ...after] },
-        page: { orderBy: keys.map((key) => ({ [key.field]: key.direction }) as QueryOrderMap<Tender>), offset: args.skip, limit: args.limit + 1 },
-      }),
+      args.after
+        ? this.read(list, positionOf(args.after, keys), 0, args.limit + 1)
+        : args.skip > 0
+          ? this.readBySkip(list, `${filterKey}|${signatureOf(keys)}`, keys, args)
+          : this.read(list, undefined, 0, args.limit + 1),
       // The count grows with the data (SQLite walks an index): one per revision of what the viewer sees.
-      countAtRevision(this.em, this.viewer, JSON.stringify([args.status ?? null, args.lineOfBusinessId ?? null, args.updatedSince?.getTime() ?? null]), () =>
-        countVisibleTenders(this.em, this.viewer, filters),
-      ),
+      countAtRevision(this.em, this.viewer, filterKey, () => countVisibleTenders(this.em, this.viewer, filters)),
     ]);
     const page = tenders.slice(0, args.limit);
     return {
@@ -56,6 +60,40 @@ export class TenderReadService {
       next: tenders.length > args.limit ? cursorAfter(page[page.length - 1], keys) : null,
     };
   }
+
+  private read(list: ListQuery, after: Position | undefined, offset: number, limit: number): Promise<TenderRecord[]> {
+    return findTenderRecords(this.em, { where: list.where(after), page: { orderBy: list.orderBy, offset, limit } });
+  }
+
+  /**
+   * The page at `skip` (and the tender after it), from the nearest position kept for the list at the viewer's
+   * revision. Positions are kept, and a page read from one is answered, only when the revision stood from before
+   * the read to after it: the rows were then those of that revision, whatever committed around the request.
+   */
+  private async readBySkip(list: ListQuery, name: string, keys: readonly OrderKey[], args: TenderListArgs): Promise<TenderRecord[]> {
+    const revision = await feedRevisionOf(this.em, this.viewer);
+    const metadata = this.em.getMetadata();
+    const listKey = `${revision}|${name}`;
+    const from = nearestKept(metadata, listKey, args.skip) ?? { index: 0, position: undefined };
+    // The tender before the page too, when the read starts earlier: where a later request for this skip can start.
+    const lead = args.skip > from.index ? 1 : 0;
+    const rows = await this.read(list, from.position, args.skip - from.index - lead, args.limit + 1 + lead);
+    if ((await currentRevisionOf(this.em, this.viewer)) !== revision) {
+      return from.position ? this.read(list, undefined, args.skip, args.limit + 1) : rows.slice(lead);
+    }
+    const page = rows.slice(lead, lead + args.limit);
+    keepPositions(metadata, listKey, [
+      ...(lead && rows.length > 0 ? [{ index: args.skip, position: positionOfRecord(rows[0], keys) }] : []),
+      ...(page.length > 0 ? [{ index: args.skip + page.length, position: positionOfRecord(page[page.length - 1], keys) }] : []),
+    ]);
+    return rows.slice(lead);
+  }
+}
+
+/** A list's filters (with a position to start after) and its order. */
+interface ListQuery {
+  where(after?: Position): FilterQuery<Tender>;
+  orderBy: QueryOrderMap<Tender>[];
 }
 
 function validatePaging(args: TenderListArgs): void {
