@@ -22,6 +22,7 @@ import { REST_TENDER_LIST } from '../src/api/rest/tender-operations.graphql';
 import { SeedService } from '../src/seed/seed.service';
 import { Tender } from '../src/tenders/tender.entity';
 import { TenderStatus } from '../src/tenders/tender-status';
+import { productionStart } from './production-start';
 import { HEAVY_CONNECTIONS, HOSTILE_SECONDS, SLOW_INSURERS, hostileScenario, startTricklingInsurer, type HostileResult } from './hostile';
 
 /**
@@ -43,10 +44,8 @@ const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? CALLBACK_RATE * 10);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgresql').split(',') as DatabaseEngine[];
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'reads,callback,hostile').split(','));
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-/** As `npm run start:prod` runs the gateway: its node options, read from package.json. */
-const PRODUCTION_NODE_OPTIONS = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod']
-  .split(/\s+/)
-  .filter((part) => part.startsWith('--'));
+/** As `npm run start:prod` runs the gateway: its environment settings and node options, read from package.json. */
+const PRODUCTION = productionStart();
 const GATEWAY_PORT = 4701;
 const BASELINE_PORT = 4702;
 const REFERENCE_PORT = 4703;
@@ -250,7 +249,8 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
 
     const started = Date.now();
     // BENCH_GATEWAY_ARGS: extra node options for the gateway, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-    const gateway = start([...PRODUCTION_NODE_OPTIONS, ...(process.env.BENCH_GATEWAY_ARGS ?? '').split(' ').filter(Boolean), 'dist/main.js'], {
+    const gateway = start([...PRODUCTION.nodeOptions, ...(process.env.BENCH_GATEWAY_ARGS ?? '').split(' ').filter(Boolean), PRODUCTION.entry], {
+      ...PRODUCTION.env,
       ...env,
       NODE_ENV: 'production',
       PORT: String(GATEWAY_PORT),

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { databaseUrlFor } from './database';
 import { FAST_DISPATCH_ENV, TEST_JWT_SECRET } from './gateway';
+import { productionStart } from '../../bench/production-start';
 
 /** A free loopback port, so a restarted gateway can come back on the same address. */
 export async function freePort(): Promise<number> {
@@ -34,14 +35,6 @@ export function buildProduction(): void {
   built = true;
 }
 
-/** The node arguments of `npm run start:prod` (heap cap included), read from package.json so the test runs exactly that. */
-function productionArgs(): string[] {
-  const script: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts['start:prod'];
-  const [command, ...args] = script.split(/\s+/);
-  if (command !== 'node') throw new Error(`start:prod should run node, it runs: ${script}`);
-  return args;
-}
-
 /**
  * `npm start` (or, with `production`, `npm run start:prod` after `buildProduction()`) as its own process on
  * `dataDir`'s database, as an operator runs it.
@@ -53,10 +46,12 @@ export async function spawnGateway(
   { production = false }: { production?: boolean } = {},
 ): Promise<GatewayProcess> {
   // One process (node with tsx as a loader, not the tsx CLI, which forks): SIGKILL must hit the gateway itself.
-  const args = production ? productionArgs() : ['--import', 'tsx', 'src/main.ts'];
-  const child: ChildProcess = spawn(process.execPath, args, {
+  // The production start as `npm run start:prod` runs it: its environment settings, heap cap and entry.
+  const start = production ? productionStart() : { env: {}, nodeOptions: ['--import', 'tsx'], entry: 'src/main.ts' };
+  const child: ChildProcess = spawn(process.execPath, [...start.nodeOptions, start.entry], {
     env: {
       ...process.env,
+      ...start.env,
       NODE_ENV: 'test',
       PORT: String(port),
       DATA_DIR: dataDir,
