@@ -22,6 +22,7 @@ import { REST_TENDER_LIST } from '../src/api/rest/tender-operations.graphql';
 import { SeedService } from '../src/seed/seed.service';
 import { Tender } from '../src/tenders/tender.entity';
 import { TenderStatus } from '../src/tenders/tender-status';
+import { pacedPosts } from './paced-posts';
 import { productionStart } from './production-start';
 import { HEAVY_CONNECTIONS, HOSTILE_SECONDS, SLOW_INSURERS, hostileScenario, startTricklingInsurer, type HostileResult } from './hostile';
 
@@ -39,7 +40,7 @@ const TENDERS = Number(process.env.BENCH_TENDERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const CALLBACK_RATE = 200;
+const CALLBACK_RATE = Number(process.env.BENCH_CALLBACK_RATE ?? 200);
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? CALLBACK_RATE * 10);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgresql').split(',') as DatabaseEngine[];
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'reads,callback,hostile').split(','));
@@ -510,21 +511,14 @@ async function callbackScenario(
   const references = (await em.fork().find(QuoteRequest, { insurer: insurer.id }, { fields: ['insurerReference'] })).map((r) => r.insurerReference!);
 
   const insurerAuth = `Bearer ${await token(gw, credentials)}`;
-  let next = 0;
   const sentAt = Date.now();
-  const result = await autocannon({
-    url: `${gw}${CALLBACK_PATH}`,
-    connections: 20,
-    overallRate: CALLBACK_RATE,
-    amount: references.length,
-    requests: [
-      {
-        method: 'POST',
-        headers: { authorization: insurerAuth, 'content-type': 'application/json' },
-        setupRequest: (request) => ({ ...request, body: JSON.stringify({ quote_request_id: references[next++ % references.length] }) }),
-      },
-    ],
-  });
+  const result = await pacedPosts(
+    `${gw}${CALLBACK_PATH}`,
+    { authorization: insurerAuth },
+    references.map((reference) => JSON.stringify({ quote_request_id: reference })),
+    CALLBACK_RATE,
+    202,
+  );
   const within = async (seconds: number) => `${(await serverSideShare(gw, CALLBACK_PATH, seconds)).toFixed(1)} % within ${seconds * 1000} ms`;
   console.log(`  callbacks answered by the gateway (its own histogram): ${await within(0.005)}, ${await within(0.01)}, ${await within(0.02)}, ${await within(0.1)}`);
   const within20Ms = await serverSideShare(gw, CALLBACK_PATH, 0.02);
@@ -544,12 +538,12 @@ async function callbackScenario(
     drainMs: Date.now() - sentAt,
     within20Ms,
     figure: {
-      scenario: `callback at ${CALLBACK_RATE} req/s (${references.length})`,
-      requestsPerSecond: Math.round(result.requests.average),
-      p50Ms: result.latency.p50,
-      p99Ms: result.latency.p99,
-      non2xx: result.non2xx,
-      errors: result.errors + result.timeouts,
+      scenario: `callback at ${CALLBACK_RATE} req/s, paced (${references.length})`,
+      requestsPerSecond: result.requestsPerSecond,
+      p50Ms: result.p50Ms,
+      p99Ms: result.p99Ms,
+      non2xx: result.unexpected,
+      errors: result.errors,
     },
   };
 }

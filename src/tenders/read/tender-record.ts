@@ -7,6 +7,7 @@ import type { Person } from '../../parties/person.entity';
 import type { LineOfBusiness } from '../line-of-business.entity';
 import { Tender } from '../tender.entity';
 import { TenderInvitation } from '../tender-invitation.entity';
+import { dateOfColumn } from '../../platform/db/column-values';
 import type { TenderStatus } from '../tender-status';
 
 /** What a tender representation shows, as plain data: read with its relations in one query, without hydration. */
@@ -176,10 +177,10 @@ function toRecord(row: Row, model: ReadModel): TenderRecord {
     },
     awardedInsurerId: (row.t_awardedInsurer as string | null) ?? null,
     policyNumber: (row.t_policyNumber as string | null) ?? null,
-    policyConfirmedAt: policyConfirmedAt === null || policyConfirmedAt === undefined ? null : toDate(policyConfirmedAt),
+    policyConfirmedAt: policyConfirmedAt === null || policyConfirmedAt === undefined ? null : dateOfColumn(policyConfirmedAt),
     changesMetadata: typeof changesMetadata === 'string' ? JSON.parse(changesMetadata) : (changesMetadata as Record<string, string>),
-    createdAt: toDate(row.t_createdAt),
-    updatedAt: toDate(row.t_updatedAt),
+    createdAt: dateOfColumn(row.t_createdAt),
+    updatedAt: dateOfColumn(row.t_updatedAt),
   };
 }
 
@@ -187,10 +188,4 @@ function addressOf(row: Row, parts: readonly { key: string; part: string }[]): A
   const address: Record<string, unknown> = {};
   for (const { key, part } of parts) address[part] = row[key];
   return address as unknown as Address;
-}
-
-/** SQLite keeps datetimes as epoch milliseconds; on PostgreSQL, MikroORM has the driver return timestamptz text. */
-function toDate(value: unknown): Date {
-  if (value instanceof Date) return value;
-  return new Date(typeof value === 'number' ? value : String(value));
 }

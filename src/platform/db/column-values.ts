@@ -1,0 +1,5 @@
+/** A datetime column read by raw SQL: SQLite keeps epoch milliseconds; on PostgreSQL, MikroORM has the driver return timestamptz text. */
+export function dateOfColumn(value: unknown): Date {
+  if (value instanceof Date) return value;
+  return new Date(typeof value === 'number' ? value : String(value));
+}
