@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access/role';
-import { TenderStatus } from '../src/tenders/tender-status';
-import { createTender, createWorld, type World } from './helpers/fixtures';
-import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { createTender, type World } from './helpers/fixtures';
+import { getJson, graphql, tokenFor, type Gateway } from './helpers/gateway';
+import { PAGING_STATUSES, pagingWorld } from './helpers/paging-world';
 
 let gateway: Gateway;
 let world: World;
@@ -10,27 +10,8 @@ let broker: string;
 let insurer: string;
 let internal: string;
 
-const STATUSES = [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.CLOSED, TenderStatus.REOPENED];
-
 beforeAll(async () => {
-  gateway = await startGateway();
-  const em = gateway.em();
-  world = await createWorld(em);
-  // Eleven tenders of broker 0, four of them created in the same millisecond (ties broken by id), insurer 0
-  // invited to every other one; three of broker 1 that broker 0 must never page into.
-  const sameInstant = new Date('2026-03-01T12:00:00.000Z');
-  for (let i = 0; i < 11; i++) {
-    await createTender(em, world, {
-      status: STATUSES[i % STATUSES.length],
-      product: `Product ${'CABD'[i % 4]}`,
-      invited: i % 2 === 0 ? [world.insurers[0]] : [],
-      createdAt: i >= 3 && i < 7 ? sameInstant : undefined,
-    });
-  }
-  for (let i = 0; i < 3; i++) await createTender(em, world, { broker: 1, invited: [world.insurers[0]] });
-  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  insurer = await tokenFor(gateway, Role.INSURER, { insurerId: world.insurers[0].id });
-  internal = await tokenFor(gateway, Role.INTERNAL);
+  ({ gateway, world, broker, insurer, internal } = await pagingWorld(11));
 });
 
 afterAll(() => gateway?.close());
@@ -111,7 +92,7 @@ describe('cursor paging of the REST lists (after, metadata.next)', () => {
   it("in a sort of mixed directions too, a broker's cursor never reaches another broker's tenders", async () => {
     // Another broker's tender that ties on status with broker 0's and was created before all of them: after any
     // position, it would be next but for the visibility filter.
-    const older = await createTender(gateway.em(), world, { broker: 1, status: STATUSES[0], createdAt: new Date('2025-01-01T00:00:00.000Z') });
+    const older = await createTender(gateway.em(), world, { broker: 1, status: PAGING_STATUSES[0], createdAt: new Date('2025-01-01T00:00:00.000Z') });
     const whole = await getJson(gateway, '/api/v1/tenders?limit=200&sort=status,-created_at', broker);
     const { ids } = await walk('/api/v1/tenders', broker, 'limit=2&sort=status,-created_at');
     expect(ids).not.toContain(older.id);

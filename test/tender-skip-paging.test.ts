@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
-import { TenderStatus } from '../src/tenders/tender-status';
-import { createTender, createWorld, type World } from './helpers/fixtures';
-import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { createTender, type World } from './helpers/fixtures';
+import { getJson, graphql, type Gateway } from './helpers/gateway';
+import { pagingWorld } from './helpers/paging-world';
 
 // Pages by `skip` start from positions the gateway keeps per list and revision (src/tenders/read/kept-positions.ts):
 // whatever order pages are asked for, and whatever changes between, each must be the slice of the list as it is.
@@ -13,27 +12,8 @@ let broker: string;
 let insurer: string;
 let internal: string;
 
-const STATUSES = [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.CLOSED, TenderStatus.REOPENED];
-
 beforeAll(async () => {
-  gateway = await startGateway();
-  const em = gateway.em();
-  world = await createWorld(em);
-  // Thirteen tenders of broker 0, four created in the same millisecond (ties broken by id), insurer 0 invited to
-  // every other one; three of broker 1.
-  const sameInstant = new Date('2026-03-01T12:00:00.000Z');
-  for (let i = 0; i < 13; i++) {
-    await createTender(em, world, {
-      status: STATUSES[i % STATUSES.length],
-      product: `Product ${'CABD'[i % 4]}`,
-      invited: i % 2 === 0 ? [world.insurers[0]] : [],
-      createdAt: i >= 3 && i < 7 ? sameInstant : undefined,
-    });
-  }
-  for (let i = 0; i < 3; i++) await createTender(em, world, { broker: 1, invited: [world.insurers[0]] });
-  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  insurer = await tokenFor(gateway, Role.INSURER, { insurerId: world.insurers[0].id });
-  internal = await tokenFor(gateway, Role.INTERNAL);
+  ({ gateway, world, broker, insurer, internal } = await pagingWorld(13));
 });
 
 afterAll(() => gateway?.close());
