@@ -3,6 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { BetterSqliteConnection, BetterSqlitePlatform } from '@mikro-orm/better-sqlite';
 import { AbstractSqlDriver, BetterSqliteKnexDialect, type Configuration } from '@mikro-orm/knex';
 import type { Database, Statement } from 'better-sqlite3';
+import { setNewest } from '../bounded-map';
 
 /** Prepared statements kept per connection; the gateway has a few dozen shapes, a bound keeps odd ones from piling up. */
 const STATEMENTS_KEPT = 512;
@@ -64,15 +65,9 @@ const preparedByConnection = new WeakMap<Database, Map<string, Statement>>();
 function prepared(connection: Database, sql: string): Statement {
   let statements = preparedByConnection.get(connection);
   if (!statements) preparedByConnection.set(connection, (statements = new Map()));
-  let statement = statements.get(sql);
-  if (statement) {
-    // Most recently used last, so the first entry is the one to drop.
-    statements.delete(sql);
-  } else {
-    statement = connection.prepare(sql);
-    if (statements.size >= STATEMENTS_KEPT) statements.delete(statements.keys().next().value!);
-  }
-  statements.set(sql, statement);
+  // Touched on every use, so the one dropped is the least recently used.
+  const statement = statements.get(sql) ?? connection.prepare(sql);
+  setNewest(statements, sql, statement, STATEMENTS_KEPT);
   return statement;
 }
 

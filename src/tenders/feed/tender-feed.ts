@@ -1,6 +1,7 @@
 import type { EntityManager, MetadataStorage } from '@mikro-orm/core';
 import { scopeOf } from '../../access/access-policy';
 import type { Viewer } from '../../access/viewer';
+import { setNewest } from '../../platform/bounded-map';
 
 /**
  * Revisions of what each audience of the tender APIs sees, for entity tags that cost one indexed read.
@@ -95,7 +96,6 @@ export async function countAtRevision(em: EntityManager, viewer: Viewer, filters
   const cached = known.get(key);
   if (cached !== undefined) return cached;
   const counted = await count();
-  if (known.size >= MAX_COUNTS) known.delete(known.keys().next().value!);
-  known.set(key, counted);
+  setNewest(known, key, counted, MAX_COUNTS);
   return counted;
 }

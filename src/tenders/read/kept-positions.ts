@@ -1,4 +1,5 @@
 import type { MetadataStorage } from '@mikro-orm/core';
+import { setNewest } from '../../platform/bounded-map';
 import type { Position } from './tender-cursor';
 
 /**
@@ -32,17 +33,7 @@ export function keepPositions(metadata: MetadataStorage, list: string, positions
   if (positions.length === 0) return;
   let lists = kept.get(metadata);
   if (!lists) kept.set(metadata, (lists = new Map()));
-  let ofList = lists.get(list);
-  if (ofList) {
-    lists.delete(list);
-  } else {
-    ofList = new Map();
-    if (lists.size >= MAX_LISTS) lists.delete(lists.keys().next().value!);
-  }
-  lists.set(list, ofList);
-  for (const { index, position } of positions) {
-    ofList.delete(index);
-    if (ofList.size >= MAX_PER_LIST) ofList.delete(ofList.keys().next().value!);
-    ofList.set(index, position);
-  }
+  const ofList = lists.get(list) ?? new Map<number, Position>();
+  setNewest(lists, list, ofList, MAX_LISTS);
+  for (const { index, position } of positions) setNewest(ofList, index, position, MAX_PER_LIST);
 }
