@@ -19,7 +19,7 @@ export interface RequestContext {
    */
   once<T>(create: (context: RequestContext) => T): T;
   /** Tells the quote dispatcher that new work was committed. */
-  wakeDispatcher: () => void;
+  wakeDispatcher: (insurerId?: string) => void;
   /** Which insurer URLs may be registered (INSURER_URL_ALLOW). */
   insurerUrls: UrlAllowList;
 }

@@ -51,6 +51,9 @@ const FAULTS: Record<PartnerFault, { reason: string; retryable: boolean }> = {
   notAllowed: { reason: Reason.notAllowed, retryable: false },
 };
 
+/** What a call needs of an insurer: where its quote API is, and the credential it gave us. */
+export type InsurerEndpoint = Pick<Insurer, 'quoteApiUrl' | 'outboundCredential'>;
+
 /**
  * Insurer systems, through the one partner client (platform/http/partner-client.ts: deadline, byte cap, no
  * redirects, the URL allow-list): the spec's two calls, and what their answers mean.
@@ -63,12 +66,12 @@ export class InsurerClient {
   }
 
   /** `POST {insurer_base_url}/quotes`; the answer is returned unvalidated. */
-  async requestQuote(insurer: Insurer, body: unknown, idempotencyKey: string): Promise<unknown> {
+  async requestQuote(insurer: InsurerEndpoint, body: unknown, idempotencyKey: string): Promise<unknown> {
     return this.json(await this.call(insurer, 'POST', '/quotes', body, { 'idempotency-key': idempotencyKey }), Reason.invalidAcknowledgement);
   }
 
   /** `GET {insurer_base_url}/quotes/{id}`; the answer is returned unvalidated. */
-  async fetchQuote(insurer: Insurer, insurerReference: string): Promise<unknown> {
+  async fetchQuote(insurer: InsurerEndpoint, insurerReference: string): Promise<unknown> {
     return this.json(await this.call(insurer, 'GET', `/quotes/${encodeURIComponent(insurerReference)}`), Reason.invalidQuote);
   }
 
@@ -81,7 +84,7 @@ export class InsurerClient {
     }
   }
 
-  private async call(insurer: Insurer, method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<PartnerAnswer> {
+  private async call(insurer: InsurerEndpoint, method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<PartnerAnswer> {
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (insurer.outboundCredential) headers.authorization = `Bearer ${insurer.outboundCredential}`;
     if (body !== undefined) headers['content-type'] = 'application/json';

@@ -16,14 +16,22 @@ import { QuoteRequest } from './quote-request.entity';
  */
 export const EARLY_CALLBACK_TTL_MS = 15 * 60_000;
 
-/** PROCESSING → AVAILABLE for the insurer's id, due for fetching now; false when it is not PROCESSING (any more). */
+const MARK_AVAILABLE = `update quote_request set status = '${QuoteRequestStatus.AVAILABLE}', callback_received_at = ?, next_attempt_at = ?, attempts = 0, updated_at = ?
+  where insurer_id = ? and insurer_reference = ? and status = '${QuoteRequestStatus.PROCESSING}'`;
+
+/**
+ * PROCESSING → AVAILABLE for the insurer's id, due for fetching now; false when it is not PROCESSING (any more).
+ * Every callback runs it, so it is one fixed statement, not an ORM update (docs/benchmark.md).
+ */
 export async function markAvailable(em: EntityManager, insurerId: string, insurerReference: string, receivedAt: Date): Promise<boolean> {
-  const changed = await em.nativeUpdate(
-    QuoteRequest,
-    { insurer: insurerId, insurerReference, status: QuoteRequestStatus.PROCESSING },
-    { status: QuoteRequestStatus.AVAILABLE, callbackReceivedAt: receivedAt, nextAttemptAt: new Date(), attempts: 0, updatedAt: new Date() },
-  );
-  return changed > 0;
+  const platform = em.getPlatform();
+  const now = platform.processDateProperty(new Date());
+  const changed = (await em
+    .getConnection()
+    .execute(MARK_AVAILABLE, [platform.processDateProperty(receivedAt), now, now, insurerId, insurerReference], 'run', em.getTransactionContext())) as {
+    affectedRows: number;
+  };
+  return changed.affectedRows > 0;
 }
 
 /** Honours a callback that arrived before the acknowledgement, once the acknowledgement is stored. */

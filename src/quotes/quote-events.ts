@@ -1,12 +1,20 @@
 import type { EntityManager } from '@mikro-orm/core';
+import type { TenderStatus } from '../tenders/tender-status';
 import type { QuoteRequestStatus } from './quote-request-status';
+
+/** The tender an event is about, as it stood when the event was recorded: what its audiences are told. */
+export interface QuoteEventTender {
+  id: string;
+  status: TenderStatus;
+  brokerCompanyId: string;
+}
 
 /** What happened in the quotation flow, as the features above quotes (webhooks) see it inside its transaction. */
 export type QuoteEvent =
   /** An insurer was invited to a tender (its first quote request there). */
-  | { kind: 'invited'; tenderId: string; insurerId: string; at: Date }
+  | { kind: 'invited'; tender: QuoteEventTender; insurerId: string; at: Date }
   /** An insurer's answer was stored: QUOTED with options, or DECLINED. */
-  | { kind: 'quoteReceived'; tenderId: string; quoteRequestId: string; insurerId: string; status: QuoteRequestStatus; at: Date };
+  | { kind: 'quoteReceived'; tender: QuoteEventTender; quoteRequestId: string; insurerId: string; status: QuoteRequestStatus; at: Date };
 
 /** Runs inside the transaction that records the event: its writes commit with it or not at all. */
 export type QuoteEventListener = (em: EntityManager, event: QuoteEvent) => Promise<void>;

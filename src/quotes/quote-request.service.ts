@@ -114,8 +114,9 @@ export class QuoteRequestService {
       }
       // Their tender lists now hold the tender.
       await insurersInvited(tx, invited.map((insurer) => insurer.id));
+      const about = { id: tender.id, status: tender.status, brokerCompanyId: tender.brokerCompany.id };
       for (const insurer of invited) {
-        for (const listener of this.listeners) await listener(tx, { kind: 'invited', tenderId: tender.id, insurerId: insurer.id, at: now });
+        for (const listener of this.listeners) await listener(tx, { kind: 'invited', tender: about, insurerId: insurer.id, at: now });
       }
       return requests;
     });

@@ -1,7 +1,5 @@
-import type { EntityManager } from '@mikro-orm/core';
 import type { QuoteEventListener } from '../quotes/quote-events';
 import type { TenderChangeListener } from '../tenders/tender-lifecycle.service';
-import { Tender } from '../tenders/tender.entity';
 import { TenderStatus } from '../tenders/tender-status';
 import { WebhookEventType } from './webhook-event-type';
 import { enqueueWebhookEvent } from './webhook-outbox';
@@ -35,15 +33,13 @@ export const tenderChangesToWebhooks: TenderChangeListener = async (em, change) 
   }
 };
 
-const tenderOf = (em: EntityManager, id: string) => em.findOneOrFail(Tender, { id }, { fields: ['id', 'status', 'brokerCompany'] });
-
 /** An invitation to the invited insurer; a received quote (or decline) to the tender's broker company. */
 export const quoteEventsToWebhooks: QuoteEventListener = async (em, event) => {
-  const tender = await tenderOf(em, event.tenderId);
+  const { tender } = event;
   if (event.kind === 'invited') {
     await enqueueWebhookEvent(em, {
       type: WebhookEventType.TENDER_INVITED,
-      key: `invited:${event.tenderId}:${event.insurerId}`,
+      key: `invited:${tender.id}:${event.insurerId}`,
       occurredAt: event.at,
       data: { tender_id: tender.id, status: tender.status },
       audience: { insurerIds: [event.insurerId] },
@@ -55,6 +51,6 @@ export const quoteEventsToWebhooks: QuoteEventListener = async (em, event) => {
     key: `quote:${event.quoteRequestId}`,
     occurredAt: event.at,
     data: { tender_id: tender.id, status: tender.status, quote_request_id: event.quoteRequestId, quote_status: event.status },
-    audience: { brokerCompanyId: tender.brokerCompany.id },
+    audience: { brokerCompanyId: tender.brokerCompanyId },
   });
 };

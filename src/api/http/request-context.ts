@@ -17,7 +17,7 @@ type GatewayContext = WebhookContext;
 export interface ContextDeps {
   orm: MikroORM;
   tokens: TokenService;
-  wakeDispatcher: () => void;
+  wakeDispatcher: (insurerId?: string) => void;
   /** Rows one operation may read (GRAPHQL_MAX_ROWS). */
   maxRowsPerOperation: number;
   insurerUrls: UrlAllowList;

@@ -12,7 +12,7 @@ export function quoteCallbackRoutes(): Router {
   router.post(CALLBACK_PATH, ...jsonBody(LIMITS.restBodyBytes), async (req, res) => {
     const { em, viewer, wakeDispatcher } = await authorisedContext(res, 'quoteCallback');
     const quoteRequestId = parseCallback(req.body);
-    if (await receiveCallback(em, viewer, quoteRequestId)) wakeDispatcher();
+    if (await receiveCallback(em, viewer, quoteRequestId)) wakeDispatcher(viewer.insurerId);
     res.status(202).json({ status: 'accepted', quote_request_id: quoteRequestId });
   });
   router.all(CALLBACK_PATH, methodNotAllowed('POST'));

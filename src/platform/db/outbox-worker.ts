@@ -59,8 +59,13 @@ export class OutboxWorker {
     await this.loop;
   }
 
-  /** New work was recorded, or a slot came free: look now instead of at the next poll. */
-  wake = (): void => {
+  /**
+   * New work was recorded, or a slot came free: look now instead of at the next poll. New work of a partner at its
+   * share waits for that partner's next free slot, whose wake-up claims it: asking the outbox before then finds
+   * nothing of that partner (a burst of one insurer's callbacks otherwise cost a claim query each).
+   */
+  wake = (partner?: string): void => {
+    if (partner !== undefined && (this.perPartner.get(partner) ?? 0) >= this.limits.perPartner) return;
     this.woken = true;
     this.wakeSleeper?.();
   };
@@ -91,7 +96,8 @@ export class OutboxWorker {
           });
         this.inFlight.add(task);
       }
-      if (claimed.length === 0) await this.sleep(free > 0 ? await this.idleTime() : this.limits.pollIntervalMs);
+      // Woken meanwhile (new work, a slot freed): claim again at once, without asking when the next item is due.
+      if (claimed.length === 0 && !this.woken) await this.sleep(free > 0 ? await this.idleTime() : this.limits.pollIntervalMs);
     }
     await Promise.all(this.inFlight);
   }
