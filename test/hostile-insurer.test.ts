@@ -7,7 +7,9 @@ import type { Tender } from '../src/tenders/tender.entity';
 import { createTender, createWorld } from './helpers/fixtures';
 import { graphql, startGateway, TEST_JWT_SECRET, tokenFor, type Gateway } from './helpers/gateway';
 import { HUGE_BYTES, startHostileInsurers, type HostileInsurers, type Misbehaviour } from './helpers/hostile-insurer';
-import { waitFor } from './helpers/simulator';
+import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
+import { CALLBACK_PATH } from '../src/api/rest/quote-callback.routes';
+import { QuoteRequest } from '../src/quotes/quote-request.entity';
 
 const REQUEST_QUOTES = `mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id status insurer { id } } }`;
 const QUOTE_REQUESTS = `query($tenderId: ID!) {
@@ -205,6 +207,55 @@ describe('the dispatcher slots', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     // Six requests wait for the silent insurer; two of them, its share, were sent.
     expect(hostile.stats('never').posts).toBe(2);
+  }, 30_000);
+});
+
+describe('a burst of callbacks from one insurer', () => {
+  let gateway: Gateway;
+  let simulated: SimulatedInsurers;
+
+  beforeAll(async () => {
+    // No polls to fall back on: only the dispatcher's wake-ups can fetch these quotes within the test.
+    gateway = await startGateway({ env: { QUOTE_CONCURRENCY_PER_INSURER: '2', QUOTE_POLL_INTERVAL_MS: '600000' } });
+    simulated = await startSimulatedInsurers(gateway, [{ name: 'Burst Insurance', behaviour: 'silent' }]);
+  });
+
+  afterAll(async () => {
+    await simulated?.close();
+    await gateway?.close();
+  });
+
+  it('callbacks that arrive while their insurer holds its whole share are each fetched as its slots free: every quote stored once', async () => {
+    const [insurer] = simulated.insurers;
+    const world = await createWorld(gateway.em());
+    const broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+    const tenders: Tender[] = [];
+    for (let i = 0; i < 10; i++) tenders.push(await createTender(gateway.em(), world));
+    for (const tender of tenders) await requestQuotes(gateway, broker, tender, [insurer.id]);
+    const acknowledged = await waitFor('every request to be acknowledged', async () => {
+      const requests = await gateway.em().find(QuoteRequest, { insurer: insurer.id });
+      return requests.length === tenders.length && requests.every((request) => request.status === 'PROCESSING') && requests;
+    });
+
+    const token = await tokenFor(gateway, Role.INSURER, { insurerId: insurer.id });
+    const answers = await Promise.all(
+      acknowledged.map((request) =>
+        fetch(`${gateway.url}${CALLBACK_PATH}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ quote_request_id: request.insurerReference }),
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(acknowledged.map(() => 202));
+
+    await waitFor('every quote to be stored', async () => {
+      const requests = await gateway.em().find(QuoteRequest, { insurer: insurer.id });
+      return requests.every((request) => request.status === 'QUOTED');
+    });
+    const options = await gateway.em().find(QuoteOption, { quoteRequest: { insurer: insurer.id } });
+    expect(options.map((option) => option.quoteRequest.id).sort()).toEqual(acknowledged.map((request) => request.id).sort());
+    expect(simulated.simulator.stats(simulated.slugs[0]).fetches).toBe(tenders.length);
   }, 30_000);
 });
 

@@ -21,12 +21,18 @@ const FREE = '(lease_until is null or lease_until < ?)';
 /** Rows of partners other than the busy ones (whose ids are the parameters). */
 const notOf = (busy: readonly string[]) => (busy.length > 0 ? ` and insurer_id not in (${busy.map(() => '?').join(', ')})` : '');
 
-/** A leased request with what its step needs: its insurer's address and credential, its tender's status and broker. */
-const LEASED = `select q.id, q.status, q.attempts, q.limits, q.risk_information, q.insurer_reference,
-    t.id as tender_id, t.status as tender_status, t.broker_company_id,
-    i.id as insurer_id, i.quote_api_url, i.outbound_credential
-  from quote_request q join tender t on t.id = q.tender_id join insurer i on i.id = q.insurer_id
-  where q.id = ? and q.lease_owner = ?`;
+/**
+ * Takes the lease on a request still due and free, and returns what its step needs: its own columns, its
+ * insurer's address and credential, its tender's status and broker. One statement on both engines (the
+ * subqueries of RETURNING read the other tables; SQLite allows no joined table there).
+ */
+const LEASE = `update quote_request set lease_owner = ?, lease_until = ?
+  where id = ? and status in (${DISPATCHABLE_SQL}) and ${FREE}
+  returning id, status, attempts, limits, risk_information, insurer_reference, tender_id, insurer_id,
+    (select t.status from tender t where t.id = quote_request.tender_id) as tender_status,
+    (select t.broker_company_id from tender t where t.id = quote_request.tender_id) as broker_company_id,
+    (select i.quote_api_url from insurer i where i.id = quote_request.insurer_id) as quote_api_url,
+    (select i.outbound_credential from insurer i where i.id = quote_request.insurer_id) as outbound_credential`;
 
 interface LeasedRow {
   id: string;
@@ -88,9 +94,9 @@ export interface DispatcherObserver {
  * restarted one) never work on one request at once, and whatever a crash interrupted is picked up again when
  * its lease runs out. Every state change is a conditional update on (status, lease owner).
  */
-export class QuoteDispatcher implements Outbox {
+export class QuoteDispatcher implements Outbox<LeasedRequest> {
   readonly owner = randomUUID();
-  private readonly worker: OutboxWorker;
+  private readonly worker: OutboxWorker<LeasedRequest>;
   private readonly client: InsurerClient;
   private readonly observer?: DispatcherObserver;
 
@@ -144,30 +150,27 @@ export class QuoteDispatcher implements Outbox {
     return due.map((row) => ({ id: row.id, partner: row.insurer_id }));
   }
 
-  async lease(id: string): Promise<boolean> {
+  async lease(id: string): Promise<LeasedRequest | undefined> {
     const now = new Date();
     const platform = this.orm.em.getPlatform();
-    const taken = await this.execute<{ affectedRows: number }>(
-      `update quote_request set lease_owner = ?, lease_until = ? where id = ? and status in (${DISPATCHABLE_SQL}) and ${FREE}`,
+    const [row] = await this.execute<LeasedRow[]>(
+      LEASE,
       [this.owner, platform.processDateProperty(new Date(now.getTime() + this.config.leaseMs)), id, platform.processDateProperty(now)],
-      'run',
+      'all',
     );
-    return taken.affectedRows === 1;
+    return row ? leasedRequest(row) : undefined;
   }
 
   /**
    * The outbox's own statements (due, next due, lease) are fixed SQL: they run for every step and every wake-up,
    * and through the ORM (criteria, partial entities) they were most of the dispatcher's CPU (docs/benchmark.md).
    */
-  private execute<T>(sql: string, params: unknown[], method: 'all' | 'run'): Promise<T> {
+  private execute<T>(sql: string, params: unknown[], method: 'all'): Promise<T> {
     return this.orm.em.getConnection().execute(sql, params, method) as Promise<T>;
   }
 
-  async process(id: string): Promise<void> {
+  async process(request: LeasedRequest): Promise<void> {
     const em = this.orm.em.fork();
-    const [row] = await this.execute<LeasedRow[]>(LEASED, [id, this.owner], 'all');
-    if (!row) return;
-    const request = leasedRequest(row);
     try {
       // A request recorded while its tender was being closed: nothing is sent for a closed tender.
       if (request.tender.status === TenderStatus.CLOSED) await this.cancel(em, request);
@@ -175,7 +178,7 @@ export class QuoteDispatcher implements Outbox {
       else if (request.status === QuoteRequestStatus.AVAILABLE) await this.fetchQuote(em, request);
     } catch (error) {
       const failure = error instanceof PartnerError ? error : new PartnerError(Reason.internal, sanitise(String((error as Error)?.message ?? error)), true);
-      if (!(error instanceof PartnerError)) this.logger.error({ err: error, quoteRequest: id }, 'quote request step failed');
+      if (!(error instanceof PartnerError)) this.logger.error({ err: error, quoteRequest: request.id }, 'quote request step failed');
       await this.recordFailure(em, request, failure);
     }
   }

@@ -40,9 +40,9 @@ type Outcome =
  * deliver each at least once. Endpoints that are disabled, or whose client is, are not delivered to; their
  * deliveries wait.
  */
-export class WebhookDispatcher implements Outbox {
+export class WebhookDispatcher implements Outbox<string> {
   readonly owner = randomUUID();
-  private readonly worker: OutboxWorker;
+  private readonly worker: OutboxWorker<string>;
   private readonly client: PartnerClient;
   private sweptAt = 0;
 
@@ -92,14 +92,15 @@ export class WebhookDispatcher implements Outbox {
     return due.map(({ id, endpoint }) => ({ id, partner: endpoint.id }));
   }
 
-  async lease(id: string): Promise<boolean> {
+  /** The delivery's id once leased: its attempt reads it with its endpoint. */
+  async lease(id: string): Promise<string | undefined> {
     const now = new Date();
     const taken = await this.orm.em.fork().nativeUpdate(
       WebhookDelivery,
       { id, status: WebhookDeliveryStatus.PENDING, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
       { leaseOwner: this.owner, leaseUntil: new Date(now.getTime() + this.config.leaseMs) },
     );
-    return taken === 1;
+    return taken === 1 ? id : undefined;
   }
 
   /** Finished deliveries (DELIVERED, FAILED) are kept WEBHOOK_RETENTION for the log and replay, then removed. */

@@ -6,14 +6,17 @@ export interface Claimed {
   partner: string;
 }
 
-/** What an outbox table offers its worker: its due items, a lease on one, working one, and when the next is due. */
-export interface Outbox {
+/**
+ * What an outbox table offers its worker: its due items, a lease on one, working one, and when the next is due.
+ * `Leased` is what the lease hands to the work: as much of the item as the outbox reads while taking it.
+ */
+export interface Outbox<Leased> {
   /** Up to `limit` due items that no worker holds, oldest first, of partners not in `busy`. */
   due(limit: number, busy: readonly string[]): Promise<Claimed[]>;
-  /** Takes the lease on an item if it is still free, so several workers never take the same one. */
-  lease(id: string): Promise<boolean>;
-  /** Works one claimed item; failures are the outbox's to record. */
-  process(id: string): Promise<void>;
+  /** Takes the lease on an item if it is still free, so several workers never take the same one; undefined if taken. */
+  lease(id: string): Promise<Leased | undefined>;
+  /** Works one leased item; failures are the outbox's to record. */
+  process(item: Leased): Promise<void>;
   /** When the next item of a partner not in `busy` falls due (undefined: none). */
   nextDue(busy: readonly string[]): Promise<Date | undefined>;
 }
@@ -32,7 +35,7 @@ export interface OutboxWorkerLimits {
  * come free, and otherwise sleeps until woken (new work committed, a slot freed) or until the next item falls due.
  * Stopping finishes the work in hand; nothing is lost, unfinished rows stay in the outbox.
  */
-export class OutboxWorker {
+export class OutboxWorker<Leased> {
   private running = false;
   private loop?: Promise<void>;
   private woken = false;
@@ -42,7 +45,7 @@ export class OutboxWorker {
 
   constructor(
     private readonly name: string,
-    private readonly outbox: Outbox,
+    private readonly outbox: Outbox<Leased>,
     private readonly limits: OutboxWorkerLimits,
     private readonly logger: Logger,
   ) {}
@@ -74,7 +77,7 @@ export class OutboxWorker {
     while (this.running) {
       this.woken = false;
       const free = this.limits.concurrency - this.inFlight.size;
-      let claimed: Claimed[] = [];
+      let claimed: (Claimed & { leased: Leased })[] = [];
       if (free > 0) {
         try {
           claimed = await this.claim(free);
@@ -82,10 +85,10 @@ export class OutboxWorker {
           this.logger.error({ err: error }, `${this.name} could not claim work`);
         }
       }
-      for (const { id, partner } of claimed) {
+      for (const { id, partner, leased } of claimed) {
         this.perPartner.set(partner, (this.perPartner.get(partner) ?? 0) + 1);
         const task: Promise<void> = this.outbox
-          .process(id)
+          .process(leased)
           .catch((error: unknown) => this.logger.error({ err: error, id }, `${this.name} could not work an item`))
           .finally(() => {
             this.inFlight.delete(task);
@@ -107,15 +110,17 @@ export class OutboxWorker {
   }
 
   /** Up to `limit` items, no partner beyond its share; more candidates than slots, as some partner's share may fill up. */
-  private async claim(limit: number): Promise<Claimed[]> {
+  private async claim(limit: number): Promise<(Claimed & { leased: Leased })[]> {
     const candidates = await this.outbox.due(limit * 4, this.busy());
     const shares = new Map(this.perPartner);
-    const claimed: Claimed[] = [];
+    const claimed: (Claimed & { leased: Leased })[] = [];
     for (const candidate of candidates) {
       if (claimed.length === limit) break;
       const share = shares.get(candidate.partner) ?? 0;
-      if (share >= this.limits.perPartner || !(await this.outbox.lease(candidate.id))) continue;
-      claimed.push(candidate);
+      if (share >= this.limits.perPartner) continue;
+      const leased = await this.outbox.lease(candidate.id);
+      if (leased === undefined) continue;
+      claimed.push({ ...candidate, leased });
       shares.set(candidate.partner, share + 1);
     }
     return claimed;
