@@ -57,6 +57,8 @@ interface Figure {
   requestsPerSecond: number;
   /** CPU time (user + system) of the process under load per answered request: steadier than throughput on a shared machine. */
   cpuMsPerRequest?: number;
+  /** The gateway's peak RSS while the scenario ran (its scenarios only). */
+  peakRssBytes?: number;
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
@@ -80,18 +82,40 @@ function start(command: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, command, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
+interface RssWatch {
+  pid: number;
+  /** The peak since the last call (or the start), and a new window from now. */
+  window(): number;
+  /** The peak of the whole run. */
+  stop(): number;
+}
+
 /** Peak resident set size of a process, sampled every 100 ms. */
-function watchRss(pid: number): { stop(): number } {
+function watchRss(pid: number): RssWatch {
   let peak = 0;
+  let windowPeak = 0;
   const timer = setInterval(() => {
     try {
-      peak = Math.max(peak, Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) * 1024);
+      const rss = Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) * 1024;
+      peak = Math.max(peak, rss);
+      windowPeak = Math.max(windowPeak, rss);
     } catch {
       // the process is gone
     }
   }, 100);
-  return { stop: () => (clearInterval(timer), peak) };
+  return {
+    pid,
+    window: () => {
+      const seen = windowPeak;
+      windowPeak = 0;
+      return seen;
+    },
+    stop: () => (clearInterval(timer), peak),
+  };
 }
+
+/** The gateway's RSS, watched while it runs: each of its scenarios reports the peak it saw (where the memory goes). */
+let gatewayRss: RssWatch | undefined;
 
 async function once(options: autocannon.Options): Promise<autocannon.Result> {
   return autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
@@ -102,8 +126,9 @@ function print(figure: Figure): Figure {
   const expected304 = figure.scenario.includes('(304)');
   const flags = [figure.non2xx && !expected304 ? `${figure.non2xx} non-2xx` : '', expected304 && !figure.non2xx ? 'answered in full, not 304' : '', figure.errors ? `${figure.errors} errors` : ''].filter(Boolean).join(', ');
   const cpu = figure.cpuMsPerRequest === undefined ? '' : `  CPU ${figure.cpuMsPerRequest.toFixed(2).padStart(5)} ms/req`;
+  const rss = figure.peakRssBytes === undefined ? '' : `  RSS ≤ ${(figure.peakRssBytes / 2 ** 20).toFixed(0)} MB`;
   console.log(
-    `  ${figure.scenario.padEnd(44)} ${String(figure.requestsPerSecond).padStart(6)} req/s  p50 ${String(figure.p50Ms).padStart(4)} ms  p99 ${String(figure.p99Ms).padStart(4)} ms${cpu}${flags ? `  (${flags})` : ''}`,
+    `  ${figure.scenario.padEnd(44)} ${String(figure.requestsPerSecond).padStart(6)} req/s  p50 ${String(figure.p50Ms).padStart(4)} ms  p99 ${String(figure.p99Ms).padStart(4)} ms${cpu}${rss}${flags ? `  (${flags})` : ''}`,
   );
   return figure;
 }
@@ -128,9 +153,11 @@ interface Scenario {
 
 /** Runs the scenarios in turns, ROUNDS times, and reports each one's medians. */
 async function inTurns(scenarios: Scenario[]): Promise<Figure[]> {
-  const results = new Map<string, { result: autocannon.Result; cpuMsPerRequest?: number }[]>(scenarios.map((s) => [s.scenario, []]));
+  const results = new Map<string, { result: autocannon.Result; cpuMsPerRequest?: number; peakRssBytes?: number }[]>(scenarios.map((s) => [s.scenario, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const { scenario, options, pid } of scenarios) {
+      const watched = pid !== undefined && pid === gatewayRss?.pid ? gatewayRss : undefined;
+      watched?.window();
       const before = cpuMs(pid);
       const result = await once(options);
       // autocannon stops sending, but what it sent is still in the server's queue: one more request, answered
@@ -140,16 +167,22 @@ async function inTurns(scenarios: Scenario[]): Promise<Figure[]> {
         .catch(() => 0);
       const after = cpuMs(pid);
       const answered = result.requests.total + settled;
-      results.get(scenario)!.push({ result, cpuMsPerRequest: before !== undefined && after !== undefined && answered > 0 ? (after - before) / answered : undefined });
+      results.get(scenario)!.push({
+        result,
+        cpuMsPerRequest: before !== undefined && after !== undefined && answered > 0 ? (after - before) / answered : undefined,
+        peakRssBytes: watched?.window(),
+      });
     }
   }
   return scenarios.map(({ scenario }) => {
     const measured = results.get(scenario)!;
     const runs = measured.map((m) => m.result);
     const cpu = measured.map((m) => m.cpuMsPerRequest).filter((value): value is number => value !== undefined);
+    const rss = measured.map((m) => m.peakRssBytes).filter((value): value is number => value !== undefined);
     return print({
       scenario,
       cpuMsPerRequest: cpu.length > 0 ? median(cpu) : undefined,
+      peakRssBytes: rss.length > 0 ? Math.max(...rss) : undefined,
       requestsPerSecond: Math.round(median(runs.map((r) => r.requests.average))),
       p50Ms: median(runs.map((r) => r.latency.p50)),
       p99Ms: median(runs.map((r) => r.latency.p99)),
@@ -264,6 +297,7 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     });
     processes.push(gateway);
     const rss = watchRss(gateway.pid!);
+    gatewayRss = rss;
     const exited = new Promise<never>((_, reject) => gateway.once('exit', (code) => reject(new Error(`the gateway exited (${code})`))));
     exited.catch(() => undefined);
     await Promise.race([waitFor('the gateway', async () => (await fetch(`${gw}/readyz`)).ok, 60_000), exited]);

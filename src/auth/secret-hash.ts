@@ -1,11 +1,23 @@
 import { randomBytes, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import pLimit from 'p-limit';
 
 const KEY_LENGTH = 32;
 const PARAMS: ScryptOptions = { N: 16384, r: 8, p: 1 };
 
+/**
+ * A derivation holds 128 · N · r = 16 MiB while it runs, and libuv's four threads ran four at once: a burst of
+ * logins added 64 MiB to the process (docs/benchmark.md). One per core, at most four, is as fast (each is CPU
+ * work) and bounds that memory; the rest wait their turn.
+ */
+const derivations = pLimit(Math.min(4, availableParallelism()));
+
 function derive(secret: BinaryLike, salt: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(secret, salt, KEY_LENGTH, PARAMS, (error, key) => (error ? reject(error) : resolve(key))),
+  return derivations(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scrypt(secret, salt, KEY_LENGTH, PARAMS, (error, key) => (error ? reject(error) : resolve(key))),
+      ),
   );
 }
 

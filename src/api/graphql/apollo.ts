@@ -4,6 +4,7 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { HeaderMap } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
 import { GraphQLError, visit, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { may, rolesFor } from '../../access/access-policy';
 import { DomainError, type ErrorCode } from '../../platform/errors/domain-error';
@@ -149,6 +150,9 @@ function operationCost(schema: GraphQLSchema, limits: OperationLimitsConfig): Ap
  */
 export const OPERATION_LIMITS = { maxDepth: 12, maxAliases: 50, maxDirectives: 20, maxTokens: 2000 } as const;
 
+/** What the parsed documents of GraphQL clients may take, estimated as Apollo does (their JSON's length). */
+export const DOCUMENT_STORE_BYTES = 4 * 2 ** 20;
+
 export async function startApollo(schema: GraphQLSchema, limits: OperationLimitsConfig, logger: Logger): Promise<ApolloServer<RequestContext>> {
   const armor = new ApolloArmor({
     maxDepth: { n: OPERATION_LIMITS.maxDepth, ignoreIntrospection: true },
@@ -162,6 +166,10 @@ export async function startApollo(schema: GraphQLSchema, limits: OperationLimits
     blockFieldSuggestion: { enabled: false },
   }).protect();
   const server = new ApolloServer<RequestContext>({
+    // Parsed and validated documents, kept by their text. Apollo's default keeps 30 MiB of them (by their JSON's
+    // length; more on the heap), which a client sending distinct large documents filled: a frontend's operations
+    // take well under a megabyte, and a document not kept is parsed and validated again (docs/benchmark.md).
+    documentStore: new InMemoryLRUCache<DocumentNode>({ maxSize: DOCUMENT_STORE_BYTES }),
     // Executed by graphql-js: compiling client documents with graphql-jit kept megabytes per distinct document and
     // gained nothing measurable over HTTP; only the REST routes' fixed operations are compiled (prepared-operation.ts).
     schema,
