@@ -395,14 +395,16 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
               headers: { 'content-type': 'application/json' },
               body: JSON.stringify({ app_id: internal.client.appId, secret: internal.secret }),
             },
+            pid: gateway.pid,
           },
         ])),
       );
     }
+    rss.window();
     const callback = SCENARIOS.has('callback')
       ? await callbackScenario(orm.em.fork(), gw, auth, insurer, { appId: insurerClient.client.appId, secret: insurerClient.secret })
       : { figure: { scenario: 'callback', requestsPerSecond: 0, p50Ms: NaN, p99Ms: NaN, non2xx: 0, errors: 0 }, sent: 0, honoured: 0, drainMs: 0, within20Ms: NaN };
-    if (SCENARIOS.has('callback')) figures.push(print(callback.figure));
+    if (SCENARIOS.has('callback')) figures.push(print({ ...callback.figure, peakRssBytes: rss.window() }));
     const peakRss = rss.stop();
     let hostile: HostileResult | undefined;
     if (SCENARIOS.has('hostile')) {

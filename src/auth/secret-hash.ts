@@ -6,11 +6,12 @@ const KEY_LENGTH = 32;
 const PARAMS: ScryptOptions = { N: 16384, r: 8, p: 1 };
 
 /**
- * A derivation holds 128 · N · r = 16 MiB while it runs, and libuv's four threads ran four at once: a burst of
- * logins added 64 MiB to the process (docs/benchmark.md). One per core, at most four, is as fast (each is CPU
- * work) and bounds that memory; the rest wait their turn.
+ * A derivation holds 128 · N · r = 16 MiB and a core for some 40 ms; libuv's four threads ran four at once. Half the
+ * cores (at least one, at most four) run them, the rest wait their turn: a burst of logins neither takes every core
+ * from the API's requests nor adds 64 MiB to the process (docs/benchmark.md#memory: on two cores one at a time,
+ * about 21 tokens a second).
  */
-const derivations = pLimit(Math.min(4, availableParallelism()));
+const derivations = pLimit(Math.min(4, Math.max(1, Math.floor(availableParallelism() / 2))));
 
 function derive(secret: BinaryLike, salt: Buffer): Promise<Buffer> {
   return derivations(
