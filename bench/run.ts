@@ -558,7 +558,7 @@ async function callbackScenario(
   const within = async (seconds: number) => `${(await serverSideShare(gw, CALLBACK_PATH, seconds)).toFixed(1)} % within ${seconds * 1000} ms`;
   console.log(`  callbacks answered by the gateway (its own histogram): ${await within(0.005)}, ${await within(0.01)}, ${await within(0.02)}, ${await within(0.1)}`);
   const within20Ms = await serverSideShare(gw, CALLBACK_PATH, 0.02);
-  if (process.env.BENCH_DEBUG) console.log((await (await fetch(`${gw}/metrics`)).text()).split('\n').filter((l) => /eventloop_lag|quote_requests/.test(l) && !l.startsWith('#')).join('\n'));
+  if (process.env.BENCH_DEBUG) console.log((await (await fetch(`${gw}/metrics`)).text()).split('\n').filter((l) => /eventloop_lag|quote_requests|heap_space_size_(total|used)|process_resident/.test(l) && !l.startsWith('#')).join('\n'));
   const done = [QuoteRequestStatus.QUOTED, QuoteRequestStatus.DECLINED];
   const honoured = await waitFor(
     'every callback to be honoured',

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { BetterSqliteConnection, BetterSqlitePlatform } from '@mikro-orm/better-sqlite';
-import { AbstractSqlDriver, BetterSqliteKnexDialect, type Configuration } from '@mikro-orm/knex';
+import { Utils, type AnyEntity, type Dictionary, type EntityData, type LoggingOptions } from '@mikro-orm/core';
+import { AbstractSqlDriver, BetterSqliteKnexDialect, type Configuration, type Knex, type QueryResult } from '@mikro-orm/knex';
 import type { Database, Statement } from 'better-sqlite3';
 import { setNewest } from '../bounded-map';
 
@@ -71,10 +72,92 @@ function prepared(connection: Database, sql: string): Statement {
   return statement;
 }
 
+/** A value SQLite binds as it is (better-sqlite3 refuses the rest; knex's client turns booleans into 1 and 0). */
+const bindsAsItIs = (value: unknown): boolean =>
+  value === null || ['string', 'bigint', 'boolean'].includes(typeof value) || (typeof value === 'number' && Number.isFinite(value)) || Buffer.isBuffer(value);
+
+/**
+ * The statement with `?` placeholders and the values to bind, where MikroORM would write the values into the SQL
+ * text (`Platform.formatQuery`): `??` becomes the quoted identifier, a list `?, ?` per element, a date its epoch
+ * milliseconds, a plain object its JSON, undefined null, as MikroORM's SQLite platform writes them. Undefined when a
+ * value is anything else (a raw fragment, a list of such), or the SQL escapes a `?`: those statements keep MikroORM's
+ * inlining.
+ */
+function parameterised(sql: string, params: readonly unknown[], quoteIdentifier: (name: string) => string): { sql: string; bindings: unknown[] } | undefined {
+  if (sql.includes('\\?')) return undefined;
+  const bindings: unknown[] = [];
+  let text = '';
+  let next = 0;
+  let from = 0;
+  for (let at = sql.indexOf('?'); at !== -1; at = sql.indexOf('?', from)) {
+    const identifier = sql[at + 1] === '?';
+    const value = params[next++];
+    text += sql.slice(from, at);
+    from = at + (identifier ? 2 : 1);
+    if (identifier) {
+      if (typeof value !== 'string') return undefined;
+      text += quoteIdentifier(value);
+    } else if (Array.isArray(value)) {
+      if (!value.every(bindsAsItIs)) return undefined;
+      text += value.map(() => '?').join(', ');
+      bindings.push(...value);
+    } else if (value === undefined || bindsAsItIs(value)) {
+      text += '?';
+      bindings.push(value ?? null);
+    } else if (value instanceof Date) {
+      // As MikroORM's SQLite platform writes a date: its epoch milliseconds.
+      text += '?';
+      bindings.push(value.getTime());
+    } else if (Utils.isPlainObject(value)) {
+      text += '?';
+      bindings.push(JSON.stringify(value));
+    } else {
+      return undefined;
+    }
+  }
+  if (next !== params.length) return undefined;
+  return { sql: text + sql.slice(from), bindings };
+}
+
 class GatewaySqliteConnection extends BetterSqliteConnection {
   override createKnex(): void {
     this.client = this.createKnexClient(TurnTakingDialect as unknown as string);
     this.connected = true;
+  }
+
+  /**
+   * MikroORM writes every value into the SQL text, so each statement had a text of its own: the prepared-statement
+   * cache held hundreds of statements that never ran twice (15–20 MB of memory) and every statement was prepared
+   * anew. Values are bound instead, so a statement is prepared once per shape (docs/benchmark.md#memory).
+   */
+  override async execute<T extends QueryResult | EntityData<AnyEntity> | EntityData<AnyEntity>[] = EntityData<AnyEntity>[]>(
+    queryOrKnex: string | Knex.QueryBuilder | Knex.Raw,
+    params: unknown[] = [],
+    method: 'all' | 'get' | 'run' = 'all',
+    ctx?: Knex.Transaction,
+    loggerContext?: LoggingOptions,
+  ): Promise<T> {
+    let sql = queryOrKnex;
+    let values = params;
+    if (Utils.isObject<Knex.QueryBuilder | Knex.Raw>(sql)) {
+      ctx ??= (sql as unknown as { client: { transacting?: boolean } }).client.transacting ? (sql as unknown as Knex.Transaction) : undefined;
+      const compiled = sql.toSQL();
+      sql = compiled.sql;
+      values = [...(compiled.bindings ?? [])];
+    }
+    sql = this.config.get('onQuery')(sql, values);
+    const bound = values.length > 0 ? parameterised(sql, values, (name) => this.platform.quoteIdentifier(name)) : { sql, bindings: [] };
+    if (!bound) return super.execute<T>(sql, values, method, ctx, loggerContext);
+    await this.ensureConnection();
+    return this.executeQuery(
+      sql,
+      async () => {
+        const query = this.getKnex().raw(bound.sql, bound.bindings as Knex.RawBinding[]);
+        if (ctx) query.transacting(ctx);
+        return this.transformRawResult<T>(await query, method);
+      },
+      { query: sql, params: values, ...loggerContext } as Dictionary,
+    );
   }
 }
 
