@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/core';
 import type { QuoteDispatchConfig } from '../platform/config';
 import type { Logger } from 'pino';
-import { dateOfColumn } from '../platform/db/column-values';
+import { dateOfColumn, jsonOfColumn } from '../platform/db/column-values';
+import { newId } from '../platform/db/ids';
 import { OutboxWorker, type Claimed, type Outbox } from '../platform/db/outbox-worker';
 import { TenderStatus } from '../tenders/tender-status';
 import { sanitise } from '../platform/http/partner-client';
@@ -13,7 +14,6 @@ import type { QuoteEventListener } from './quote-events';
 import { QuoteOption } from './quote-option.entity';
 import { DISPATCHABLE, QuoteRequestStatus } from './quote-request-status';
 import { QuoteRequest, type Limit } from './quote-request.entity';
-import { newId } from '../platform/db/ids';
 
 const DISPATCHABLE_SQL = DISPATCHABLE.map((status) => `'${status}'`).join(', ');
 /** No worker holds the row: never leased, or its lease has run out (the parameter is now). */
@@ -61,16 +61,13 @@ interface LeasedRequest {
   insurer: { id: string; quoteApiUrl: string; outboundCredential?: string };
 }
 
-/** JSON columns: SQLite gives their text, PostgreSQL (jsonb) the parsed value. */
-const jsonOf = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
-
 function leasedRequest(row: LeasedRow): LeasedRequest {
   return {
     id: row.id,
     status: row.status,
     attempts: Number(row.attempts),
-    limits: jsonOf<Limit[]>(row.limits),
-    riskInformation: jsonOf<Record<string, unknown>>(row.risk_information),
+    limits: jsonOfColumn<Limit[]>(row.limits),
+    riskInformation: jsonOfColumn<Record<string, unknown>>(row.risk_information),
     insurerReference: row.insurer_reference,
     tender: { id: row.tender_id, status: row.tender_status, brokerCompanyId: row.broker_company_id },
     insurer: { id: row.insurer_id, quoteApiUrl: row.quote_api_url, outboundCredential: row.outbound_credential ?? undefined },

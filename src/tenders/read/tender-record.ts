@@ -7,7 +7,7 @@ import type { Person } from '../../parties/person.entity';
 import type { LineOfBusiness } from '../line-of-business.entity';
 import { Tender } from '../tender.entity';
 import { TenderInvitation } from '../tender-invitation.entity';
-import { dateOfColumn } from '../../platform/db/column-values';
+import { dateOfColumn, jsonOfColumn } from '../../platform/db/column-values';
 import type { TenderStatus } from '../tender-status';
 
 /** What a tender representation shows, as plain data: read with its relations in one query, without hydration. */
@@ -178,7 +178,7 @@ function toRecord(row: Row, model: ReadModel): TenderRecord {
     awardedInsurerId: (row.t_awardedInsurer as string | null) ?? null,
     policyNumber: (row.t_policyNumber as string | null) ?? null,
     policyConfirmedAt: policyConfirmedAt === null || policyConfirmedAt === undefined ? null : dateOfColumn(policyConfirmedAt),
-    changesMetadata: typeof changesMetadata === 'string' ? JSON.parse(changesMetadata) : (changesMetadata as Record<string, string>),
+    changesMetadata: jsonOfColumn<Record<string, string>>(changesMetadata),
     createdAt: dateOfColumn(row.t_createdAt),
     updatedAt: dateOfColumn(row.t_updatedAt),
   };
