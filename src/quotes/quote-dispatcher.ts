@@ -10,7 +10,7 @@ import { sanitise } from '../platform/http/partner-client';
 import { InsurerClient, PartnerError, Reason, retryDelay } from './insurer-client';
 import { parseAcknowledgement, parseQuote } from './insurer-payloads';
 import { claimEarlyCallback } from './quote-callback.service';
-import type { QuoteEventListener } from './quote-events';
+import type { QuoteEventListener, QuoteEventTender } from './quote-events';
 import { QuoteOption } from './quote-option.entity';
 import { DISPATCHABLE, QuoteRequestStatus } from './quote-request-status';
 import { QuoteRequest, type Limit } from './quote-request.entity';
@@ -57,7 +57,7 @@ interface LeasedRequest {
   limits: Limit[];
   riskInformation: Record<string, unknown>;
   insurerReference: string | null;
-  tender: { id: string; status: TenderStatus; brokerCompanyId: string };
+  tender: QuoteEventTender;
   insurer: { id: string; quoteApiUrl: string; outboundCredential?: string };
 }
 

@@ -147,7 +147,8 @@ class GatewaySqliteConnection extends BetterSqliteConnection {
     }
     sql = this.config.get('onQuery')(sql, values);
     const bound = values.length > 0 ? parameterised(sql, values, (name) => this.platform.quoteIdentifier(name)) : { sql, bindings: [] };
-    if (!bound) return super.execute<T>(sql, values, method, ctx, loggerContext);
+    // MikroORM's own path from the start: it applies onQuery itself.
+    if (!bound) return super.execute<T>(queryOrKnex, params, method, ctx, loggerContext);
     await this.ensureConnection();
     return this.executeQuery(
       sql,
