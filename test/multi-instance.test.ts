@@ -26,6 +26,7 @@ let brokerCompanyId: string;
 const target = (url: string) => ({ url, em: () => orm.em.fork() }) as unknown as Gateway;
 const CLIENT_LIMIT = 30;
 const FAILED_TOKEN_LIMIT = 4;
+const SYNC_MS = 50;
 
 /** Rate-limit windows are aligned to the clock: start a counting test well inside one, not at its edge. */
 async function awayFromWindowEdge(windowMs: number): Promise<void> {
@@ -43,7 +44,7 @@ beforeAll(async () => {
   // The insurers of the first simulator call back instance A, the other's instance B.
   sims.push(await startSimulatedInsurers(target(`http://127.0.0.1:${portA}`), [{ name: 'Anchor Insurance' }, { name: 'Beacon Insurance' }]));
   sims.push(await startSimulatedInsurers(target(`http://127.0.0.1:${portB}`), [{ name: 'Compass Insurance' }]));
-  const limits = { RATE_LIMIT_PER_MINUTE: String(CLIENT_LIMIT), AUTH_RATE_LIMIT: String(FAILED_TOKEN_LIMIT) };
+  const limits = { RATE_LIMIT_PER_MINUTE: String(CLIENT_LIMIT), AUTH_RATE_LIMIT: String(FAILED_TOKEN_LIMIT), RATE_LIMIT_SYNC_MS: String(SYNC_MS) };
   instances.push(await spawnGateway(dataDir, portA, limits), await spawnGateway(dataDir, portB, limits));
 }, 120_000);
 
@@ -77,13 +78,15 @@ describe('several gateway instances on one database', () => {
     expect(await orm.em.fork().count(QuoteOption)).toBe(12);
   }, 60_000);
 
-  it("count a client's requests against one limit, whichever instance receives them", async () => {
+  it("count a client's requests against one limit, whichever instance receives them, each hearing of the other's within the sync interval", async () => {
     const [a, b] = instances.map((instance) => target(instance.url));
     const token = await requestToken(a, await createClient(a, Role.BROKER, { brokerCompanyId }));
     await awayFromWindowEdge(60_000);
     const statuses: number[] = [];
     for (let i = 0; i < CLIENT_LIMIT; i++) statuses.push((await getJson(i % 2 ? b : a, '/api/v1/tenders?limit=1', token)).status);
     expect(statuses.every((status) => status === 200)).toBe(true);
+    // Each instance sends its tallied hits within SYNC_MS, and asks again once what it knows is older than that.
+    await new Promise((resolve) => setTimeout(resolve, 2 * SYNC_MS + 100));
     for (const instance of [a, b]) {
       const refused = await getJson(instance, '/api/v1/tenders?limit=1', token);
       expect(refused.status).toBe(429);

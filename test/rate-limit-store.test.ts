@@ -10,6 +10,7 @@ import { RateLimitCounter } from '../src/platform/http/rate-limit-counter.entity
 import { DatabaseRateLimitStore } from '../src/platform/http/rate-limit-store';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { TEST_JWT_SECRET } from './helpers/gateway';
+import { waitFor } from './helpers/simulator';
 
 let dataDir: string;
 let orm: MikroORM;
@@ -17,8 +18,14 @@ const WINDOW_MS = 60_000;
 // A fixed instant in the middle of a window, and the instants of the next windows.
 const NOW = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS + 30_000;
 
-function store(prefix: string, now: () => number): DatabaseRateLimitStore {
-  const created = new DatabaseRateLimitStore(orm, prefix, now);
+/** Windows are aligned to the clock: a test on the real clock starts well inside one. */
+async function awayFromWindowEdge(): Promise<void> {
+  const left = WINDOW_MS - (Date.now() % WINDOW_MS);
+  if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+}
+
+function store(prefix: string, now: () => number, syncMs = 0): DatabaseRateLimitStore {
+  const created = new DatabaseRateLimitStore(orm, prefix, { now, syncMs });
   created.init({ windowMs: WINDOW_MS } as Options);
   return created;
 }
@@ -70,6 +77,60 @@ describe('the rate-limit store in the database', () => {
     expect(keys).toEqual(['d:client']);
     await limits.resetKey('client');
     expect(await limits.get('client')).toBeUndefined();
+    limits.shutdown();
+  });
+});
+
+describe('the rate-limit store with a sync interval (RATE_LIMIT_SYNC_MS)', () => {
+  const SYNC_MS = 50;
+  const counter = async (key: string) => (await orm.em.fork().findOne(RateLimitCounter, { key }))?.hits;
+
+  it("counts a busy client's hits at once and sends them to the database together, within the interval", async () => {
+    const limits = store('e:', () => NOW, SYNC_MS);
+    const totals: number[] = [];
+    for (let i = 0; i < 5; i++) totals.push((await limits.increment('client')).totalHits);
+    expect(totals).toEqual([1, 2, 3, 4, 5]);
+    // The first hit asked the database; the next four are tallied here until the next synchronisation.
+    expect(await counter('e:client')).toBe(1);
+    await limits.flush();
+    expect(await counter('e:client')).toBe(5);
+    expect((await limits.increment('client')).totalHits).toBe(6);
+    limits.shutdown();
+  });
+
+  it("sends the tallied hits by itself once the interval has passed", async () => {
+    const limits = new DatabaseRateLimitStore(orm, 'f:', { syncMs: SYNC_MS });
+    limits.init({ windowMs: WINDOW_MS } as Options);
+    await awayFromWindowEdge();
+    for (let i = 0; i < 3; i++) await limits.increment('client');
+    await waitFor('the tallied hits in the database', async () => (await counter('f:client')) === 3, 2_000);
+    limits.shutdown();
+  });
+
+  it("counts another instance's hits in a decision at most one interval after that instance sent them", async () => {
+    let now = NOW;
+    const [a, b] = [store('g:', () => now, SYNC_MS), store('g:', () => now, SYNC_MS)];
+    expect((await a.increment('client')).totalHits).toBe(1);
+    expect((await b.increment('client')).totalHits).toBe(2); // b asks the database, which knows a's hit
+    expect((await b.increment('client')).totalHits).toBe(3);
+    await b.flush();
+    // a learnt the counter at its first hit, within the interval: b's hits are the slack.
+    expect((await a.increment('client')).totalHits).toBe(2);
+    now += SYNC_MS + 1;
+    // Known too long ago: a asks the database again, sending its own tallied hit with this one.
+    expect((await a.increment('client')).totalHits).toBe(5);
+    expect(await counter('g:client')).toBe(5);
+    for (const each of [a, b]) each.shutdown();
+  });
+
+  it('forgets the tallies of a window that has ended: the next window starts again at 1', async () => {
+    let now = NOW;
+    const limits = store('h:', () => now, SYNC_MS);
+    for (let i = 0; i < 3; i++) await limits.increment('client');
+    now += WINDOW_MS;
+    expect((await limits.increment('client')).totalHits).toBe(1);
+    await limits.flush();
+    expect(await counter('h:client')).toBe(1);
     limits.shutdown();
   });
 });

@@ -30,6 +30,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Where rate-limit counters live: `database` (shared by every instance) or `memory` (this process only). */
   rateLimitStore: 'database' | 'memory';
+  /** How long an instance may tally a client's requests before sending them to the shared counter (0: at once). */
+  rateLimitSyncMs: number;
   /**
    * Express `trust proxy`: which proxies' X-Forwarded-For names the client's address (rate limits key on it).
    * false (default): none, the socket's peer is the client; a number: that many hops; a list: those addresses.
@@ -240,6 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: origins(env.CORS_ORIGINS),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['database', 'memory'] as const, 'database'),
+    rateLimitSyncMs: integer(env, 'RATE_LIMIT_SYNC_MS', 50, 0, 1000),
     trustProxy: trustProxy(env.TRUST_PROXY),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     quotes,

@@ -34,15 +34,21 @@ export function rateLimitedAnswer(detail: string): RequestHandler {
   };
 }
 
-/** Counters every instance shares (DESIGN: several instances on one database), unless configured per process. */
-export function rateLimitStore(config: Config, orm: MikroORM, prefix: string): Store | undefined {
-  return config.rateLimitStore === 'database' ? new DatabaseRateLimitStore(orm, prefix) : undefined;
+/**
+ * Counters every instance shares (DESIGN: several instances on one database), unless configured per process.
+ * `syncMs`: how long hits may be tallied here before the database hears of them (0: every hit at once).
+ */
+export function rateLimitStore(config: Config, orm: MikroORM, prefix: string, syncMs = 0): Store | undefined {
+  return config.rateLimitStore === 'database' ? new DatabaseRateLimitStore(orm, prefix, { syncMs }) : undefined;
 }
 
-/** Per-client request rate, with RateLimit headers (IETF draft 7) and Retry-After on 429. */
+/**
+ * Per-client request rate, with RateLimit headers (IETF draft 7) and Retry-After on 429. Every request counts, so
+ * its hits are sent to the database in batches (RATE_LIMIT_SYNC_MS); failed logins are counted one by one.
+ */
 export function clientRateLimit(config: Config, orm: MikroORM): RequestHandler {
   return rateLimit({
-    store: rateLimitStore(config, orm, 'client-rate:'),
+    store: rateLimitStore(config, orm, 'client-rate:', config.rateLimitSyncMs),
     windowMs: 60_000,
     limit: config.rateLimitPerMinute,
     standardHeaders: 'draft-7',
