@@ -16,7 +16,10 @@ const GET = 'select hits, resets_at from rate_limit_counter where key = ? and re
 const RESET = 'delete from rate_limit_counter where key = ?';
 const SWEEP = 'delete from rate_limit_counter where resets_at < ?';
 
-/** Keys whose hits an instance tallies between synchronisations; beyond it, the oldest key's tally is sent at once. */
+/**
+ * Keys an instance keeps tallies of. Beyond it the tally synchronised longest ago is forgotten, with at most one
+ * interval's hits: a flood of new addresses costs memory up to here and no more.
+ */
 const TALLIES_KEPT = 10_000;
 /** Keys sent in one statement (three values each). */
 const KEYS_PER_STATEMENT = 500;
@@ -128,16 +131,18 @@ export class DatabaseRateLimitStore implements Store {
   /** Sends every key's unsent hits of the current window; tallies of past windows are dropped, their counts are over. */
   async flush(): Promise<void> {
     const windowEnd = this.windowEnd();
-    const batch: [string, Tally, number][] = [];
+    const due: [string, Tally][] = [];
     for (const [key, tally] of this.tallies) {
       if (tally.windowEnd !== windowEnd) {
         if (tally.sending === 0) this.tallies.delete(key);
-      } else if (tally.unsent !== 0) {
-        batch.push([key, tally, tally.unsent]);
-        tally.unsent = 0;
-      }
+      } else if (tally.unsent !== 0) due.push([key, tally]);
     }
-    for (let from = 0; from < batch.length; from += KEYS_PER_STATEMENT) await this.send(batch.slice(from, from + KEYS_PER_STATEMENT));
+    for (let from = 0; from < due.length; from += KEYS_PER_STATEMENT) {
+      // Taken when sent: a failed statement hands its hits back, and later batches still have theirs.
+      const batch = due.slice(from, from + KEYS_PER_STATEMENT).map(([key, tally]): [string, Tally, number] => [key, tally, tally.unsent]);
+      for (const [, tally] of batch) tally.unsent = 0;
+      await this.send(batch);
+    }
   }
 
   private flushSoon(): void {
