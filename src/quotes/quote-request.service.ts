@@ -112,12 +112,13 @@ export class QuoteRequestService {
           { onConflictFields: ['insurer', 'tender'], onConflictAction: 'ignore' },
         );
       }
-      // Their tender lists now hold the tender.
-      await insurersInvited(tx, invited.map((insurer) => insurer.id));
       const about = { id: tender.id, status: tender.status, brokerCompanyId: tender.brokerCompany.id };
       for (const insurer of invited) {
         for (const listener of this.listeners) await listener(tx, { kind: 'invited', tender: about, insurerId: insurer.id, at: now });
       }
+      // Their tender lists now hold the tender. Last: every request for the insurer's quotes waits for this row's
+      // lock until the holder commits (docs/benchmark.md).
+      await insurersInvited(tx, invited.map((insurer) => insurer.id));
       return requests;
     });
   }
