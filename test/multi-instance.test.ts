@@ -14,7 +14,7 @@ import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { createTender, createWorld } from './helpers/fixtures';
 import { TEST_JWT_SECRET, createClient, getJson, graphql, requestToken, type Gateway } from './helpers/gateway';
 import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
-import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
+import { awayFromWindowEdge, startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 
 let dataDir: string;
 let orm: MikroORM;
@@ -27,12 +27,6 @@ const target = (url: string) => ({ url, em: () => orm.em.fork() }) as unknown as
 const CLIENT_LIMIT = 30;
 const FAILED_TOKEN_LIMIT = 4;
 const SYNC_MS = 50;
-
-/** Rate-limit windows are aligned to the clock: start a counting test well inside one, not at its edge. */
-async function awayFromWindowEdge(windowMs: number): Promise<void> {
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
-}
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-instances-'));

@@ -10,19 +10,13 @@ import { RateLimitCounter } from '../src/platform/http/rate-limit-counter.entity
 import { DatabaseRateLimitStore } from '../src/platform/http/rate-limit-store';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { TEST_JWT_SECRET } from './helpers/gateway';
-import { waitFor } from './helpers/simulator';
+import { awayFromWindowEdge, waitFor } from './helpers/simulator';
 
 let dataDir: string;
 let orm: MikroORM;
 const WINDOW_MS = 60_000;
 // A fixed instant in the middle of a window, and the instants of the next windows.
 const NOW = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS + 30_000;
-
-/** Windows are aligned to the clock: a test on the real clock starts well inside one. */
-async function awayFromWindowEdge(): Promise<void> {
-  const left = WINDOW_MS - (Date.now() % WINDOW_MS);
-  if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
-}
 
 function store(prefix: string, now: () => number, syncMs = 0): DatabaseRateLimitStore {
   const created = new DatabaseRateLimitStore(orm, prefix, { now, syncMs });
@@ -101,7 +95,7 @@ describe('the rate-limit store with a sync interval (RATE_LIMIT_SYNC_MS)', () =>
   it("sends the tallied hits by itself once the interval has passed", async () => {
     const limits = new DatabaseRateLimitStore(orm, 'f:', { syncMs: SYNC_MS });
     limits.init({ windowMs: WINDOW_MS } as Options);
-    await awayFromWindowEdge();
+    await awayFromWindowEdge(WINDOW_MS);
     for (let i = 0; i < 3; i++) await limits.increment('client');
     await waitFor('the tallied hits in the database', async () => (await counter('f:client')) === 3, 2_000);
     limits.shutdown();

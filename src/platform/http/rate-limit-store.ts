@@ -105,9 +105,10 @@ export class DatabaseRateLimitStore implements Store {
   }
 
   async decrement(key: string): Promise<void> {
-    const tally = this.current(key, this.windowEnd());
+    const windowEnd = this.windowEnd();
+    const tally = this.current(key, windowEnd);
     if (tally && tally.unsent > 0) tally.unsent--;
-    else await this.execute(DECREMENT, [this.prefix + key, this.windowEnd()], 'run');
+    else await this.execute(DECREMENT, [this.prefix + key, windowEnd], 'run');
   }
 
   async resetKey(key: string): Promise<void> {
