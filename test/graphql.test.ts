@@ -43,7 +43,7 @@ describe('GraphQL API', () => {
     expect(body.data.tenders.items.every((t: { status: string }) => t.status === 'CLOSED')).toBe(true);
   });
 
-  it('answers a repeated operation exactly as its first run', async () => {
+  it('answers a repeated operation (compiled by graphql-jit from its second use) exactly as its first run', async () => {
     const page = `query($limit: Int!) {
       tenders(limit: $limit) { count items { id status taxRate customer { name address { city } } history { toStatus } proposal { taxRate entries { insurer { name } quoteRequest { status } } } } }
     }`;
@@ -61,6 +61,19 @@ describe('GraphQL API', () => {
     }
     const badVariables = await thrice('internal', page, { limit: 'four' });
     expect([badVariables.status, badVariables.body.errors[0].extensions.code]).toEqual([400, 'BAD_USER_INPUT']);
+  });
+
+  it('fills in the defaults of input objects on every run of a repeated operation (sort without its direction, by variable and inline)', async () => {
+    const byVariable = 'query($sort: [TenderSort!]) { tenders(sort: $sort, limit: 3) { items { id } } }';
+    const inline = '{ tenders(sort: [{ field: CREATED_AT }], limit: 3) { items { id } } }';
+    const ascending = await graphql(gateway, tokens.internal, byVariable, { sort: [{ field: 'CREATED_AT', direction: 'ASC' }] });
+    expect(ascending.body.data.tenders.items).toHaveLength(3);
+    for (let run = 0; run < 3; run++) {
+      for (const [query, variables] of [[byVariable, { sort: [{ field: 'CREATED_AT' }] }], [inline, {}]] as const) {
+        const { status, body } = await graphql(gateway, tokens.internal, query, variables);
+        expect({ run, status, body }).toEqual({ run, status: 200, body: ascending.body });
+      }
+    }
   });
 
   it('answers a page size over 200 with BAD_USER_INPUT naming limit', async () => {

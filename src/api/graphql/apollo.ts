@@ -5,7 +5,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { HeaderMap } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
-import { GraphQLError, visit, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { may, rolesFor } from '../../access/access-policy';
 import { DomainError, type ErrorCode } from '../../platform/errors/domain-error';
 import { BEARER_CHALLENGE, HTTP_STATUS } from '../../platform/errors/error-mapping';
@@ -15,6 +15,7 @@ import type { OperationLimitsConfig } from '../../platform/config';
 import type { RequestContext } from '../../access/request-context';
 import { OperationGate } from './operation-gate';
 import { ASSUMED_ROWS, estimateRows } from './operation-cost';
+import { jitGateway, usesIntrospection } from './jit-executor';
 
 /** Codes Apollo and graphql-js raise for a bad request; their messages are safe to show. */
 const CLIENT_ERROR_CODES = new Set([
@@ -170,9 +171,8 @@ export async function startApollo(schema: GraphQLSchema, limits: OperationLimits
     // length; more on the heap), which a client sending distinct large documents filled: a frontend's operations
     // take well under a megabyte, and a document not kept is parsed and validated again (docs/benchmark.md).
     documentStore: new InMemoryLRUCache<DocumentNode>({ maxSize: DOCUMENT_STORE_BYTES }),
-    // Executed by graphql-js: compiling client documents with graphql-jit kept megabytes per distinct document and
-    // gained nothing measurable over HTTP; only the REST routes' fixed operations are compiled (prepared-operation.ts).
-    schema,
+    // Our own schema; repeated documents executed by graphql-jit (jit-executor.ts).
+    gateway: jitGateway(schema),
     introspection: true,
     ...armor,
     parseOptions: { maxTokens: OPERATION_LIMITS.maxTokens },
@@ -190,14 +190,4 @@ export async function startApollo(schema: GraphQLSchema, limits: OperationLimits
   });
   await server.start();
   return server;
-}
-
-function usesIntrospection(document: DocumentNode): boolean {
-  let found = false;
-  visit(document, {
-    Field(node) {
-      if (node.name.value === '__schema' || node.name.value === '__type') found = true;
-    },
-  });
-  return found;
 }

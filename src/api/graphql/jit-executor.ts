@@ -1,0 +1,177 @@
+import type { ApolloServerOptionsWithGateway } from '@apollo/server';
+import {
+  GraphQLError,
+  Kind,
+  execute,
+  getNamedType,
+  getVariableValues,
+  isInputObjectType,
+  typeFromAST,
+  visit,
+  type DocumentNode,
+  type ExecutionResult,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { setNewest } from '../../platform/bounded-map';
+import type { RequestContext } from '../../access/request-context';
+
+type Gateway = NonNullable<ApolloServerOptionsWithGateway<RequestContext>['gateway']>;
+type Executor = Awaited<ReturnType<Gateway['load']>>['executor'];
+
+/**
+ * What compiled client documents may keep. A compiled document is generated code whose size grows with the fields
+ * it selects once its fragments are spread (about 0.7 KiB per field, 60 KiB and more for a page of tenders:
+ * docs/benchmark.md), not with its text: a short document can spread one fragment under 50 aliases. So the budget
+ * counts fields, and the least recently used documents make room.
+ */
+export const JIT_LIMITS = {
+  /** A document is compiled at its second use: a one-off document is not worth it. */
+  compileAtUse: 2,
+  /** Documents selecting more fields than this always run through graphql-js. */
+  maxFields: 500,
+  /** The fields of all compiled documents kept (about 3 MB of generated code at most). */
+  totalFields: 4000,
+  /** Compiled documents kept, however small. */
+  documents: 64,
+  /** Documents whose uses are counted (by their hash only). */
+  counted: 1000,
+} as const;
+
+interface Kept {
+  query: CompiledQuery | null;
+  fields: number;
+}
+
+export interface JitGateway extends Gateway {
+  /** What the compiled documents keep now. */
+  kept(): { documents: number; fields: number };
+}
+
+/**
+ * Apollo Server executes with graphql-js and has no executor option; its gateway interface is the documented way
+ * to bring one. This "gateway" serves our own schema and runs the documents clients send again and again (the
+ * frontends' queries) with graphql-jit, as the REST routes run theirs (prepared-operation.ts): graphql-js completes a
+ * page of 50 tenders field by field, about a fifth of its CPU (docs/benchmark.md). One-off documents, large ones and
+ * introspection run through graphql-js. Parsing, validation, limits and plugins stay Apollo's; variables are coerced
+ * by graphql-js first, so their errors are the same either way.
+ */
+export function jitGateway(schema: GraphQLSchema): JitGateway {
+  const uses = new Map<string, number>();
+  const compiled = new Map<string, Kept>();
+  let keptFields = 0;
+
+  function keep(key: string, entry: Kept): void {
+    while (compiled.size > 0 && (compiled.size >= JIT_LIMITS.documents || keptFields + entry.fields > JIT_LIMITS.totalFields)) {
+      const [oldest, evicted] = compiled.entries().next().value!;
+      compiled.delete(oldest);
+      keptFields -= evicted.fields;
+    }
+    compiled.set(key, entry);
+    keptFields += entry.fields;
+  }
+
+  function compiledFor(key: string, document: DocumentNode, operation: OperationDefinitionNode): CompiledQuery | null {
+    const known = compiled.get(key);
+    if (known) {
+      compiled.delete(key);
+      compiled.set(key, known);
+      return known.query;
+    }
+    const seen = (uses.get(key) ?? 0) + 1;
+    setNewest(uses, key, seen, JIT_LIMITS.counted);
+    if (seen < JIT_LIMITS.compileAtUse) return null;
+    uses.delete(key);
+    const fields = selectedFields(document, operation, JIT_LIMITS.maxFields);
+    if (fields > JIT_LIMITS.maxFields || usesIntrospection(document) || takesInputObjects(schema, operation)) {
+      keep(key, { query: null, fields: 0 });
+      return null;
+    }
+    const candidate = compileQuery(schema, document, operation.name?.value);
+    const query = isCompiledQuery(candidate) ? candidate : null;
+    keep(key, { query, fields: query ? fields : 0 });
+    return query;
+  }
+
+  const executor: Executor = async ({ document, queryHash, operationName, operation, request, context }) => {
+    const variables = request.variables ?? {};
+    const jit = operation.operation === 'subscription' ? null : compiledFor(`${queryHash}:${operationName ?? ''}`, document, operation);
+    if (jit) {
+      const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+      if (coerced.errors) return { errors: coerced.errors };
+      const result = (await jit.query(undefined, context, variables)) as ExecutionResult<Record<string, unknown>>;
+      // graphql-jit's errors have a read-only message, which plugins (graphql-armor) rewrite: plain copies.
+      return result.errors ? { ...result, errors: result.errors.map(writableError) } : result;
+    }
+    return (await execute({ schema, document, contextValue: context, variableValues: variables, operationName })) as ExecutionResult<Record<string, unknown>>;
+  };
+
+  return {
+    async load() {
+      return { schema, executor };
+    },
+    onSchemaLoadOrUpdate(callback) {
+      callback({ apiSchema: schema, coreSupergraphSdl: '' });
+      return () => undefined;
+    },
+    async stop() {},
+    kept: () => ({ documents: compiled.size, fields: keptFields }),
+  };
+}
+
+/**
+ * graphql-jit coerces variables once more after graphql-js, and refuses an input object that leaves out a non-null
+ * field with a default (`TenderSort.direction`, `PersonInput.salutation`), which graphql-js fills in: such operations
+ * (mutations, mostly) run through graphql-js.
+ */
+function takesInputObjects(schema: GraphQLSchema, operation: OperationDefinitionNode): boolean {
+  return (operation.variableDefinitions ?? []).some((definition) => isInputObjectType(getNamedType(typeFromAST(schema, definition.type))));
+}
+
+/**
+ * The fields an operation selects with its fragments spread, counted up to `limit` (then `limit + 1`): what its
+ * compiled code grows with. Apollo has validated the document, so its fragments exist and do not cycle.
+ */
+function selectedFields(document: DocumentNode, operation: OperationDefinitionNode, limit: number): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  let count = 0;
+  const walk = (set: SelectionSetNode | undefined): void => {
+    for (const selection of set?.selections ?? []) {
+      if (count > limit) return;
+      if (selection.kind === Kind.FIELD) {
+        count += 1;
+        walk(selection.selectionSet);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
+      else walk(fragments.get(selection.name.value)?.selectionSet);
+    }
+  };
+  walk(operation.selectionSet);
+  return count;
+}
+
+function writableError(error: GraphQLError): GraphQLError {
+  const copy = new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: error.extensions,
+  });
+  // graphql-jit gives locations without the nodes they come from.
+  return copy.locations || !error.locations ? copy : Object.assign(copy, { locations: error.locations });
+}
+
+export function usesIntrospection(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(node) {
+      if (node.name.value === '__schema' || node.name.value === '__type') found = true;
+    },
+  });
+  return found;
+}
