@@ -73,6 +73,8 @@ describe('GraphQL API', () => {
         const { status, body } = await graphql(gateway, tokens.internal, query, variables);
         expect({ run, status, body }).toEqual({ run, status: 200, body: ascending.body });
       }
+      const descending = await graphql(gateway, tokens.internal, byVariable, { sort: [{ field: 'CREATED_AT', direction: 'DESC' }] });
+      expect(descending.body.data.tenders.items).not.toEqual(ascending.body.data.tenders.items);
     }
   });
 

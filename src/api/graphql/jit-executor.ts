@@ -2,15 +2,20 @@ import type { ApolloServerOptionsWithGateway } from '@apollo/server';
 import {
   GraphQLError,
   Kind,
+  astFromValue,
   execute,
-  getNamedType,
   getVariableValues,
   isInputObjectType,
+  isInputType,
+  isListType,
+  isNonNullType,
   typeFromAST,
+  valueFromASTUntyped,
   visit,
   type DocumentNode,
   type ExecutionResult,
   type FragmentDefinitionNode,
+  type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -86,7 +91,7 @@ export function jitGateway(schema: GraphQLSchema): JitGateway {
     if (seen < JIT_LIMITS.compileAtUse) return null;
     uses.delete(key);
     const fields = selectedFields(document, operation, JIT_LIMITS.maxFields);
-    if (fields > JIT_LIMITS.maxFields || usesIntrospection(document) || takesInputObjects(schema, operation)) {
+    if (fields > JIT_LIMITS.maxFields || usesIntrospection(document)) {
       keep(key, { query: null, fields: 0 });
       return null;
     }
@@ -102,7 +107,7 @@ export function jitGateway(schema: GraphQLSchema): JitGateway {
     if (jit) {
       const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
       if (coerced.errors) return { errors: coerced.errors };
-      const result = (await jit.query(undefined, context, variables)) as ExecutionResult<Record<string, unknown>>;
+      const result = (await jit.query(undefined, context, withInputDefaults(schema, operation, variables))) as ExecutionResult<Record<string, unknown>>;
       // graphql-jit's errors have a read-only message, which plugins (graphql-armor) rewrite: plain copies.
       return result.errors ? { ...result, errors: result.errors.map(writableError) } : result;
     }
@@ -123,12 +128,40 @@ export function jitGateway(schema: GraphQLSchema): JitGateway {
 }
 
 /**
- * graphql-jit coerces variables once more after graphql-js, and refuses an input object that leaves out a non-null
- * field with a default (`TenderSort.direction`, `PersonInput.salutation`), which graphql-js fills in: such operations
- * (mutations, mostly) run through graphql-js.
+ * graphql-jit coerces the variables once more after graphql-js, and refuses an input object that leaves out a
+ * non-null field with a default (`TenderSort.direction`, `PersonInput.salutation`), which graphql-js fills in. So the
+ * defaults are written into the variables first, as a client could have sent them; a value the client sent is kept.
  */
-function takesInputObjects(schema: GraphQLSchema, operation: OperationDefinitionNode): boolean {
-  return (operation.variableDefinitions ?? []).some((definition) => isInputObjectType(getNamedType(typeFromAST(schema, definition.type))));
+function withInputDefaults(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>): Record<string, unknown> {
+  let filled = variables;
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    const type = typeFromAST(schema, definition.type);
+    if (!isInputType(type) || !(name in variables)) continue;
+    const value = fillDefaults(type, variables[name]);
+    if (value !== variables[name]) filled = { ...filled, [name]: value };
+  }
+  return filled;
+}
+
+/** The value with the defaults of the input objects in it filled in; the same value when nothing was missing. */
+function fillDefaults(type: GraphQLInputType, value: unknown): unknown {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (value === null || value === undefined) return value;
+  if (isListType(inner)) {
+    if (!Array.isArray(value)) return fillDefaults(inner.ofType, value);
+    const items = value.map((item) => fillDefaults(inner.ofType, item));
+    return items.some((item, i) => item !== value[i]) ? items : value;
+  }
+  if (!isInputObjectType(inner) || typeof value !== 'object' || Array.isArray(value)) return value;
+  const object = value as Record<string, unknown>;
+  let filled = object;
+  for (const field of Object.values(inner.getFields())) {
+    const given = object[field.name];
+    const next = given === undefined ? (field.defaultValue === undefined ? undefined : valueFromASTUntyped(astFromValue(field.defaultValue, field.type)!)) : fillDefaults(field.type, given);
+    if (next !== given) filled = filled === object ? { ...object, [field.name]: next } : Object.assign(filled, { [field.name]: next });
+  }
+  return filled;
 }
 
 /**
