@@ -63,13 +63,14 @@ describe('GraphQL API', () => {
     expect([badVariables.status, badVariables.body.errors[0].extensions.code]).toEqual([400, 'BAD_USER_INPUT']);
   });
 
-  it('fills in the defaults of input objects on every run of a repeated operation (sort without its direction, by variable and inline)', async () => {
+  it('fills in the defaults of input objects on every run of a repeated operation (sort without its direction, by variable, inline and as the default of a variable)', async () => {
     const byVariable = 'query($sort: [TenderSort!]) { tenders(sort: $sort, limit: 3) { items { id } } }';
     const inline = '{ tenders(sort: [{ field: CREATED_AT }], limit: 3) { items { id } } }';
+    const byDefault = 'query($sort: [TenderSort!] = [{ field: CREATED_AT }]) { tenders(sort: $sort, limit: 3) { items { id } } }';
     const ascending = await graphql(gateway, tokens.internal, byVariable, { sort: [{ field: 'CREATED_AT', direction: 'ASC' }] });
     expect(ascending.body.data.tenders.items).toHaveLength(3);
     for (let run = 0; run < 3; run++) {
-      for (const [query, variables] of [[byVariable, { sort: [{ field: 'CREATED_AT' }] }], [inline, {}]] as const) {
+      for (const [query, variables] of [[byVariable, { sort: [{ field: 'CREATED_AT' }] }], [inline, {}], [byDefault, {}]] as const) {
         const { status, body } = await graphql(gateway, tokens.internal, query, variables);
         expect({ run, status, body }).toEqual({ run, status: 200, body: ascending.body });
       }
