@@ -75,7 +75,8 @@ afterEach(async () => {
 
 describe('quote requests survive a killed gateway', () => {
   it('a request queued and retrying when the gateway is killed is delivered after the restart', async () => {
-    await setUp('quote');
+    // Retries slow and many enough that the request cannot run out of them before the kill, however loaded the machine.
+    await setUp('quote', { QUOTE_MAX_ATTEMPTS: '10', QUOTE_BACKOFF_BASE_MS: '200', QUOTE_BACKOFF_MAX_MS: '1000' });
     await sims.down();
     await requestQuotes();
     await waitFor('a failed delivery attempt', async () => (await requestRow()).attempts >= 1);

@@ -71,6 +71,8 @@ interface SimQuote {
   ready: boolean;
   /** The gateway accepted a callback for it. */
   delivered: boolean;
+  /** A callback for it is on its way (with its retries): a repeated request must not start a second one. */
+  calling: boolean;
   fetches: number;
 }
 
@@ -261,7 +263,7 @@ export class InsurerSimulator {
     if (known) {
       // A repeated delivery: same answer; and if the callback never got through, send it again.
       const quote = insurer.quotes.get(known)!;
-      if (quote.ready && !quote.delivered) this.later(0, () => this.callBack(insurer, quote));
+      if (quote.ready && !quote.delivered && !quote.calling) this.later(0, () => this.callBack(insurer, quote));
       res.json({ id: known, status: 'PROCESSING' });
       return;
     }
@@ -279,7 +281,7 @@ export class InsurerSimulator {
         await sleep(this.options.slowMs ?? 2000);
         break;
     }
-    const quote: SimQuote = { id: `Q-${randomUUID()}`, limits, behaviour, ready: false, delivered: false, fetches: 0 };
+    const quote: SimQuote = { id: `Q-${randomUUID()}`, limits, behaviour, ready: false, delivered: false, calling: false, fetches: 0 };
     insurer.quotes.set(quote.id, quote);
     if (key) insurer.byIdempotencyKey.set(key, quote.id);
     insurer.stats.quotes++;
@@ -346,6 +348,15 @@ export class InsurerSimulator {
 
   /** Spec 4.5 with retries: a callback that fails (network, 5xx, expired token) is tried again. */
   private async callBack(insurer: SimInsurer, quote: SimQuote): Promise<void> {
+    quote.calling = true;
+    try {
+      await this.tryCallBack(insurer, quote);
+    } finally {
+      quote.calling = false;
+    }
+  }
+
+  private async tryCallBack(insurer: SimInsurer, quote: SimQuote): Promise<void> {
     for (let attempt = 0; attempt < 6 && !this.closed; attempt++) {
       try {
         const response = await fetch(`${this.options.gatewayUrl}${CALLBACK_PATH}`, {
