@@ -103,7 +103,8 @@ export function jitGateway(schema: GraphQLSchema): JitGateway {
 
   const executor: Executor = async ({ document, queryHash, operationName, operation, request, context }) => {
     const variables = request.variables ?? {};
-    const jit = operation.operation === 'subscription' ? null : compiledFor(`${queryHash}:${operationName ?? ''}`, document, operation);
+    // Subscriptions never get here: the request policy refuses them once the operation is resolved (apollo.ts).
+    const jit = compiledFor(`${queryHash}:${operationName ?? ''}`, document, operation);
     if (jit) {
       const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
       if (coerced.errors) return { errors: coerced.errors };
@@ -160,7 +161,9 @@ function fillDefaults(type: GraphQLInputType, value: unknown): unknown {
   for (const field of Object.values(inner.getFields())) {
     const given = object[field.name];
     const next = given === undefined ? (field.defaultValue === undefined ? undefined : valueFromASTUntyped(astFromValue(field.defaultValue, field.type)!)) : fillDefaults(field.type, given);
-    if (next !== given) filled = filled === object ? { ...object, [field.name]: next } : Object.assign(filled, { [field.name]: next });
+    if (next === given) continue;
+    if (filled === object) filled = { ...object };
+    filled[field.name] = next;
   }
   return filled;
 }
