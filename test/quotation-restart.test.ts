@@ -12,7 +12,7 @@ import { QuoteRequest } from '../src/quotes/quote-request.entity';
 import type { Tender } from '../src/tenders/tender.entity';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { createTender, createWorld } from './helpers/fixtures';
-import { TEST_JWT_SECRET, createClient, graphql, requestToken, type Gateway } from './helpers/gateway';
+import { PATIENT_RETRIES_ENV, TEST_JWT_SECRET, createClient, graphql, requestToken, type Gateway } from './helpers/gateway';
 import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 
@@ -75,8 +75,7 @@ afterEach(async () => {
 
 describe('quote requests survive a killed gateway', () => {
   it('a request queued and retrying when the gateway is killed is delivered after the restart', async () => {
-    // Retries slow and many enough that the request cannot run out of them before the kill, however loaded the machine.
-    await setUp('quote', { QUOTE_MAX_ATTEMPTS: '10', QUOTE_BACKOFF_BASE_MS: '200', QUOTE_BACKOFF_MAX_MS: '1000' });
+    await setUp('quote', PATIENT_RETRIES_ENV);
     await sims.down();
     await requestQuotes();
     await waitFor('a failed delivery attempt', async () => (await requestRow()).attempts >= 1);

@@ -11,7 +11,7 @@ import { CALLBACK_PATH as SIM_CALLBACK_PATH } from '../src/insurer-sim/insurer-s
 import { CALLBACK_PATH } from '../src/api/rest/quote-callback.routes';
 import type { Tender } from '../src/tenders/tender.entity';
 import { createTender, createWorld, type World } from './helpers/fixtures';
-import { getJson, graphql, json, requestToken, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { PATIENT_RETRIES_ENV, getJson, graphql, json, requestToken, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 import { startHostileInsurers, type HostileInsurers } from './helpers/hostile-insurer';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 
@@ -70,12 +70,14 @@ const settled = () => waitFor('quote requests to settle', async () => {
   return requests.every((request) => FINAL.includes(request.status)) && requests;
 });
 
-beforeEach(async () => {
-  gateway = await startGateway();
+async function setUpGateway(env: Record<string, string> = {}) {
+  gateway = await startGateway({ env });
   world = await createWorld(gateway.em());
   tender = await createTender(gateway.em(), world);
   broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-});
+}
+
+beforeEach(() => setUpGateway());
 
 afterEach(async () => {
   await sims?.close();
@@ -197,6 +199,8 @@ describe('requestQuotes validation and access', () => {
 
 describe('failures of the insurer system', () => {
   it('an insurer that is down is retried and quoted once it is up again', async () => {
+    await gateway.close();
+    await setUpGateway(PATIENT_RETRIES_ENV);
     const sim = await simulate([{ name: 'Anchor Insurance' }]);
     await sim.down();
     await requestQuotes([sim.insurers[0].id]);
