@@ -7,12 +7,16 @@ import { QuoteRequestStatus } from '../src/quotes/quote-request-status';
 import { QuoteRequest } from '../src/quotes/quote-request.entity';
 import { Tender } from '../src/tenders/tender.entity';
 import { TenderStatus } from '../src/tenders/tender-status';
+import { prepareAttacks, type AttackResult, type AttackSetup } from './hostile-attacks';
 
 /**
  * The "hostile" scenario of `npm run bench` (issue 11): for HOSTILE_SECONDS the production start gets, all at
  * once, the heaviest GraphQL operations the limits allow, a stream of distinct large documents (each sent twice),
  * and quote requests to insurers that trickle their answers a byte a second; meanwhile a healthy insurer is asked
- * for quotes. It reports whether the gateway survived, its peak RSS, and the healthy insurer's quote latency.
+ * for quotes. Meanwhile one broker client sends the attacks of issue 25 (bench/hostile-attacks.ts): long operation
+ * names, quote requests as heavy as the limits allow, and a flood of status changes to ten slow webhook endpoints.
+ * It reports whether the gateway survived, its peak RSS, what each attack was answered, and the bystanders'
+ * latency: the healthy insurer's quotes, another broker's first page and its own webhook events.
  */
 export const HOSTILE_SECONDS = Number(process.env.BENCH_HOSTILE_SECONDS ?? 60);
 export const SLOW_INSURERS = 8;
@@ -33,6 +37,7 @@ export interface HostileResult {
   healthyLatencyP50Ms: number;
   healthyLatencyP99Ms: number;
   slowRequests: Record<string, number>;
+  attacks: AttackResult;
 }
 
 /** An insurer system that sends its headers at once and then one byte a second, for ever. */
@@ -47,7 +52,7 @@ export async function startTricklingInsurer(): Promise<{ server: Server; url: st
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-const percentile = (values: number[], p: number) => (values.length ? [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] : NaN);
+export const percentile = (values: number[], p: number) => (values.length ? [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] : NaN);
 
 function rssMiB(pid: number): number {
   try {
@@ -65,6 +70,7 @@ export async function hostileScenario(
   /** One token per heavy connection: a client has one expensive operation at a time. */
   heavyTokens: string[],
   insurers: { healthy: Insurer; slow: Insurer[] },
+  attackSetup: AttackSetup,
 ): Promise<HostileResult> {
   const post = (body: unknown, headers = auth) =>
     fetch(`${gw}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
@@ -76,6 +82,7 @@ export async function hostileScenario(
     { status: { $in: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED] } },
     { fields: ['id'], limit: HOSTILE_SECONDS * 2, orderBy: { id: 'desc' } },
   );
+  const attacks = await prepareAttacks(gw, attackSetup);
   const until = Date.now() + HOSTILE_SECONDS * 1000;
   let peak = rssMiB(gatewayPid);
   const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(gatewayPid))), 200);
@@ -106,7 +113,7 @@ export async function hostileScenario(
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   })();
-  await Promise.all([...heavyLoad, documents, quoting]);
+  const [attackResult] = await Promise.all([attacks.run(until), ...heavyLoad, documents, quoting]);
   // The healthy insurer's last requests get a few seconds to be quoted.
   await new Promise((resolve) => setTimeout(resolve, 5000));
   clearInterval(sampler);
@@ -127,5 +134,6 @@ export async function hostileScenario(
     healthyLatencyP50Ms: percentile(latencies, 0.5),
     healthyLatencyP99Ms: percentile(latencies, 0.99),
     slowRequests,
+    attacks: attackResult,
   };
 }

@@ -24,7 +24,8 @@ import { Tender } from '../src/tenders/tender.entity';
 import { TenderStatus } from '../src/tenders/tender-status';
 import { pacedPosts } from './paced-posts';
 import { productionStart } from './production-start';
-import { HEAVY_CONNECTIONS, HOSTILE_SECONDS, SLOW_INSURERS, hostileScenario, startTricklingInsurer, type HostileResult } from './hostile';
+import { loopbackCertificate } from './hostile-attacks';
+import { HEAVY_CONNECTIONS, HOSTILE_SECONDS, SLOW_INSURERS, hostileScenario, percentile, startTricklingInsurer, type HostileResult } from './hostile';
 
 /**
  * `npm run bench`: for each engine (BENCH_ENGINES, default "sqlite,postgresql"), seeds BENCH_TENDERS tenders
@@ -273,6 +274,7 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     console.log(`seeded ${TENDERS} tenders in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
 
     const gw = `http://127.0.0.1:${GATEWAY_PORT}`;
+    const certificate = loopbackCertificate(dataDir);
     insurerSystem.simulator = new InsurerSimulator({
       gatewayUrl: gw,
       insurers: [
@@ -292,8 +294,10 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '1000000',
       AUTH_RATE_LIMIT: '1000000',
-      // The simulated insurers live on loopback, which production refuses unless listed.
+      // The simulated insurers and the hostile scenario's webhook receivers live on loopback, which production refuses unless listed.
       INSURER_URL_ALLOW: '127.0.0.1',
+      WEBHOOK_URL_ALLOW: '127.0.0.1',
+      NODE_EXTRA_CA_CERTS: certificate.certFile,
     });
     processes.push(gateway);
     const rss = watchRss(gateway.pid!);
@@ -414,11 +418,30 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
         const heavyClient = await new ApiClientService(orm.em.fork()).create({ role: Role.INTERNAL, description: `bench heavy ${i}` });
         heavyTokens.push(await token(gw, { appId: heavyClient.client.appId, secret: heavyClient.secret }));
       }
-      hostile = await hostileScenario(orm.em.fork(), gw, gateway.pid!, auth, heavyTokens, { healthy, slow });
+      const openTenders = async (brokerCompanyId: string, limit: number) =>
+        (await orm.em.fork().find(Tender, { brokerCompany: brokerCompanyId, status: { $in: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED] } }, { fields: ['id'], limit })).map(
+          (tender) => tender.id,
+        );
+      const [attackerCompany, victimCompany] = seeded.brokerCompanies.slice(1, 3);
+      const attackSetup = {
+        attacker: await tokenHeaders(gw, orm, { role: Role.BROKER, brokerCompanyId: attackerCompany.id }),
+        victim: await tokenHeaders(gw, orm, { role: Role.BROKER, brokerCompanyId: victimCompany.id }),
+        analyst: await tokenHeaders(gw, orm, { role: Role.ANALYST }),
+        attackerTenders: await openTenders(attackerCompany.id, 11),
+        victimTender: (await openTenders(victimCompany.id, 1))[0],
+        insurerIds: [healthy, ...slow, ...seeded.insurers].slice(0, 10).map((insurer) => insurer.id),
+        certificate,
+      };
+      hostile = await hostileScenario(orm.em.fork(), gw, gateway.pid!, auth, heavyTokens, { healthy, slow }, attackSetup);
+      const { attacks } = hostile;
+      const ms = (values: number[]) => `p50 ${percentile(values, 0.5)} ms, p99 ${percentile(values, 0.99)} ms (${values.length})`;
       console.log(`  hostile: gateway ${hostile.survived ? 'survived' : 'DID NOT SURVIVE'}, peak RSS ${hostile.peakRssMiB} MiB
     heavy operations by status ${JSON.stringify(hostile.heavy)}, distinct documents (each twice) ${hostile.distinctDocuments}
     healthy insurer: ${hostile.healthyQuotes} quotes, latency p50 ${hostile.healthyLatencyP50Ms} ms, p99 ${hostile.healthyLatencyP99Ms} ms
-    trickling insurers' requests by status ${JSON.stringify(hostile.slowRequests)}`);
+    trickling insurers' requests by status ${JSON.stringify(hostile.slowRequests)}
+    one broker's attacks: 240 000-character operation names ${JSON.stringify(attacks.longNames)}; heavy quote requests ${JSON.stringify(attacks.heavyQuoteRequests)},
+      then that tender's proposal and quote requests read ${JSON.stringify(attacks.heavyReads)}; ${attacks.attackerStatusChanges} status changes to ${attacks.attackerEndpoints} slow webhook endpoints
+    bystanders: another broker's first page ${ms(attacks.victimReadsMs)}; its webhook events before the attacks ${ms(attacks.victimEventsBeforeMs)}, during them ${ms(attacks.victimEventsDuringMs)}`);
     }
 
     const by = (name: string) => figures.find((f) => f.scenario.startsWith(name)) ?? { requestsPerSecond: NaN, p50Ms: NaN, cpuMsPerRequest: NaN };
