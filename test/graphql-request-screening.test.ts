@@ -143,5 +143,16 @@ describe('automatic persisted queries', () => {
 
     const matching = await send(createHash('sha256').update(query).digest('hex'));
     expect([matching.status, await matching.json()]).toEqual([200, { data: { __typename: 'Query' } }]);
+    // As Apollo documents it: a hash alone, unknown, asks the client for the query (200); once registered, it runs.
+    const byHash = (sha256Hash: string) =>
+      fetch(`${gateway.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.broker}` },
+        body: JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash } } }),
+      });
+    const unknown = await byHash('1'.repeat(64));
+    expect([unknown.status, ((await unknown.json()) as any).errors[0].extensions.code]).toEqual([200, 'PERSISTED_QUERY_NOT_FOUND']);
+    const registered = await byHash(createHash('sha256').update(query).digest('hex'));
+    expect([registered.status, await registered.json()]).toEqual([200, { data: { __typename: 'Query' } }]);
   });
 });
