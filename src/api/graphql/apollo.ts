@@ -16,6 +16,7 @@ import type { RequestContext } from '../../access/request-context';
 import { OperationGate } from './operation-gate';
 import { ASSUMED_ROWS, estimateRows } from './operation-cost';
 import { jitGateway, usesIntrospection } from './jit-executor';
+import { boundedNames, controlCharacterScreen } from './request-screening';
 
 /** Codes Apollo and graphql-js raise for a bad request; their messages are safe to show. */
 const CLIENT_ERROR_CODES = new Set([
@@ -27,6 +28,12 @@ const CLIENT_ERROR_CODES = new Set([
   'PERSISTED_QUERY_NOT_FOUND',
   'PERSISTED_QUERY_NOT_SUPPORTED',
 ]);
+
+/**
+ * Apollo refuses a persisted query whose `sha256Hash` is not the hash of the query it comes with (400), with this
+ * message and no code; it would be masked as an internal error. Apollo's client library names the case so.
+ */
+const APQ_HASH_MISMATCH = { apolloMessage: 'provided sha does not match query', code: 'PERSISTED_QUERY_HASH_MISMATCH' } as const;
 
 /** The GraphQL side of the one error mapping: domain codes become `extensions.code`, the rest is hidden. */
 export const formatGraphQLError = (logger: Logger) => (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
@@ -52,6 +59,12 @@ function formatGraphQLErrorUnmasked(formatted: GraphQLFormattedError, error: unk
     };
   }
   const code = formatted.extensions?.code;
+  if (formatted.message === APQ_HASH_MISMATCH.apolloMessage && code === 'INTERNAL_SERVER_ERROR' && !formatted.path) {
+    return {
+      message: 'extensions.persistedQuery.sha256Hash is not the SHA-256 hash (hex) of the query sent with it',
+      extensions: { code: APQ_HASH_MISMATCH.code },
+    };
+  }
   if (typeof code === 'string' && (CLIENT_ERROR_CODES.has(code) || code in HTTP_STATUS) && code !== 'INTERNAL_SERVER_ERROR') {
     return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
   }
@@ -175,6 +188,8 @@ export async function startApollo(schema: GraphQLSchema, limits: OperationLimits
     gateway: jitGateway(schema),
     introspection: true,
     ...armor,
+    // Names over 256 characters are refused before Apollo or the compiled documents keep anything of them.
+    validationRules: [...armor.validationRules, boundedNames],
     parseOptions: { maxTokens: OPERATION_LIMITS.maxTokens },
     formatError: formatGraphQLError(logger),
     // Compact JSON: Apollo pretty-prints by default, a measurable share of a page (docs/benchmark.md).
@@ -182,6 +197,7 @@ export async function startApollo(schema: GraphQLSchema, limits: OperationLimits
     plugins: [
       ...armor.plugins,
       requestPolicy,
+      controlCharacterScreen,
       operationCost(schema, limits),
       ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
       // We send no cache hints; the plugin would otherwise wrap every field resolver of every request.

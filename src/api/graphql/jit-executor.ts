@@ -49,6 +49,8 @@ export const JIT_LIMITS = {
 interface Kept {
   query: CompiledQuery | null;
   fields: number;
+  /** Variables inside list and input-object literals, which graphql-jit reads differently when absent or null. */
+  nestedVariables: readonly string[];
 }
 
 export interface JitGateway extends Gateway {
@@ -62,7 +64,9 @@ export interface JitGateway extends Gateway {
  * frontends' queries) with graphql-jit, as the REST routes run theirs (prepared-operation.ts): graphql-js completes a
  * page of 50 tenders field by field, about a fifth of its CPU (docs/benchmark.md). One-off documents, large ones and
  * introspection run through graphql-js. Parsing, validation, limits and plugins stay Apollo's; variables are coerced
- * by graphql-js first, so their errors are the same either way.
+ * by graphql-js first, so their errors are the same either way. What graphql-jit would answer differently runs
+ * through graphql-js too: documents using names plain objects have (usesPrototypeNames), and requests leaving a
+ * variable inside a literal absent or null.
  */
 export function jitGateway(schema: GraphQLSchema): JitGateway {
   const uses = new Map<string, number>();
@@ -79,38 +83,44 @@ export function jitGateway(schema: GraphQLSchema): JitGateway {
     keptFields += entry.fields;
   }
 
-  function compiledFor(key: string, document: DocumentNode, operation: OperationDefinitionNode): CompiledQuery | null {
+  function compiledFor(key: string, document: DocumentNode, operation: OperationDefinitionNode): Kept | null {
     const known = compiled.get(key);
     if (known) {
       compiled.delete(key);
       compiled.set(key, known);
-      return known.query;
+      return known;
     }
     const seen = (uses.get(key) ?? 0) + 1;
     setNewest(uses, key, seen, JIT_LIMITS.counted);
     if (seen < JIT_LIMITS.compileAtUse) return null;
     uses.delete(key);
     const fields = selectedFields(document, operation, JIT_LIMITS.maxFields);
-    if (fields > JIT_LIMITS.maxFields || usesIntrospection(document)) {
-      keep(key, { query: null, fields: 0 });
+    if (fields > JIT_LIMITS.maxFields || usesIntrospection(document) || usesPrototypeNames(document)) {
+      keep(key, { query: null, fields: 0, nestedVariables: [] });
       return null;
     }
     const candidate = compileQuery(schema, document, operation.name?.value);
     const query = isCompiledQuery(candidate) ? candidate : null;
-    keep(key, { query, fields: query ? fields : 0 });
-    return query;
+    const entry = { query, fields: query ? fields : 0, nestedVariables: query ? variablesInLiterals(document) : [] };
+    keep(key, entry);
+    return entry;
   }
 
   const executor: Executor = async ({ document, queryHash, operationName, operation, request, context }) => {
     const variables = request.variables ?? {};
     // Subscriptions never get here: the request policy refuses them once the operation is resolved (apollo.ts).
-    const jit = compiledFor(`${queryHash}:${operationName ?? ''}`, document, operation);
-    if (jit) {
+    // Keyed by the operation's place in the document, not its name: a name is client text of any length.
+    const jit = compiledFor(`${queryHash}:${document.definitions.indexOf(operation)}`, document, operation);
+    if (jit?.query) {
       const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
       if (coerced.errors) return { errors: coerced.errors };
-      const result = (await jit.query(undefined, context, withInputDefaults(schema, operation, variables))) as ExecutionResult<Record<string, unknown>>;
-      // graphql-jit's errors have a read-only message, which plugins (graphql-armor) rewrite: plain copies.
-      return result.errors ? { ...result, errors: result.errors.map(writableError) } : result;
+      // graphql-jit puts null where a variable inside a literal is absent (graphql-js takes the field's default or
+      // leaves it out) and passes a null on where graphql-js refuses it: such a request runs through graphql-js.
+      if (jit.nestedVariables.every((name) => coerced.coerced[name] != null)) {
+        const result = (await jit.query.query(undefined, context, withInputDefaults(schema, operation, variables))) as ExecutionResult<Record<string, unknown>>;
+        // graphql-jit's errors have a read-only message, which plugins (graphql-armor) rewrite: plain copies.
+        return result.errors ? { ...result, errors: result.errors.map(writableError) } : result;
+      }
     }
     return (await execute({ schema, document, contextValue: context, variableValues: variables, operationName })) as ExecutionResult<Record<string, unknown>>;
   };
@@ -201,6 +211,38 @@ function writableError(error: GraphQLError): GraphQLError {
   });
   // graphql-jit gives locations without the nodes they come from.
   return copy.locations || !error.locations ? copy : Object.assign(copy, { locations: error.locations });
+}
+
+/**
+ * Whether the document uses a name that plain objects already have (`__proto__`, `constructor`, `toString`, ...) as
+ * a variable, an alias or a key of an object literal. graphql-jit keeps variables, answers and literals in plain
+ * objects and object literals: such a variable is read from Object.prototype when absent and lost when named
+ * `__proto__`, such an alias or key is dropped. graphql-js keeps them in objects without a prototype. graphql-jit
+ * cannot be handed graphql-js's coerced variables instead (0.8.9 always coerces them again itself), so these
+ * documents always run through graphql-js. The schema's own names (fields, arguments, types) are none of these.
+ */
+export function usesPrototypeNames(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Name(node) {
+      if (node.value in Object.prototype) found = true;
+    },
+  });
+  return found;
+}
+
+/** The variables a document uses inside list and input-object literals (`sort: [{ field: $f, direction: $d }]`). */
+function variablesInLiterals(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  visit(document, {
+    ObjectField(node) {
+      if (node.value.kind === Kind.VARIABLE) names.add(node.value.name.value);
+    },
+    ListValue(node) {
+      for (const item of node.values) if (item.kind === Kind.VARIABLE) names.add(item.name.value);
+    },
+  });
+  return [...names];
 }
 
 export function usesIntrospection(document: DocumentNode): boolean {
