@@ -78,7 +78,8 @@ type Outcome =
  * else is retried on the configured schedule (Retry-After honoured when longer), and after its last step the
  * delivery is FAILED. Deliveries are leased like quote requests, so several instances and a restarted one
  * deliver each at least once. Endpoints that are disabled, or whose client is, are not delivered to; their
- * deliveries wait.
+ * deliveries wait. Slots are shared per API client (WEBHOOK_CONCURRENCY_PER_CLIENT) and per endpoint within it,
+ * round-robin across clients, so one client's slow endpoints cannot hold another client's events back.
  */
 export class WebhookDispatcher implements Outbox<string> {
   readonly owner = randomUUID();
