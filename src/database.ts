@@ -22,6 +22,7 @@ import { TenderFeed } from './tenders/feed/tender-feed.entity';
 import { Tender } from './tenders/tender.entity';
 import { WebhookDelivery } from './webhooks/webhook-delivery.entity';
 import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity';
+import { WebhookReplay } from './webhooks/webhook-replay.entity';
 
 /** Every feature's entities: the gateway's database. */
 const entities = [
@@ -44,6 +45,7 @@ const entities = [
   TenderFeed,
   WebhookDelivery,
   WebhookEndpoint,
+  WebhookReplay,
 ];
 
 /** The ORM options for the configured database, as the application, the CLI and `mikro-orm.config.ts` use them. */

@@ -10,6 +10,14 @@ import { QuoteRequest } from '../src/quotes/quote-request.entity';
 import { createTender, createWorld } from './helpers/fixtures';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { TEST_JWT_SECRET } from './helpers/gateway';
+import { ApiClient } from '../src/auth/api-client.entity';
+import { Role } from '../src/access/role';
+import { postgresqlMigrations } from '../src/platform/db/migrations/postgresql';
+import { sqliteMigrations } from '../src/platform/db/migrations/sqlite';
+import { databaseEngine } from '../src/platform/db/orm-options';
+import { WebhookDelivery } from '../src/webhooks/webhook-delivery.entity';
+import { WebhookEndpoint } from '../src/webhooks/webhook-endpoint.entity';
+import { WebhookReplay } from '../src/webhooks/webhook-replay.entity';
 
 /** The last migration before quote requests got CANCELLED and their detail columns (issue 11). */
 const BEFORE_CANCELLED = 'Migration20261122200000';
@@ -64,5 +72,44 @@ describe('migrations', () => {
     // The new status is accepted, and foreign keys still hold.
     await after.nativeUpdate(QuoteRequest, { id: 'qr-queued' }, { status: 'CANCELLED' as QuoteRequest['status'] });
     await expect(connection.execute('insert into quote_option (id, quote_request_id, position, insurance_sum, deductible, premium) values (?, ?, 0, 1, 0, 1)', ['option-2', 'no-such-request'])).rejects.toThrow();
+  });
+});
+
+describe('migrations of the webhook outbox', () => {
+  /** The migration that added replays (webhook_replay, webhook_delivery.replayed_at), per engine. */
+  const REPLAYS = { sqlite: 'Migration20261125192034', postgresql: 'Migration20261125192043' };
+
+  it('upgrade a database that holds webhook deliveries: rows kept as live (not replayed), and replays can be counted', async () => {
+    const webhookDir = mkdtempSync(join(tmpdir(), 'tender-exchange-migrate-webhooks-'));
+    const config = loadConfig({ DATA_DIR: webhookDir, DATABASE_URL: await databaseUrlFor(webhookDir), JWT_SECRET: TEST_JWT_SECRET });
+    const engine = databaseEngine(config.databaseUrl);
+    const migrations = (engine === 'sqlite' ? sqliteMigrations : postgresqlMigrations).map(({ name }) => name);
+    const before = migrations[migrations.indexOf(REPLAYS[engine]) - 1];
+    const older = await openDatabase(config, { migrate: false });
+    try {
+      await older.getMigrator().up({ to: before });
+      const connection = older.em.getConnection();
+      const at = older.em.getPlatform().processDateProperty(new Date());
+      await connection.execute(`insert into api_client (id, app_id, secret_hash, role, description, created_at, token_generation) values ('client-1', 'app-1', 'x', ?, '', ?, 0)`, [Role.BROKER, at]);
+      await connection.execute(`insert into webhook_endpoint (id, owner_id, url, event_types, description, secret, created_at, updated_at) values ('endpoint-1', 'client-1', 'https://hooks.example/x', '["tender.status_changed"]', '', 'whsec_x', ?, ?)`, [at, at]);
+      await connection.execute(`insert into webhook_delivery (id, endpoint_id, event_id, event_type, payload, status, attempts, next_attempt_at, created_at) values ('msg_1', 'endpoint-1', 'evt_1', 'tender.status_changed', '{}', 'PENDING', 0, ?, ?)`, [at, at]);
+
+      await older.getMigrator().up();
+
+      const em = older.em.fork();
+      expect(await em.findOneOrFail(WebhookDelivery, { id: 'msg_1' })).toMatchObject({ status: 'PENDING', attempts: 0, replayedAt: null });
+      em.create(WebhookReplay, { client: em.getReference(ApiClient, 'client-1'), endpointId: 'endpoint-1', requeued: 3 });
+      await em.flush();
+      expect(await em.count(WebhookReplay, { client: 'client-1' })).toBe(1);
+      // Removing the client removes its replays with it.
+      await em.nativeDelete(WebhookDelivery, {});
+      await em.nativeDelete(WebhookEndpoint, {});
+      await em.nativeDelete(ApiClient, { id: 'client-1' });
+      expect(await older.em.fork().count(WebhookReplay, {})).toBe(0);
+    } finally {
+      await older.close();
+      await dropDatabaseFor(webhookDir);
+      rmSync(webhookDir, { recursive: true, force: true });
+    }
   });
 });

@@ -264,7 +264,9 @@ describe('delivery, retries and the delivery log', () => {
       const call = async (method: string, path: string, body?: unknown) =>
         json(await fetch(`${graceful.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
       const { _id, secret: old } = await call('POST', '/api/v1/webhook-endpoints', { url: receiver.url('/grace'), event_types: ['tender.status_changed'] });
-      const { secret: fresh } = await call('POST', `/api/v1/webhook-endpoints/${_id}/rotate-secret`);
+      // Rotated through GraphQL, whose description promises the second signature.
+      const rotated = await graphql(graceful, token, 'mutation($id: ID!) { rotateWebhookEndpointSecret(id: $id) { secret } }', { id: _id });
+      const fresh: string = rotated.body.data.rotateWebhookEndpointSecret.secret;
       await graphql(graceful, token, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: graceTender.id });
       const [webhook] = await waitFor('the delivery', async () => receiver.received('/grace').length === 1 && receiver.received('/grace'));
       expect(String(webhook.headers['webhook-signature']).split(' ')).toHaveLength(2);
@@ -273,6 +275,14 @@ describe('delivery, retries and the delivery log', () => {
     } finally {
       await graceful.close();
     }
+  });
+
+  it("rotateWebhookEndpointSecret's GraphQL description says what a rotation does: the old secret also signs during the grace period", async () => {
+    const data = await gql(await tokenFor(gateway, Role.INTERNAL), '{ __schema { mutationType { fields { name description } } } }');
+    const rotate = data.__schema.mutationType.fields.find((field: { name: string }) => field.name === 'rotateWebhookEndpointSecret');
+    expect(rotate.description).toMatch(/old secret signs them too/);
+    expect(rotate.description).toMatch(/WEBHOOK_SECRET_GRACE/);
+    expect(rotate.description).not.toMatch(/signs nothing/);
   });
 
   it('a rotated secret signs every later delivery; without a grace period the old one no longer verifies', async () => {

@@ -68,7 +68,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger }: AppDep
     quoteEvents,
     // A check run by the checkInsurer mutation must answer within the request timeout.
     insurerChecks: new InsurerChecker(config.quotes, InsurerChecker.maxWaitWithin(config.quotes, config.requestTimeoutMs)),
-    webhooks: { urlAllowList: config.webhooks.urlAllowList, httpsOnly: config.webhooks.httpsOnly, secretGraceMs: config.webhooks.secretGraceMs },
+    webhooks: { urlAllowList: config.webhooks.urlAllowList, httpsOnly: config.webhooks.httpsOnly, secretGraceMs: config.webhooks.secretGraceMs, replayPerDay: config.webhooks.replayPerDay },
   };
   const schema = await gatewaySchema();
   const apollo = await startApollo(schema, config.graphql, logger);

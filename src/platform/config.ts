@@ -75,9 +75,15 @@ export interface WebhookDeliveryConfig {
   retrySchedule: number[];
   pollIntervalMs: number;
   leaseMs: number;
-  /** Deliveries in hand at once, and of those at most this many for one endpoint. */
+  /**
+   * Deliveries in hand at once; of those at most this many for one API client (its endpoints together), and
+   * this many for one endpoint: one client's slow endpoints hold a share of the slots, never all of them.
+   */
   concurrency: number;
+  concurrencyPerClient: number;
   concurrencyPerEndpoint: number;
+  /** Deliveries one API client may have replays put back in a rolling 24 hours. */
+  replayPerDay: number;
   /** How long finished deliveries stay in the log (and can be replayed), ms. */
   retentionMs: number;
   /** After a secret rotation, how long the previous secret still signs too, ms. */
@@ -218,7 +224,9 @@ export function loadConfig(env: Env = process.env): Config {
     pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
     leaseMs: integer(env, 'WEBHOOK_LEASE_MS', 60_000, 100, 86_400_000),
     concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),
+    concurrencyPerClient: integer(env, 'WEBHOOK_CONCURRENCY_PER_CLIENT', 4, 1, 256),
     concurrencyPerEndpoint: integer(env, 'WEBHOOK_CONCURRENCY_PER_ENDPOINT', 2, 1, 256),
+    replayPerDay: integer(env, 'WEBHOOK_REPLAY_PER_DAY', 5000, 1, 1_000_000),
     retentionMs: durations(env, 'WEBHOOK_RETENTION', '30d')[0],
     secretGraceMs: durations(env, 'WEBHOOK_SECRET_GRACE', '24h')[0],
     urlAllowList: urlAllowList(env, 'WEBHOOK_URL_ALLOW', true, demo ? ['127.0.0.1'] : []),

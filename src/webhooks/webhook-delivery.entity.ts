@@ -58,6 +58,13 @@ export class WebhookDelivery {
   @Property({ type: Date, length: 3, nullable: true })
   leaseUntil?: Date | null;
 
+  /**
+   * When a replay last put the delivery back: replayed deliveries wait behind live ones, and an endpoint's replay
+   * runs while one of them still awaits its first attempt.
+   */
+  @Property({ type: Date, length: 3, nullable: true })
+  replayedAt?: Date | null;
+
   /** When the event happened. */
   @Property({ type: Date, length: 3 })
   createdAt: Date = new Date();

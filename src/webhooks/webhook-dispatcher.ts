@@ -3,17 +3,57 @@ import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookDeliveryConfig } from '../platform/config';
+import { dateOfColumn } from '../platform/db/column-values';
 import { OutboxWorker, type Claimed, type Outbox } from '../platform/db/outbox-worker';
 import { PartnerCallFailed, PartnerClient, parseRetryAfter, sanitise, type PartnerFault } from '../platform/http/partner-client';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookDeliveryStatus } from './webhook-event-type';
+import { WebhookReplay } from './webhook-replay.entity';
 
 /** Receivers' answers are not read: the status says everything. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 const MAX_ERROR = 1000;
-/** How often finished deliveries older than the retention are removed. */
+/** How often finished deliveries older than the retention (and replays older than their day) are removed. */
 const SWEEP_EVERY_MS = 10 * 60_000;
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * Pending deliveries no worker holds (the lease parameter is now), of enabled endpoints of enabled clients,
+ * neither of a busy endpoint nor of a busy client (their ids are the parameters).
+ */
+function waiting(busyEndpoints: readonly string[], busyClients: readonly string[]): string {
+  const notIn = (column: string, ids: readonly string[]) => (ids.length > 0 ? ` and ${column} not in (${ids.map(() => '?').join(', ')})` : '');
+  return `from webhook_delivery d
+    join webhook_endpoint e on e.id = d.endpoint_id
+    join api_client c on c.id = e.owner_id
+    where d.status = '${WebhookDeliveryStatus.PENDING}' and (d.lease_until is null or d.lease_until < ?)
+      and e.disabled_at is null and c.disabled_at is null${notIn('d.endpoint_id', busyEndpoints)}${notIn('e.owner_id', busyClients)}`;
+}
+
+/** Live deliveries before replayed ones. */
+const REPLAYED = 'case when d.replayed_at is null then 0 else 1 end';
+
+/**
+ * Due deliveries as the worker picks among them: each client's first before any client's second (round-robin
+ * across clients), within a client its endpoints in turn, and within each its live deliveries before replayed
+ * ones, oldest first. No more of one endpoint or client than could get a slot. Window functions: the same SQL on
+ * SQLite and PostgreSQL.
+ */
+const dueSql = (busyEndpoints: readonly string[], busyClients: readonly string[]) => `
+  select id, endpoint_id, client_id from (
+    select id, endpoint_id, client_id, replayed, next_attempt_at,
+      row_number() over (partition by client_id order by replayed, endpoint_place, next_attempt_at, id) as client_place
+    from (
+      select d.id, d.endpoint_id, e.owner_id as client_id, d.next_attempt_at, ${REPLAYED} as replayed,
+        row_number() over (partition by d.endpoint_id order by ${REPLAYED}, d.next_attempt_at, d.id) as endpoint_place
+      ${waiting(busyEndpoints, busyClients)} and d.next_attempt_at <= ?
+    ) by_endpoint
+    where endpoint_place <= ?
+  ) by_client
+  where client_place <= ?
+  order by client_place, replayed, next_attempt_at, id
+  limit ?`;
 
 /**
  * What an endpoint's owner reads about a failed attempt: our own words. The network's details (addresses,
@@ -38,7 +78,8 @@ type Outcome =
  * else is retried on the configured schedule (Retry-After honoured when longer), and after its last step the
  * delivery is FAILED. Deliveries are leased like quote requests, so several instances and a restarted one
  * deliver each at least once. Endpoints that are disabled, or whose client is, are not delivered to; their
- * deliveries wait.
+ * deliveries wait. Slots are shared per API client (WEBHOOK_CONCURRENCY_PER_CLIENT) and per endpoint within it,
+ * round-robin across clients, so one client's slow endpoints cannot hold another client's events back.
  */
 export class WebhookDispatcher implements Outbox<string> {
   readonly owner = randomUUID();
@@ -55,7 +96,7 @@ export class WebhookDispatcher implements Outbox<string> {
     this.worker = new OutboxWorker(
       'webhook dispatcher',
       this,
-      { concurrency: config.concurrency, perPartner: config.concurrencyPerEndpoint, pollIntervalMs: config.pollIntervalMs },
+      { concurrency: config.concurrency, perGroup: config.concurrencyPerClient, perPartner: config.concurrencyPerEndpoint, pollIntervalMs: config.pollIntervalMs },
       logger,
     );
   }
@@ -70,26 +111,34 @@ export class WebhookDispatcher implements Outbox<string> {
 
   wake = (): void => this.worker.wake();
 
-  /** Pending, unleased, of an enabled endpoint of an enabled client, of an endpoint not in `busy`. */
-  private waiting(now: Date, busy: readonly string[]) {
-    return {
-      status: WebhookDeliveryStatus.PENDING,
-      endpoint: { disabledAt: null, owner: { disabledAt: null }, ...(busy.length > 0 ? { id: { $nin: [...busy] } } : {}) },
-      $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }],
-    };
+  /** Partners are endpoints; their group is the API client that owns them, so slots are shared per client too. */
+  async nextDue(busyEndpoints: readonly string[], busyClients: readonly string[]): Promise<Date | undefined> {
+    const now = this.orm.em.getPlatform().processDateProperty(new Date());
+    const [next] = await this.execute<{ next_attempt_at: unknown }[]>(
+      `select d.next_attempt_at ${waiting(busyEndpoints, busyClients)} and d.next_attempt_at is not null order by d.next_attempt_at asc limit 1`,
+      [now, ...busyEndpoints, ...busyClients],
+    );
+    return next ? dateOfColumn(next.next_attempt_at) : undefined;
   }
 
-  async nextDue(busy: readonly string[]): Promise<Date | undefined> {
-    const [next] = await this.orm.em.fork().find(WebhookDelivery, this.waiting(new Date(), busy), { fields: ['nextAttemptAt'], orderBy: { nextAttemptAt: 'asc' }, limit: 1 });
-    return next?.nextAttemptAt ?? undefined;
-  }
-
-  async due(limit: number, busy: readonly string[]): Promise<Claimed[]> {
-    const em = this.orm.em.fork();
+  async due(limit: number, busyEndpoints: readonly string[], busyClients: readonly string[]): Promise<Claimed[]> {
     const now = new Date();
-    await this.sweep(em, now);
-    const due = await em.find(WebhookDelivery, { ...this.waiting(now, busy), nextAttemptAt: { $lte: now } }, { fields: ['id', 'endpoint'], orderBy: { nextAttemptAt: 'asc' }, limit });
-    return due.map(({ id, endpoint }) => ({ id, partner: endpoint.id }));
+    await this.sweep(this.orm.em.fork(), now);
+    const at = this.orm.em.getPlatform().processDateProperty(now);
+    const due = await this.execute<{ id: string; endpoint_id: string; client_id: string }[]>(dueSql(busyEndpoints, busyClients), [
+      at,
+      ...busyEndpoints,
+      ...busyClients,
+      at,
+      this.config.concurrencyPerEndpoint,
+      this.config.concurrencyPerClient,
+      limit,
+    ]);
+    return due.map((row) => ({ id: row.id, partner: row.endpoint_id, group: row.client_id }));
+  }
+
+  private execute<T>(sql: string, params: unknown[]): Promise<T> {
+    return this.orm.em.getConnection().execute(sql, params, 'all') as Promise<T>;
   }
 
   /** The delivery's id once leased: its attempt reads it with its endpoint. */
@@ -111,6 +160,7 @@ export class WebhookDispatcher implements Outbox<string> {
       status: { $in: [WebhookDeliveryStatus.DELIVERED, WebhookDeliveryStatus.FAILED] },
       createdAt: { $lt: new Date(now.getTime() - this.config.retentionMs) },
     });
+    await em.nativeDelete(WebhookReplay, { requestedAt: { $lt: new Date(now.getTime() - DAY_MS) } });
   }
 
   async process(id: string): Promise<void> {

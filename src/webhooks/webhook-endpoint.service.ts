@@ -11,6 +11,9 @@ import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import type { WebhookPolicy } from './webhook-context';
 import { WebhookDeliveryStatus, WebhookEventType } from './webhook-event-type';
+import { WebhookReplay } from './webhook-replay.entity';
+
+const DAY_MS = 24 * 3600_000;
 
 export interface WebhookEndpointChange {
   url?: string | null;
@@ -148,34 +151,58 @@ export class WebhookEndpointService {
   }
 
   /**
-   * Sends the events since `since` again (at most the newest LIMITS.webhookReplay), whatever became of them:
-   * each keeps its `webhook-id` and event id, so a receiver that has one already can tell. Returns how many.
+   * Sends the events since `since` again (at most the newest LIMITS.webhookReplay, and no more than is left of the
+   * client's daily volume), whatever became of them: each keeps its `webhook-id` and event id, so a receiver that
+   * has one already can tell. Not a delivery that awaits its first attempt (it goes out anyway, in its place), nor
+   * one a dispatcher is delivering (its attempt stands). Replayed deliveries wait behind the client's live ones.
+   * One replay per endpoint at a time: while deliveries it put back await their first attempt, another is a
+   * CONFLICT. Returns how many were put back.
    */
   async replay(id: string, since: Date): Promise<number> {
     const endpoint = await this.get(id, 'replayWebhookDeliveries');
     if (Number.isNaN(since.getTime()) || since.getTime() > Date.now()) throw badInput('Nothing happened after now', [{ parameter: 'since', message: 'must not lie in the future' }]);
-    const now = new Date();
-    const chosen = await this.em.find(
-      WebhookDelivery,
-      { endpoint: endpoint.id, createdAt: { $gte: since }, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
-      { fields: ['id'], orderBy: { createdAt: 'desc' }, limit: LIMITS.webhookReplay },
-    );
-    if (chosen.length === 0) return 0;
-    // Not one a dispatcher took meanwhile: its attempt is under way, and its result stands.
-    return this.em.nativeUpdate(
-      WebhookDelivery,
-      { id: { $in: chosen.map((delivery) => delivery.id) }, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
-      {
-        status: WebhookDeliveryStatus.PENDING,
-        attempts: 0,
-        nextAttemptAt: now,
-        lastAttemptAt: null,
-        lastStatusCode: null,
-        lastError: null,
-        deliveredAt: null,
-        leaseOwner: null,
-        leaseUntil: null,
-      },
-    );
+    const perDay = this.policy.replayPerDay;
+    return this.em.transactional(async (tx) => {
+      // One replay of a client at a time, so that each sees what the one before it put back and counted: the write
+      // takes the client's row lock on PostgreSQL, and SQLite's write lock (as registration does).
+      await tx.nativeUpdate(ApiClient, { id: endpoint.owner.id }, { appId: endpoint.owner.appId });
+      const now = new Date();
+      const running = await tx.count(WebhookDelivery, { endpoint: endpoint.id, status: WebhookDeliveryStatus.PENDING, attempts: 0, replayedAt: { $ne: null } });
+      if (running > 0) {
+        throw new DomainError('CONFLICT', `A replay of this endpoint is still running: ${running} replayed deliveries await their first attempt; replay again when they have gone out`);
+      }
+      const dayAgo = new Date(now.getTime() - DAY_MS);
+      const today = await tx.find(WebhookReplay, { client: endpoint.owner.id, requestedAt: { $gt: dayAgo } }, { orderBy: { requestedAt: 'asc' } });
+      const left = perDay - today.reduce((sum, replay) => sum + replay.requeued, 0);
+      if (left <= 0) {
+        const freed = new Date(today.find((replay) => replay.requeued > 0)!.requestedAt.getTime() + DAY_MS);
+        throw new DomainError('RATE_LIMITED', `A client may replay ${perDay} deliveries a day; replay again after ${freed.toISOString()}`);
+      }
+      const free = [{ leaseUntil: null }, { leaseUntil: { $lt: now } }];
+      const chosen = await tx.find(
+        WebhookDelivery,
+        { endpoint: endpoint.id, createdAt: { $gte: since }, $or: free, $not: { status: WebhookDeliveryStatus.PENDING, attempts: 0 } },
+        { fields: ['id'], orderBy: { createdAt: 'desc', id: 'desc' }, limit: Math.min(LIMITS.webhookReplay, left) },
+      );
+      if (chosen.length === 0) return 0;
+      const requeued = await tx.nativeUpdate(
+        WebhookDelivery,
+        { id: { $in: chosen.map((delivery) => delivery.id) }, $or: free },
+        {
+          status: WebhookDeliveryStatus.PENDING,
+          attempts: 0,
+          nextAttemptAt: now,
+          replayedAt: now,
+          lastAttemptAt: null,
+          lastStatusCode: null,
+          lastError: null,
+          deliveredAt: null,
+          leaseOwner: null,
+          leaseUntil: null,
+        },
+      );
+      tx.create(WebhookReplay, { client: endpoint.owner.id, endpointId: endpoint.id, requeued, requestedAt: now });
+      return requeued;
+    });
   }
 }

@@ -89,7 +89,10 @@ export class WebhookResolver {
   }
 
   @Allowed('rotateWebhookEndpointSecret')
-  @Mutation(() => CreatedWebhookEndpointView, { description: 'A new signing secret, returned once; the old one signs nothing from now on.' })
+  @Mutation(() => CreatedWebhookEndpointView, {
+    description:
+      'A new signing secret, returned once; it signs every later delivery. For WEBHOOK_SECRET_GRACE (24 h by default) the old secret signs them too (a second signature in webhook-signature), so a receiver can switch over; after that, the new one alone.',
+  })
   async rotateWebhookEndpointSecret(@Arg('id', () => ID) id: string, @Ctx() context: WebhookContext): Promise<CreatedWebhookEndpointView> {
     const { endpoint, secret } = await service(context).rotateSecret(id);
     return { endpoint: endpointView(endpoint), secret };
@@ -103,7 +106,10 @@ export class WebhookResolver {
   }
 
   @Allowed('replayWebhookDeliveries')
-  @Mutation(() => Int, { description: 'Sends the events since a time again (the newest 1000 at most); returns how many.' })
+  @Mutation(() => Int, {
+    description:
+      "Sends the events since a time again (the newest 1000 at most, and no more than is left of the client's WEBHOOK_REPLAY_PER_DAY), behind the client's live deliveries; returns how many. One replay per endpoint at a time: CONFLICT while the last one's deliveries await their first attempt; RATE_LIMITED when the day's volume is spent.",
+  })
   replayWebhookDeliveries(
     @Arg('endpointId', () => ID) endpointId: string,
     @Arg('since', () => GraphQLISODateTime) since: Date,

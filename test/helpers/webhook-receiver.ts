@@ -7,6 +7,8 @@ export interface ReceivedWebhook {
   body: string;
   /** The parsed payload: `{id, type, occurred_at, data}`. */
   event: { id: string; type: string; occurred_at: string; data: Record<string, string> };
+  /** When the request arrived (epoch ms), for latency measurements. */
+  receivedAt: number;
 }
 
 export interface WebhookReceiver {
@@ -32,7 +34,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       const path = req.url ?? '/';
       const body = Buffer.concat(chunks).toString('utf8');
       const list = byPath.get(path) ?? [];
-      list.push({ headers: req.headers, body, event: JSON.parse(body) });
+      list.push({ headers: req.headers, body, event: JSON.parse(body), receivedAt: Date.now() });
       byPath.set(path, list);
       const { status, headers = {}, delayMs = 0 } = respond(path, list.length);
       setTimeout(() => {

@@ -136,7 +136,8 @@ function paths(prefix: string, roles: string) {
     [`${prefix}/{id}/replay`]: {
       post: {
         summary: 'Send the events since a time again',
-        description: 'The newest 1000 at most, whatever became of them; each keeps its webhook-id and event id.',
+        description:
+          "The newest 1000 at most, whatever became of them (not those awaiting their first attempt), and no more than is left of the client's daily replay volume (WEBHOOK_REPLAY_PER_DAY); each keeps its webhook-id and event id, and waits behind the client's live deliveries. One replay per endpoint at a time.",
         security,
         parameters: [idParameter],
         requestBody: { required: true, content: { 'application/json': { schema: WebhookReplayBody } } },
@@ -144,8 +145,10 @@ function paths(prefix: string, roles: string) {
           '200': json({ type: 'object', required: ['requeued'], additionalProperties: false, properties: { requeued: { type: 'integer', minimum: 0 } } }, 'How many were put back in the outbox.'),
           '400': problem('Malformed body, or a time in the future.'),
           '404': notFound,
+          '409': problem("A replay of this endpoint is still running: deliveries it put back await their first attempt."),
           ...bodyErrors,
           ...bearerErrors,
+          '429': problem("Too many requests from this client, or the client's daily replay volume is spent (the detail says until when)."),
         },
       },
     },

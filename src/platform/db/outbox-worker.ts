@@ -4,6 +4,11 @@ import type { Logger } from 'pino';
 export interface Claimed {
   id: string;
   partner: string;
+  /**
+   * Whose the partner is, when several partners share one owner (a webhook client's endpoints): the owner's
+   * items share `perGroup` slots. Without it, each partner is its own group.
+   */
+  group?: string;
 }
 
 /**
@@ -11,14 +16,17 @@ export interface Claimed {
  * `Leased` is what the lease hands to the work: as much of the item as the outbox reads while taking it.
  */
 export interface Outbox<Leased> {
-  /** Up to `limit` due items that no worker holds, oldest first, of partners not in `busy`. */
-  due(limit: number, busy: readonly string[]): Promise<Claimed[]>;
+  /**
+   * Up to `limit` due items that no worker holds, of partners not in `busy` and groups not in `busyGroups`;
+   * an outbox with groups takes each group's first item before any group's second (the worker picks among them).
+   */
+  due(limit: number, busy: readonly string[], busyGroups: readonly string[]): Promise<Claimed[]>;
   /** Takes the lease on an item if it is still free, so several workers never take the same one; undefined if taken. */
   lease(id: string): Promise<Leased | undefined>;
   /** Works one leased item; failures are the outbox's to record. */
   process(item: Leased): Promise<void>;
-  /** When the next item of a partner not in `busy` falls due (undefined: none). */
-  nextDue(busy: readonly string[]): Promise<Date | undefined>;
+  /** When the next item of a partner not in `busy` (nor of a group in `busyGroups`) falls due (undefined: none). */
+  nextDue(busy: readonly string[], busyGroups: readonly string[]): Promise<Date | undefined>;
 }
 
 export interface OutboxWorkerLimits {
@@ -26,14 +34,18 @@ export interface OutboxWorkerLimits {
   concurrency: number;
   /** Items in hand for one partner: a slow partner holds some slots, never all of them. */
   perPartner: number;
+  /** Items in hand for one group (its partners together): one owner's many slow partners hold some slots, never all. */
+  perGroup?: number;
   /** The longest sleep without being woken. */
   pollIntervalMs: number;
 }
 
 /**
- * Keeps up to `concurrency` items of an outbox in hand, at most `perPartner` of one partner; claims more as slots
- * come free, and otherwise sleeps until woken (new work committed, a slot freed) or until the next item falls due.
- * Stopping finishes the work in hand; nothing is lost, unfinished rows stay in the outbox.
+ * Keeps up to `concurrency` items of an outbox in hand, at most `perPartner` of one partner and `perGroup` of one
+ * group; claims more as slots come free, and otherwise sleeps until woken (new work committed, a slot freed) or
+ * until the next item falls due. Free slots go round-robin: first to the group with the fewest items in hand, so
+ * a group with a backlog cannot keep another's first item waiting. Stopping finishes the work in hand; nothing is
+ * lost, unfinished rows stay in the outbox.
  */
 export class OutboxWorker<Leased> {
   private running = false;
@@ -42,6 +54,7 @@ export class OutboxWorker<Leased> {
   private wakeSleeper?: () => void;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly perPartner = new Map<string, number>();
+  private readonly perGroup = new Map<string, number>();
 
   constructor(
     private readonly name: string,
@@ -77,7 +90,7 @@ export class OutboxWorker<Leased> {
     while (this.running) {
       this.woken = false;
       const free = this.limits.concurrency - this.inFlight.size;
-      let claimed: (Claimed & { leased: Leased })[] = [];
+      let claimed: (Claimed & { group: string; leased: Leased })[] = [];
       if (free > 0) {
         try {
           claimed = await this.claim(free);
@@ -85,16 +98,16 @@ export class OutboxWorker<Leased> {
           this.logger.error({ err: error }, `${this.name} could not claim work`);
         }
       }
-      for (const { id, partner, leased } of claimed) {
-        this.perPartner.set(partner, (this.perPartner.get(partner) ?? 0) + 1);
+      for (const { id, partner, group, leased } of claimed) {
+        count(this.perPartner, partner, +1);
+        count(this.perGroup, group, +1);
         const task: Promise<void> = this.outbox
           .process(leased)
           .catch((error: unknown) => this.logger.error({ err: error, id }, `${this.name} could not work an item`))
           .finally(() => {
             this.inFlight.delete(task);
-            const left = this.perPartner.get(partner)! - 1;
-            if (left > 0) this.perPartner.set(partner, left);
-            else this.perPartner.delete(partner);
+            count(this.perPartner, partner, -1);
+            count(this.perGroup, group, -1);
             this.wake();
           });
         this.inFlight.add(task);
@@ -105,23 +118,55 @@ export class OutboxWorker<Leased> {
     await Promise.all(this.inFlight);
   }
 
+  private get perGroupLimit(): number {
+    return this.limits.perGroup ?? Infinity;
+  }
+
   private busy(): string[] {
     return [...this.perPartner].filter(([, count]) => count >= this.limits.perPartner).map(([partner]) => partner);
   }
 
-  /** Up to `limit` items, no partner beyond its share; more candidates than slots, as some partner's share may fill up. */
-  private async claim(limit: number): Promise<(Claimed & { leased: Leased })[]> {
-    const candidates = await this.outbox.due(limit * 4, this.busy());
-    const shares = new Map(this.perPartner);
-    const claimed: (Claimed & { leased: Leased })[] = [];
-    for (const candidate of candidates) {
-      if (claimed.length === limit) break;
-      const share = shares.get(candidate.partner) ?? 0;
+  private busyGroups(): string[] {
+    return [...this.perGroup].filter(([, count]) => count >= this.perGroupLimit).map(([group]) => group);
+  }
+
+  /**
+   * Up to `limit` items, no partner or group beyond its share; more candidates than slots, as some share may fill
+   * up. With groups, each slot goes to the group with the fewest items in hand (ties: the one whose next item the
+   * outbox listed first), which takes its next candidate; without, the candidates go in the outbox's order.
+   */
+  private async claim(limit: number): Promise<(Claimed & { group: string; leased: Leased })[]> {
+    const candidates = await this.outbox.due(limit * 4, this.busy(), this.busyGroups());
+    const queues = new Map<string, { at: number; candidate: Claimed }[]>();
+    candidates.forEach((candidate, at) => {
+      const group = candidate.group ?? candidate.partner;
+      const queue = queues.get(group);
+      if (queue) queue.push({ at, candidate });
+      else queues.set(group, [{ at, candidate }]);
+    });
+    const partnerShares = new Map(this.perPartner);
+    const groupShares = new Map(this.perGroup);
+    const fairShare = this.limits.perGroup !== undefined;
+    const before = (a: string, b: string) => {
+      const byShare = fairShare ? (groupShares.get(a) ?? 0) - (groupShares.get(b) ?? 0) : 0;
+      return byShare < 0 || (byShare === 0 && queues.get(a)![0].at < queues.get(b)![0].at);
+    };
+    const claimed: (Claimed & { group: string; leased: Leased })[] = [];
+    while (claimed.length < limit && queues.size > 0) {
+      let group: string | undefined;
+      for (const [candidate] of queues) if (group === undefined || before(candidate, group)) group = candidate;
+      const queue = queues.get(group!)!;
+      const { candidate } = queue.shift()!;
+      if (queue.length === 0) queues.delete(group!);
+      const share = partnerShares.get(candidate.partner) ?? 0;
       if (share >= this.limits.perPartner) continue;
       const leased = await this.outbox.lease(candidate.id);
       if (leased === undefined) continue;
-      claimed.push({ ...candidate, leased });
-      shares.set(candidate.partner, share + 1);
+      claimed.push({ ...candidate, group: group!, leased });
+      partnerShares.set(candidate.partner, share + 1);
+      const groupShare = (groupShares.get(group!) ?? 0) + 1;
+      groupShares.set(group!, groupShare);
+      if (groupShare >= this.perGroupLimit) queues.delete(group!);
     }
     return claimed;
   }
@@ -129,7 +174,7 @@ export class OutboxWorker<Leased> {
   /** Until the next item of a partner with a free share falls due, at most one poll interval. */
   private async idleTime(): Promise<number> {
     try {
-      const next = await this.outbox.nextDue(this.busy());
+      const next = await this.outbox.nextDue(this.busy(), this.busyGroups());
       const due = next ? next.getTime() - Date.now() : Infinity;
       return Math.max(5, Math.min(this.limits.pollIntervalMs, due));
     } catch {
@@ -149,4 +194,10 @@ export class OutboxWorker<Leased> {
       this.wakeSleeper = done;
     });
   }
+}
+
+function count(counts: Map<string, number>, key: string, change: 1 | -1): void {
+  const now = (counts.get(key) ?? 0) + change;
+  if (now > 0) counts.set(key, now);
+  else counts.delete(key);
 }
