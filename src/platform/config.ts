@@ -39,6 +39,8 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** A request still unanswered after this many ms gets a 503. */
   requestTimeoutMs: number;
+  /** On SIGTERM/SIGINT, how long requests in flight may take to finish before their connections are closed, ms. */
+  shutdownGraceMs: number;
   quotes: QuoteDispatchConfig;
   webhooks: WebhookDeliveryConfig;
   graphql: OperationLimitsConfig;
@@ -245,6 +247,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitSyncMs: integer(env, 'RATE_LIMIT_SYNC_MS', 50, 0, 1000),
     trustProxy: trustProxy(env.TRUST_PROXY),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
     quotes,
     webhooks,
     graphql: {

@@ -20,8 +20,11 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   );
 }
 
-/** The HTTP server for an app: bounded header and request times, and problem answers for unparsable requests. */
-export function createHttpServer(app: Express): Server {
+/**
+ * The HTTP server for an app: bounded header and request times, and problem answers for unparsable requests.
+ * Without `app`, the caller adds it as the 'request' listener once built (main.ts: the app's shutdown drains the server).
+ */
+export function createHttpServer(app?: Express): Server {
   const server = createServer({ requestTimeout: 60_000, headersTimeout: 15_000 }, app);
   server.keepAliveTimeout = 5_000;
   server.on('clientError', answerClientError);
