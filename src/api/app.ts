@@ -17,14 +17,14 @@ import { corsPolicy } from './http/cors-policy';
 import { refuseMalformedUrls } from './http/json-body';
 import { Metrics } from './http/metrics';
 import { problemErrorHandler, sendProblem } from './http/problem';
-import { clientRateLimit } from './http/rate-limits';
+import { clientRateLimit, staticAssetRateLimit } from './http/rate-limits';
 import { requestScopes, type ContextDeps } from './http/request-context';
 import { requestLogging } from './http/request-logging';
 import { requestTimeout } from './http/request-timeout';
 import { securityHeaders } from './http/security-headers';
 import { authRoutes } from './rest/auth.routes';
 import { docsRoutes } from './rest/docs.routes';
-import { explorerRoutes } from './rest/explorer.routes';
+import { EXPLORER_PATH, explorerRoutes } from './rest/explorer.routes';
 import { graphqlRoutes } from './rest/graphql.routes';
 import { operationsRoutes } from './rest/health.routes';
 import { quoteCallbackRoutes } from './rest/quote-callback.routes';
@@ -89,7 +89,10 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   app.set('trust proxy', config.trustProxy);
   app.use(requestLogging(logger), metrics.middleware, securityHeaders, refuseMalformedUrls);
   if (config.corsOrigins.length > 0) app.use(corsPolicy(config));
-  app.use(operationsRoutes(orm, metrics), docsRoutes(), explorerRoutes());
+  app.use(operationsRoutes(orm, metrics));
+  // The pages and files for people (before authentication, like the health checks) have a per-address budget of their own.
+  app.use(['/docs', '/openapi.json', EXPLORER_PATH], staticAssetRateLimit(config, orm));
+  app.use(docsRoutes(), explorerRoutes());
   app.use(requestScopes(deps), requestTimeout(config), clientRateLimit(config, orm));
 
   app.use(authRoutes(deps, config));
