@@ -181,7 +181,7 @@ describe('the npm start scripts', () => {
     const npmExited = new Promise((resolve) => npm.once('exit', resolve));
     let started: number[] = [];
     try {
-      await waitFor('the gateway to answer', () => fetch(`${target().url}/healthz`).then((r) => r.ok, () => false));
+      await waitFor('the gateway to answer', () => fetch(`${target().url}/healthz`).then((r) => r.ok, () => false), 60_000);
       started = descendants(npm.pid!);
       expect(started.length).toBeGreaterThan(0);
       npm.kill('SIGTERM');

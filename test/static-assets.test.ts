@@ -34,7 +34,7 @@ let graphiqlPath: string;
 const graphiqlFile = join(__dirname, '..', 'node_modules', 'graphiql', 'graphiql.min.js');
 
 beforeAll(async () => {
-  gateway = await startGateway({ host: '::', env: { RATE_LIMIT_STORE: 'memory', STATIC_RATE_LIMIT_PER_MINUTE: '12' } });
+  gateway = await startGateway({ host: '::', env: { STATIC_RATE_LIMIT_PER_MINUTE: '12' } });
   const page = (await get('127.0.0.9', '/graphiql')).body.toString();
   graphiqlPath = /src="(\/graphiql\/assets\/graphiql@[^"]+\/graphiql\.min\.js)"/.exec(page)![1];
 });

@@ -27,9 +27,9 @@ const PARSER_ERRORS: Record<string, { status: number; title?: string; code: Erro
   },
 };
 
-function answerClientError(error: Error & { code?: string }, socket: Socket): void {
-  // As Node does: an answer already (partly) sent cannot be followed by another on the same connection.
-  if (!socket.writable || socket.bytesWritten > 0) {
+function answerClientError(error: Error & { code?: string }, socket: Socket & { _httpMessage?: { headersSent: boolean } | null }): void {
+  // As Node does: when the answer in flight on this connection has begun, another cannot follow it.
+  if (!socket.writable || socket._httpMessage?.headersSent) {
     socket.destroy();
     return;
   }
