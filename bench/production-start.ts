@@ -13,8 +13,10 @@ export function productionStart(): { env: Record<string, string>; nodeOptions: s
     const [name, ...value] = parts.shift()!.split('=');
     env[name] = value.join('=');
   }
+  // `exec`: the shell npm runs the script in becomes node, so npm's signals reach the gateway itself.
+  if (parts[0] === 'exec') parts.shift();
   const [command, ...args] = parts;
   const entry = args.pop();
-  if (command !== 'node' || !entry || args.some((arg) => !arg.startsWith('--'))) throw new Error(`start:prod should be [NAME=value ...] node [--option ...] <entry>, it is: ${script}`);
+  if (command !== 'node' || !entry || args.some((arg) => !arg.startsWith('--'))) throw new Error(`start:prod should be [NAME=value ...] [exec] node [--option ...] <entry>, it is: ${script}`);
   return { env, nodeOptions: args, entry };
 }

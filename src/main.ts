@@ -47,8 +47,9 @@ async function main(): Promise<void> {
   const orm = await openDatabase(config);
   const simulated = config.demo ? await ensureDemoData(orm, config.simPort) : [];
   const workerOrm = await openWorkerDatabase(config);
-  const app = await createApp({ config, orm, workerOrm, logger });
-  const server = createHttpServer(app.express);
+  const server = createHttpServer();
+  const app = await createApp({ config, orm, workerOrm, logger, httpServer: server });
+  server.on('request', app.express);
   await listen(server, config.port);
   const base = `http://localhost:${config.port}`;
 
@@ -65,20 +66,29 @@ async function main(): Promise<void> {
   logger.info({ port: config.port, database: config.databaseUrl }, 'gateway listening');
   printWelcome(base, config, simulated);
 
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    server.close(async () => {
+  // The one shutdown path: stop accepting, let requests in flight finish (SHUTDOWN_GRACE_MS at most, then their
+  // connections are closed), let the outbox workers finish their work in hand and release its leases, close the
+  // database, exit 0. A repeated signal (npm and a terminal both pass on Ctrl-C) does not cut it short.
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+    try {
       await app.stop();
       await simulator?.close();
       simServer?.close();
       await workerOrm?.close();
       await orm.close();
-      process.exit(0);
-    });
-    server.closeIdleConnections();
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+    logger.info('stopped');
+    process.exit(0);
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 main().catch((error: unknown) => {

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import type { MikroORM } from '@mikro-orm/core';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
@@ -16,14 +17,14 @@ import { corsPolicy } from './http/cors-policy';
 import { refuseMalformedUrls } from './http/json-body';
 import { Metrics } from './http/metrics';
 import { problemErrorHandler, sendProblem } from './http/problem';
-import { clientRateLimit } from './http/rate-limits';
+import { clientRateLimit, staticAssetRateLimit } from './http/rate-limits';
 import { requestScopes, type ContextDeps } from './http/request-context';
 import { requestLogging } from './http/request-logging';
 import { requestTimeout } from './http/request-timeout';
 import { securityHeaders } from './http/security-headers';
 import { authRoutes } from './rest/auth.routes';
 import { docsRoutes } from './rest/docs.routes';
-import { explorerRoutes } from './rest/explorer.routes';
+import { EXPLORER_PATH, explorerRoutes } from './rest/explorer.routes';
 import { graphqlRoutes } from './rest/graphql.routes';
 import { operationsRoutes } from './rest/health.routes';
 import { quoteCallbackRoutes } from './rest/quote-callback.routes';
@@ -36,6 +37,11 @@ export interface AppDeps {
   /** The outbox workers' own pool on the same database (`openWorkerDatabase`, PostgreSQL); `orm` when absent. */
   workerOrm?: MikroORM;
   logger: Logger;
+  /**
+   * The HTTP server that will serve the app (main.ts): `stop()` then drains it first, stopping new connections and
+   * giving requests in flight `SHUTDOWN_GRACE_MS`. Without it the caller closes its server itself (tests).
+   */
+  httpServer?: Server;
 }
 
 export interface App {
@@ -45,12 +51,15 @@ export interface App {
   /** The webhook outbox worker; created idle like the dispatcher. */
   webhooks: WebhookDispatcher;
   metrics: Metrics;
-  /** Stops both outbox workers (finishing work in hand) and the GraphQL server; the caller owns the HTTP server and the ORM. */
+  /**
+   * Drains the HTTP server given in `httpServer` (if any), and meanwhile stops both outbox workers (finishing the work
+   * in hand and releasing its leases) and the GraphQL server; the caller owns the ORM.
+   */
   stop(): Promise<void>;
 }
 
 /** Builds the whole gateway without listening; `src/main.ts` starts it, tests drive it over real HTTP. */
-export async function createApp({ config, orm, workerOrm = orm, logger }: AppDeps): Promise<App> {
+export async function createApp({ config, orm, workerOrm = orm, logger, httpServer }: AppDeps): Promise<App> {
   const tokens = new TokenService(config);
   const metrics = new Metrics(orm);
   // Who reacts to quotation events inside their transactions, whether a request or the dispatcher records them.
@@ -71,7 +80,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger }: AppDep
     webhooks: { urlAllowList: config.webhooks.urlAllowList, httpsOnly: config.webhooks.httpsOnly, secretGraceMs: config.webhooks.secretGraceMs, replayPerDay: config.webhooks.replayPerDay },
   };
   const schema = await gatewaySchema();
-  const apollo = await startApollo(schema, config.graphql, logger);
+  const apollo = await startApollo(schema, config.graphql, logger, httpServer && { httpServer, graceMs: config.shutdownGraceMs });
 
   const app = express();
   app.disable('x-powered-by');
@@ -80,7 +89,10 @@ export async function createApp({ config, orm, workerOrm = orm, logger }: AppDep
   app.set('trust proxy', config.trustProxy);
   app.use(requestLogging(logger), metrics.middleware, securityHeaders, refuseMalformedUrls);
   if (config.corsOrigins.length > 0) app.use(corsPolicy(config));
-  app.use(operationsRoutes(orm, metrics), docsRoutes(), explorerRoutes());
+  app.use(operationsRoutes(orm, metrics));
+  // The pages and files for people (before authentication, like the health checks) have a per-address budget of their own.
+  app.use(['/docs', '/openapi.json', EXPLORER_PATH], staticAssetRateLimit(config, orm));
+  app.use(docsRoutes(), explorerRoutes());
   app.use(requestScopes(deps), requestTimeout(config), clientRateLimit(config, orm));
 
   app.use(authRoutes(deps, config));
@@ -98,8 +110,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger }: AppDep
     webhooks,
     metrics,
     stop: async () => {
-      await Promise.all([dispatcher.stop(), webhooks.stop()]);
-      await apollo.stop();
+      await Promise.all([apollo.stop(), dispatcher.stop(), webhooks.stop()]);
     },
   };
 }

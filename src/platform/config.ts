@@ -28,6 +28,8 @@ export interface Config {
   corsOrigins: string[];
   /** Requests per client (the API client of a valid token, else the address) per minute, then 429. */
   rateLimitPerMinute: number;
+  /** Requests per address per minute for the explorer's and Swagger UI's pages and files (and /openapi.json), then 429. */
+  staticRateLimitPerMinute: number;
   /** Where rate-limit counters live: `database` (shared by every instance) or `memory` (this process only). */
   rateLimitStore: 'database' | 'memory';
   /** How long an instance may tally a client's requests before sending them to the shared counter (0: at once). */
@@ -39,6 +41,8 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** A request still unanswered after this many ms gets a 503. */
   requestTimeoutMs: number;
+  /** On SIGTERM/SIGINT, how long requests in flight may take to finish before their connections are closed, ms. */
+  shutdownGraceMs: number;
   quotes: QuoteDispatchConfig;
   webhooks: WebhookDeliveryConfig;
   graphql: OperationLimitsConfig;
@@ -249,10 +253,12 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     corsOrigins: origins(env.CORS_ORIGINS),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    staticRateLimitPerMinute: integer(env, 'STATIC_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['database', 'memory'] as const, 'database'),
     rateLimitSyncMs: integer(env, 'RATE_LIMIT_SYNC_MS', 50, 0, 1000),
     trustProxy: trustProxy(env.TRUST_PROXY),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
     quotes,
     webhooks,
     graphql: {

@@ -2,6 +2,8 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import type { Server } from 'node:http';
 import { HeaderMap } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
@@ -167,7 +169,18 @@ export const OPERATION_LIMITS = { maxDepth: 12, maxAliases: 50, maxDirectives: 2
 /** What the parsed documents of GraphQL clients may take, estimated as Apollo does (their JSON's length). */
 export const DOCUMENT_STORE_BYTES = 4 * 2 ** 20;
 
-export async function startApollo(schema: GraphQLSchema, limits: OperationLimitsConfig, logger: Logger): Promise<ApolloServer<RequestContext>> {
+/** The HTTP server that `stop()` drains first: it stops accepting and gives requests in flight `graceMs` to finish. */
+export interface HttpDrain {
+  httpServer: Server;
+  graceMs: number;
+}
+
+export async function startApollo(
+  schema: GraphQLSchema,
+  limits: OperationLimitsConfig,
+  logger: Logger,
+  drain?: HttpDrain,
+): Promise<ApolloServer<RequestContext>> {
   const armor = new ApolloArmor({
     maxDepth: { n: OPERATION_LIMITS.maxDepth, ignoreIntrospection: true },
     // Replaced by the row estimate of operationCost, which grows with the pages asked for.
@@ -194,7 +207,11 @@ export async function startApollo(schema: GraphQLSchema, limits: OperationLimits
     formatError: formatGraphQLError(logger),
     // Compact JSON: Apollo pretty-prints by default, a measurable share of a page (docs/benchmark.md).
     stringifyResult: (result) => JSON.stringify(result),
+    // The process's one shutdown path is main.ts's: Apollo's own handler (installed unless NODE_ENV=test) stops
+    // the server and then signals the process again, killing it while requests are still in flight.
+    stopOnTerminationSignals: false,
     plugins: [
+      ...(drain ? [ApolloServerPluginDrainHttpServer({ httpServer: drain.httpServer, stopGracePeriodMillis: drain.graceMs })] : []),
       ...armor.plugins,
       requestPolicy,
       controlCharacterScreen,

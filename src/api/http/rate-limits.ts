@@ -57,3 +57,20 @@ export function clientRateLimit(config: Config, orm: MikroORM): RequestHandler {
     handler: rateLimitedAnswer(`More than ${config.rateLimitPerMinute} requests per minute from this client`),
   });
 }
+
+/**
+ * Per-address rate of the explorer's and Swagger UI's pages and files (and the contract they load), a budget of their
+ * own: they come before authentication, and one client pulling the 3.4 MB GraphiQL bundle in a loop took the
+ * bandwidth and CPU other clients needed. A page load takes about ten requests, later loads fewer (cached files).
+ */
+export function staticAssetRateLimit(config: Config, orm: MikroORM): RequestHandler {
+  return rateLimit({
+    store: rateLimitStore(config, orm, 'static-rate:', config.rateLimitSyncMs),
+    windowMs: 60_000,
+    limit: config.staticRateLimitPerMinute,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    keyGenerator: (req) => `address:${addressKey(req)}`,
+    handler: rateLimitedAnswer(`More than ${config.staticRateLimitPerMinute} requests per minute for the explorer and documentation from this address`),
+  });
+}

@@ -4,6 +4,7 @@ import { Router, type Response } from 'express';
 import { DomainError } from '../../platform/errors/domain-error';
 import { methodNotAllowed } from '../http/json-body';
 import { sendProblem } from '../http/problem';
+import { PrecompressedAssets } from '../http/static-assets';
 
 /**
  * `/graphiql`: a GraphQL explorer that needs no internet. Apollo Sandbox (the landing page of `/graphql`) loads
@@ -187,6 +188,7 @@ function sendText(res: Response, type: string, body: string): void {
 export function explorerRoutes(): Router {
   const router = Router();
   const files = new Map(Object.values(VENDOR).map((asset) => [asset.url, asset.file]));
+  const assets = new PrecompressedAssets();
   const readOnly = methodNotAllowed('GET, HEAD', 'The explorer is a page: use GET');
 
   router.use(EXPLORER_PATH, (_req, res, next) => {
@@ -197,11 +199,10 @@ export function explorerRoutes(): Router {
   router.get(`${EXPLORER_PATH}/explorer.js`, (_req, res) => sendText(res, 'application/javascript', SCRIPT));
   router.get(`${EXPLORER_PATH}/explorer.css`, (_req, res) => sendText(res, 'text/css', STYLES));
   router.get(`${EXPLORER_PATH}/assets/:pkg/:name`, (req, res, next) => {
-    const file = files.get(`${EXPLORER_PATH}/assets/${req.params.pkg}/${req.params.name}`);
+    const url = `${EXPLORER_PATH}/assets/${req.params.pkg}/${req.params.name}`;
+    const file = files.get(url);
     if (!file) return sendProblem(res, new DomainError('NOT_FOUND', `No explorer asset at ${req.path}`));
-    res.sendFile(file, { headers: { 'Cache-Control': FOR_GOOD }, cacheControl: false, dotfiles: 'deny' }, (error) => {
-      if (error && !res.headersSent) next(error);
-    });
+    assets.send(req, res, next, url, { file }, FOR_GOOD);
   });
   router.all([EXPLORER_PATH, `${EXPLORER_PATH}/explorer.js`, `${EXPLORER_PATH}/explorer.css`, `${EXPLORER_PATH}/assets/:pkg/:name`], readOnly);
   return router;

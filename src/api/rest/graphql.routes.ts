@@ -1,6 +1,6 @@
 import type { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
-import { Router } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import type { RequestContext } from '../../access/request-context';
 import { DomainError } from '../../platform/errors/domain-error';
 import { LIMITS } from '../../platform/validation/rules';
@@ -8,16 +8,26 @@ import { contextError } from '../graphql/apollo';
 import { parseJson } from '../http/json-body';
 import { requestScopeOf } from '../http/request-context';
 
+/**
+ * Apollo Sandbox's page (the landing page a browser's GET of /graphql gets) brings its own Content-Security-Policy
+ * in a meta tag, which the gateway's `default-src 'none'` would override: only that HTML answer goes without it,
+ * decided by what is sent, not by guessing Apollo's content negotiation. Every JSON answer keeps it.
+ */
+const landingPageKeepsItsOwnPolicy: RequestHandler = (_req, res, next) => {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
+    if (/^text\/html\b/i.test(String(this.getHeader('content-type') ?? ''))) this.removeHeader('Content-Security-Policy');
+    return writeHead.apply(this, args);
+  } as Response['writeHead'];
+  next();
+};
+
 /** `/graphql`: the Apollo server, with the request's context from its scope (GET, POST, and Sandbox in a browser). */
 export function graphqlRoutes(apollo: ApolloServer<RequestContext>): Router {
   const router = Router();
   router.use(
     '/graphql',
-    (_req, res, next) => {
-      // Apollo Sandbox's page brings its own Content-Security-Policy.
-      res.removeHeader('Content-Security-Policy');
-      next();
-    },
+    landingPageKeepsItsOwnPolicy,
     parseJson(LIMITS.graphqlBodyBytes),
     expressMiddleware(apollo, {
       context: async ({ res }) => {
