@@ -83,6 +83,14 @@ describe('static assets', () => {
     expect(decompress(css.body).equals(swaggerCss)).toBe(true);
   });
 
+  it("a browser's accept-encoding (gzip, deflate, br, all equal) gets brotli, the smaller", async () => {
+    const answer = await get('127.0.0.4', graphiqlPath, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(answer.body).equals(readFileSync(graphiqlFile))).toBe(true);
+    const brotliRefused = await get('127.0.0.4', graphiqlPath, { 'accept-encoding': 'gzip, br;q=0' });
+    expect(brotliRefused.headers['content-encoding']).toBe('gzip');
+  });
+
   it('a client that accepts no compression gets the original bytes', async () => {
     const answer = await get('127.0.0.5', graphiqlPath, { 'accept-encoding': 'identity' });
     expect(answer.status).toBe(200);
