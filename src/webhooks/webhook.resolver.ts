@@ -1,4 +1,5 @@
-import { Arg, Ctx, GraphQLISODateTime, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { TimestampScalar } from '../platform/validation/timestamp';
 import { Allowed } from '../access/access-policy';
 import type { WebhookContext } from './webhook-context';
 import type { WebhookDelivery } from './webhook-delivery.entity';
@@ -106,7 +107,7 @@ export class WebhookResolver {
   @Mutation(() => Int, { description: 'Sends the events since a time again (the newest 1000 at most); returns how many.' })
   replayWebhookDeliveries(
     @Arg('endpointId', () => ID) endpointId: string,
-    @Arg('since', () => GraphQLISODateTime) since: Date,
+    @Arg('since', () => TimestampScalar) since: Date,
     @Ctx() context: WebhookContext,
   ): Promise<number> {
     return service(context).replay(endpointId, since);
