@@ -5,7 +5,7 @@ import { Role } from '../access/role';
 import { LIMITS } from '../platform/validation/rules';
 import { TenderStatus } from './tender-status';
 
-@InputType('AddressInput', { description: 'Every part may be empty; country is a two-letter ISO 3166 code when given.' })
+@InputType('AddressInput', { description: 'Every part may be empty; country is an officially assigned ISO 3166-1 alpha-2 code when given.' })
 export class AddressInput {
   @Field(() => String, { defaultValue: '' })
   street: string = '';
