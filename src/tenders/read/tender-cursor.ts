@@ -73,6 +73,7 @@ function couldHaveIssued(field: OrderKey['field'], value: unknown): boolean {
     case TenderSortField.STATUS:
       return STATUSES.includes(value);
     case 'id':
+      // Tender ids are UUIDs (newId; the seed's faker UUIDs), in a 36-character column.
       return typeof value === 'string' && /^[\w-]{1,36}$/.test(value);
     case TenderSortField.PRODUCT:
       // Not the product rule of today: tenders stored before it may hold any character but NUL, and their cursors work.
