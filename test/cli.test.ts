@@ -114,6 +114,16 @@ describe('operator CLI', () => {
     expect(badRole.stderr).toMatch(/Allowed choices are insurer, broker, internal, analyst/);
   });
 
+  it('seed --now outside the timestamp rule (year 0, no offset, year 0002) is refused naming the option, and nothing is seeded', async () => {
+    const folder = freshFolder();
+    for (const now of ['0000-06-01T00:00:00Z', '2026-06-01T00:00:00', '0002-06-01T00:00:00Z']) {
+      const result = await cli(folder, 'seed', '--tenders', '5', '--now', now);
+      expect(result.code, now).not.toBe(0);
+      expect(result.stderr, now).toMatch(/option '--now <timestamp>' argument .* is invalid\. expected an ISO 8601 timestamp .*years 0001–9999/);
+    }
+    expect((await tenderRows(folder)).tenders).toHaveLength(0);
+  });
+
   it('seed is deterministic and realistic: every status, several lines of business, invitations, empty address fields', async () => {
     const [a, b] = [freshFolder(), freshFolder()];
     const seedArgs = ['seed', '--tenders', '400', '--seed', '5', '--now', '2026-06-01T00:00:00.000Z', '--json'];

@@ -1,4 +1,5 @@
-import { Arg, Ctx, Field, GraphQLISODateTime, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Field, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { TimestampScalar } from '../platform/validation/timestamp';
 import { Allowed } from '../access/access-policy';
 import type { RequestContext } from '../access/request-context';
 import { Role } from '../access/role';
@@ -49,10 +50,10 @@ export class ApiClientView extends ApiClientIdentity {
   @Field(() => String)
   description!: string;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => TimestampScalar)
   createdAt!: Date;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Set while the client is disabled: it gets no tokens and its tokens are refused.' })
+  @Field(() => TimestampScalar, { nullable: true, description: 'Set while the client is disabled: it gets no tokens and its tokens are refused.' })
   disabledAt!: Date | null;
 }
 
@@ -72,7 +73,7 @@ const clientView = (client: ApiClient): ApiClientView => ({
 
 @ObjectType()
 export class Me extends ApiClientIdentity {
-  @Field(() => GraphQLISODateTime, { description: 'When the access token of this request expires.' })
+  @Field(() => TimestampScalar, { description: 'When the access token of this request expires.' })
   tokenExpiresAt!: Date;
 }
 

@@ -87,10 +87,14 @@ export class TokenService {
     const now = Date.now();
     const expiresAtMs = this.expiryFor(request.expiry, now);
     const client = await em.findOne(ApiClient, { appId: request.app_id });
+    const verifiedHash = client?.secretHash;
     // One answer for an unknown app id and a wrong secret, after the same scrypt work.
-    if (!(await verifySecret(request.secret, client?.secretHash)) || !client) {
+    if (!(await verifySecret(request.secret, verifiedHash)) || !client) {
       throw unauthenticated('Unknown app_id or wrong secret');
     }
+    // A rotation may have answered while this request waited for its derivation (docs: the old secret fails at once),
+    // and a disabling or revoking one may have moved the client on: read it again and issue only for its current hash.
+    if ((await em.refresh(client))?.secretHash !== verifiedHash) throw unauthenticated('Unknown app_id or wrong secret');
     // Said only to whoever knows the secret.
     if (client.disabledAt) throw unauthenticated('This API client is disabled');
     const exp = Math.floor(expiresAtMs / 1000);

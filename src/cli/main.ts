@@ -15,6 +15,7 @@ import { openApiDocument } from '../api/rest/openapi-document';
 import { InsurerService } from '../insurers/insurer.service';
 import { InsurerChecker, type InsurerCheckReport } from '../quotes/insurer-check.service';
 import { LIMITS, isHttpUrl } from '../platform/validation/rules';
+import { parseTimestamp, TIMESTAMP_RULE } from '../platform/validation/timestamp';
 import { SeedService } from '../seed/seed.service';
 
 /** Opens the migrated database for one command and closes it afterwards. */
@@ -32,9 +33,10 @@ function positiveInteger(value: string): number {
   return Number(value);
 }
 
+/** The gateway's one timestamp rule; the seed also needs two years before it, so not before the year 0003. */
 function timestamp(value: string): Date {
-  const date = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(date.getTime())) throw new InvalidArgumentError('expected an ISO 8601 timestamp');
+  const date = parseTimestamp(value);
+  if (!date || date.getUTCFullYear() < 3) throw new InvalidArgumentError(`expected ${TIMESTAMP_RULE}, from the year 0003 on`);
   return date;
 }
 

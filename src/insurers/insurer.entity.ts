@@ -1,5 +1,6 @@
 import { Entity, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Field, GraphQLISODateTime, ID, ObjectType } from 'type-graphql';
+import { Field, ID, ObjectType } from 'type-graphql';
+import { TimestampScalar } from '../platform/validation/timestamp';
 import { newId } from '../platform/db/ids';
 import { LIMITS } from '../platform/validation/rules';
 
@@ -23,7 +24,7 @@ export class Insurer {
   @Property({ type: 'string', length: LIMITS.credential, nullable: true, hidden: true })
   outboundCredential?: string;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => TimestampScalar)
   @Property({ type: Date, length: 3 })
   createdAt: Date = new Date();
 }

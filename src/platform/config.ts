@@ -67,7 +67,7 @@ export interface QuoteDispatchConfig {
   concurrency: number;
   /** Of those, at most this many for one insurer: slow insurers hold a share of the slots, never all of them. */
   concurrencyPerInsurer: number;
-  /** Which insurer URLs and addresses may be called (`INSURER_URL_ALLOW`; private ranges refused in production). */
+  /** Which insurer URLs and addresses may be called (`INSURER_URL_ALLOW`; special-purpose addresses refused in production). */
   urlAllowList: UrlAllowList;
 }
 
@@ -94,8 +94,9 @@ export interface WebhookDeliveryConfig {
   secretGraceMs: number;
   /**
    * Which endpoint URLs may be called (`WEBHOOK_URL_ALLOW`, same syntax as INSURER_URL_ALLOW). Partners choose
-   * these URLs, so private, loopback and link-local addresses are refused in every environment unless listed as
-   * addresses; demo mode lists 127.0.0.1 for the bundled simulator.
+   * these URLs, so special-purpose addresses (private, loopback, link-local, ...) are refused in every environment
+   * unless listed as addresses; demo mode lists 127.0.0.1 for the bundled simulator, an exception that leaves every
+   * public host allowed.
    */
   urlAllowList: UrlAllowList;
   /** Only https URLs (production). */
@@ -191,7 +192,7 @@ function origins(raw: string | undefined): string[] {
 
 function urlAllowList(env: Env, name: string, refusePrivate: boolean, always: string[] = []): UrlAllowList {
   try {
-    return UrlAllowList.parse([env[name] ?? '', ...always].filter(Boolean).join(','), refusePrivate);
+    return UrlAllowList.parse(name, [env[name] ?? '', ...always].filter(Boolean).join(','), refusePrivate);
   } catch (error) {
     throw new ConfigError(`${name}: ${(error as Error).message}`);
   }

@@ -1,4 +1,5 @@
-import { Arg, Ctx, Field, GraphQLISODateTime, ID, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
+import { Arg, Ctx, Field, ID, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
+import { TimestampScalar } from '../platform/validation/timestamp';
 import { Allowed } from '../access/access-policy';
 import type { InsurerCheckReport } from './insurer-check.service';
 import type { QuoteContext } from './quote-context';
@@ -41,7 +42,7 @@ export class InsurerCheckReportView {
   @Field(() => Boolean, { description: 'Every step passed.' })
   passed!: boolean;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => TimestampScalar)
   startedAt!: Date;
 
   @Field(() => Int)

@@ -1,5 +1,6 @@
 import { JSONObjectScalar } from '../platform/validation/json';
-import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { TimestampScalar } from '../platform/validation/timestamp';
 import { Insurer } from '../insurers/insurer.entity';
 import { LIMITS } from '../platform/validation/rules';
 import { QuoteRequestStatus } from './quote-request-status';
@@ -117,7 +118,7 @@ export class QuoteRequestView {
   @Field(() => Int, { description: 'Attempts of the current step (sending or fetching).' })
   attempts!: number;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the next attempt is due, while one is.' })
+  @Field(() => TimestampScalar, { nullable: true, description: 'When the next attempt is due, while one is.' })
   nextAttemptAt!: Date | null;
 
   @Field(() => String, {
@@ -150,18 +151,18 @@ export class QuoteRequestView {
   @Field(() => String, { nullable: true, description: 'app_id of the client that asked; withheld from insurers.' })
   requestedBy!: string | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => TimestampScalar)
   createdAt!: Date;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => TimestampScalar)
   updatedAt!: Date;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => TimestampScalar, { nullable: true })
   acknowledgedAt!: Date | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => TimestampScalar, { nullable: true })
   callbackReceivedAt!: Date | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => TimestampScalar, { nullable: true })
   quotedAt!: Date | null;
 }

@@ -1,4 +1,5 @@
-import { Arg, Ctx, GraphQLISODateTime, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Query, Resolver } from 'type-graphql';
+import { TimestampScalar } from '../platform/validation/timestamp';
 import { Allowed } from '../access/access-policy';
 import type { RequestContext } from '../access/request-context';
 import { TenderStatistics, tenderStatistics } from './tender-statistics';
@@ -8,8 +9,8 @@ export class TenderStatisticsResolver {
   @Allowed('tenderStatistics')
   @Query(() => TenderStatistics, { description: 'Counts, quote response rates and times, premium distributions; tenders created in [from, to).' })
   tenderStatistics(
-    @Arg('from', () => GraphQLISODateTime, { nullable: true }) from: Date | null,
-    @Arg('to', () => GraphQLISODateTime, { nullable: true }) to: Date | null,
+    @Arg('from', () => TimestampScalar, { nullable: true }) from: Date | null,
+    @Arg('to', () => TimestampScalar, { nullable: true }) to: Date | null,
     @Ctx() { em, viewer }: RequestContext,
   ): Promise<TenderStatistics> {
     return tenderStatistics(em, viewer, from, to);

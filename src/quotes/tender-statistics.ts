@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
-import { Field, Float, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
+import { Field, Float, Int, ObjectType } from 'type-graphql';
+import { TimestampScalar } from '../platform/validation/timestamp';
 import { assertMay } from '../access/access-policy';
 import type { Viewer } from '../access/viewer';
 import { badInput } from '../platform/errors/domain-error';
@@ -71,10 +72,10 @@ export class PremiumDistribution {
 
 @ObjectType('TenderStatistics', { description: 'Over the tenders created in [from, to).' })
 export class TenderStatistics {
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => TimestampScalar, { nullable: true })
   from!: Date | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => TimestampScalar, { nullable: true })
   to!: Date | null;
 
   @Field(() => Int)

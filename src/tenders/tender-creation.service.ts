@@ -3,7 +3,7 @@ import { assertMay } from '../access/access-policy';
 import type { Viewer } from '../access/viewer';
 import { badInput } from '../platform/errors/domain-error';
 import { CreateTenderRules, LIMITS } from '../platform/validation/rules';
-import { problemsOf, refused } from '../platform/validation/validate';
+import { problemsOf } from '../platform/validation/validate';
 import { flushInTransaction } from '../platform/db/flush-in-transaction';
 import { Address } from '../parties/address.embeddable';
 import { BrokerCompany } from '../parties/broker-company.entity';
@@ -15,11 +15,6 @@ import { TenderHistoryEntry } from './tender-history-entry.entity';
 import { Tender } from './tender.entity';
 import { partiesChanged, tenderChanged } from './feed/tender-feed';
 import { TenderStatus, statusChangeKey } from './tender-status';
-
-const REGIONS = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-
-/** Whether a two-letter code (its shape is a rule) names a real region (ISO 3166-1 alpha-2). */
-const isRegion = (code: string) => ![undefined, 'Unknown Region'].includes(REGIONS.of(code));
 
 /** `createTender`: the user interface's path (spec 1), for internal tokens only. */
 export class TenderCreationService {
@@ -37,8 +32,6 @@ export class TenderCreationService {
         if (customer[field] === undefined || customer[field] === null) problems.push({ parameter: `customer.${field}`, message: 'required for a new customer' });
       }
     }
-    const country = customer.address?.country;
-    if (country && !refused(problems, 'customer.address.country') && !isRegion(country)) problems.push({ parameter: 'customer.address.country', message: 'not a region code' });
     if (input.riskInformation && Buffer.byteLength(JSON.stringify(input.riskInformation)) > LIMITS.freeJsonBytes) {
       problems.push({ parameter: 'riskInformation', message: `at most ${LIMITS.freeJsonBytes / 1024} KiB of JSON` });
     }

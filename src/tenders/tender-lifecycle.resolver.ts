@@ -1,4 +1,5 @@
-import { Arg, Ctx, FieldResolver, GraphQLISODateTime, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { TimestampScalar } from '../platform/validation/timestamp';
 import { Allowed } from '../access/access-policy';
 import type { TenderContext } from './tender-context';
 import { historyLoader } from './tender-history.loader';
@@ -55,7 +56,7 @@ export class TenderLifecycleResolver {
   async confirmPolicyDocumentation(
     @Arg('tenderId', () => ID) tenderId: string,
     @Arg('policyNumber', () => String) policyNumber: string,
-    @Arg('confirmedAt', () => GraphQLISODateTime, { nullable: true }) confirmedAt: Date | null,
+    @Arg('confirmedAt', () => TimestampScalar, { nullable: true }) confirmedAt: Date | null,
     @Ctx() { em, viewer, tenderChanges }: TenderContext,
   ): Promise<TenderView> {
     return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).confirmPolicyDocumentation(tenderId, policyNumber, confirmedAt)), viewer);

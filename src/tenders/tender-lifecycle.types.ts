@@ -1,10 +1,11 @@
 import { JSONObjectScalar } from '../platform/validation/json';
-import { Field, Float, GraphQLISODateTime, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { TimestampScalar } from '../platform/validation/timestamp';
 import { Role } from '../access/role';
 import { LIMITS } from '../platform/validation/rules';
 import { TenderStatus } from './tender-status';
 
-@InputType('AddressInput', { description: 'Every part may be empty; country is a two-letter ISO 3166 code when given.' })
+@InputType('AddressInput', { description: 'Every part may be empty; country is an officially assigned ISO 3166-1 alpha-2 code when given.' })
 export class AddressInput {
   @Field(() => String, { defaultValue: '' })
   street: string = '';
@@ -84,7 +85,7 @@ export class CreateTenderInput {
 
 @ObjectType('TenderHistoryEntry', { simpleResolvers: true, description: 'One status change: who, when, from, to, why.' })
 export class TenderHistoryEntryView {
-  @Field(() => GraphQLISODateTime)
+  @Field(() => TimestampScalar)
   at!: Date;
 
   @Field(() => String, { nullable: true, description: 'app_id of the client that made the change; withheld from insurers.' })
@@ -117,6 +118,6 @@ export class PolicyDocumentationView {
   @Field(() => String, { nullable: true })
   policyNumber!: string | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => TimestampScalar, { nullable: true })
   confirmedAt!: Date | null;
 }

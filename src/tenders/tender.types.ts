@@ -1,6 +1,6 @@
 import { JSONObjectScalar } from '../platform/validation/json';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { GraphQLISODateTime } from 'type-graphql';
+import { TimestampScalar } from '../platform/validation/timestamp';
 import { BrokerCompany } from '../parties/broker-company.entity';
 import { Customer } from '../parties/customer.entity';
 import { Person } from '../parties/person.entity';
@@ -40,7 +40,7 @@ export class TenderListArgs {
   @Field(() => ID, { nullable: true })
   lineOfBusinessId?: string;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Only tenders updated at or after this instant.' })
+  @Field(() => TimestampScalar, { nullable: true, description: 'Only tenders updated at or after this instant.' })
   updatedSince?: Date;
 
   @Field(() => [TenderSort], {
@@ -78,10 +78,10 @@ export class TenderView {
   @Field(() => LineOfBusiness)
   lineOfBusiness!: LineOfBusiness;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => TimestampScalar)
   createdAt!: Date;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => TimestampScalar)
   updatedAt!: Date;
 
   @Field(() => JSONObjectScalar, {

@@ -1,4 +1,5 @@
-import { Arg, Ctx, GraphQLISODateTime, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { TimestampScalar } from '../platform/validation/timestamp';
 import { Allowed } from '../access/access-policy';
 import type { WebhookContext } from './webhook-context';
 import type { WebhookDelivery } from './webhook-delivery.entity';
@@ -112,7 +113,7 @@ export class WebhookResolver {
   })
   replayWebhookDeliveries(
     @Arg('endpointId', () => ID) endpointId: string,
-    @Arg('since', () => GraphQLISODateTime) since: Date,
+    @Arg('since', () => TimestampScalar) since: Date,
     @Ctx() context: WebhookContext,
   ): Promise<number> {
     return service(context).replay(endpointId, since);

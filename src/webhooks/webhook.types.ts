@@ -1,4 +1,5 @@
-import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { TimestampScalar } from '../platform/validation/timestamp';
 import { JSONObjectScalar } from '../platform/validation/json';
 import { WebhookDeliveryStatus, WebhookEventType } from './webhook-event-type';
 
@@ -25,10 +26,10 @@ export class WebhookEndpointView {
   @Field(() => String, { nullable: true })
   disabledReason!: string | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => TimestampScalar)
   createdAt!: Date;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => TimestampScalar)
   updatedAt!: Date;
 }
 
@@ -61,10 +62,10 @@ export class WebhookDeliveryView {
   @Field(() => Int)
   attempts!: number;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => TimestampScalar, { nullable: true })
   nextAttemptAt!: Date | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => TimestampScalar, { nullable: true })
   lastAttemptAt!: Date | null;
 
   @Field(() => Int, { nullable: true, description: "The endpoint's HTTP status at the last attempt." })
@@ -73,10 +74,10 @@ export class WebhookDeliveryView {
   @Field(() => String, { nullable: true })
   lastError!: string | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => TimestampScalar, { nullable: true })
   deliveredAt!: Date | null;
 
-  @Field(() => GraphQLISODateTime, { description: 'When the event happened.' })
+  @Field(() => TimestampScalar, { description: 'When the event happened.' })
   createdAt!: Date;
 }
 

@@ -1,33 +1,40 @@
 import { BlockList, isIP } from 'node:net';
-import { unmapIpv4 } from './ip-address';
+import { specialPurposeOf, unmapIpv4 } from './ip-address';
 
 /**
- * Which partner URLs (insurer systems) the gateway may call: an SSRF guard. Entries of the comma list:
+ * Which partner URLs (insurer systems, webhook endpoints) the gateway may call: an SSRF guard. Entries of the comma
+ * list (`INSURER_URL_ALLOW`, `WEBHOOK_URL_ALLOW`):
  * - a URL prefix, `https://quotes.insurer.example/api`: matches that URL and everything below it;
  * - a host pattern, `insurer.example` or `*.insurer.example` (any subdomain), with an optional `:port`;
- * - an IP address or CIDR range, `10.20.0.5` or `10.20.0.0/16`: matches URLs with such an address as host,
- *   and is the only way to allow a private, loopback or link-local address in production.
- * An empty list allows every host. In production, private, loopback and link-local addresses are refused
- * unless listed as addresses, both for the URL's host and for every address the host resolves to.
+ * - an IP address or CIDR range, `10.20.0.5` or `10.20.0.0/16`: matches URLs with such an address as host.
+ * URL prefixes, host patterns and public addresses make the list an allow-list: only what they match may be called.
+ * Without any, every public host may. A special-purpose address or range (private, loopback, link-local, ...,
+ * ip-address.ts) is an exception to the refusal of special-purpose addresses, not an allow-list: listing
+ * `127.0.0.1` lets it be called and leaves every public host callable. Where special-purpose addresses are refused,
+ * both the URL's host and every address the host resolves to are checked.
  */
 export class UrlAllowList {
   private readonly prefixes: string[] = [];
   private readonly hosts: { pattern: string; wildcard: boolean; port?: string }[] = [];
   private readonly listed = new BlockList();
   private hasAddresses = false;
+  /** Whether some entry names public hosts: then only listed URLs, hosts and addresses may be called. */
+  private restricts = false;
 
   constructor(
+    /** The variable the entries come from, named in refusals. */
+    readonly variable: string,
     readonly entries: readonly string[],
-    /** Refuse private, loopback and link-local addresses that are not listed. */
+    /** Refuse special-purpose addresses that are not listed. */
     readonly refusePrivate: boolean,
   ) {
     for (const entry of entries) this.add(entry);
   }
 
-  /** Parses `INSURER_URL_ALLOW`; throws with the offending entry. */
-  static parse(raw: string | undefined, refusePrivate: boolean): UrlAllowList {
+  /** Parses a comma list; throws with the offending entry. */
+  static parse(variable: string, raw: string | undefined, refusePrivate: boolean): UrlAllowList {
     const entries = (raw ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
-    return new UrlAllowList(entries, refusePrivate);
+    return new UrlAllowList(variable, entries, refusePrivate);
   }
 
   private add(entry: string): void {
@@ -35,6 +42,7 @@ export class UrlAllowList {
       const url = new URL(entry); // throws on garbage
       if (url.search || url.hash || url.username || url.password) throw new Error(`"${entry}" must be a plain URL prefix`);
       this.prefixes.push(url.href.replace(/\/+$/, ''));
+      this.restricts = true;
       return;
     }
     const [address, bits] = entry.split('/');
@@ -45,14 +53,19 @@ export class UrlAllowList {
       if (!/^\d+$/.test(bits ?? '0') || prefix > (family === 4 ? 32 : 128)) throw new Error(`"${entry}" has a bad prefix length`);
       this.listed.addSubnet(address, prefix, type);
       this.hasAddresses = true;
+      // A range is special-purpose by its first address, as its range is in the registries.
+      if (specialPurposeOf(address) === undefined) this.restricts = true;
       return;
     }
     const match = /^(\*\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)*)(?::(\d{1,5}))?$/i.exec(entry);
     if (!match) throw new Error(`"${entry}" is neither a URL prefix, a host pattern nor an IP address or range`);
     this.hosts.push({ wildcard: Boolean(match[1]), pattern: match[2].toLowerCase(), port: match[3] });
+    this.restricts = true;
   }
 
-  private isListedAddress(address: string): boolean {
+  private isListedAddress(given: string): boolean {
+    // A dual-stack socket reports an IPv4 peer as ::ffff:a.b.c.d: the listed IPv4 address it is.
+    const address = unmapIpv4(given);
     const family = isIP(address);
     return this.hasAddresses && family !== 0 && this.listed.check(address, family === 4 ? 'ipv4' : 'ipv6');
   }
@@ -67,8 +80,10 @@ export class UrlAllowList {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'not an http(s) URL';
     const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    if (isIP(host) !== 0 && !this.addressAllowed(host)) return `the address ${host} is private, loopback or link-local`;
-    if (this.entries.length === 0) return undefined;
+    if (isIP(host) !== 0 && !this.addressAllowed(host)) {
+      return `the address ${host} is special-purpose (${specialPurposeOf(host)}) and not listed in ${this.variable}`;
+    }
+    if (!this.restricts) return undefined;
     const href = url.href;
     const port = url.port || (url.protocol === 'https:' ? '443' : '80');
     const allowed =
@@ -77,41 +92,12 @@ export class UrlAllowList {
         (entry) => (entry.wildcard ? host.endsWith(`.${entry.pattern}`) : host === entry.pattern) && (entry.port === undefined || entry.port === port),
       ) ||
       this.isListedAddress(host);
-    return allowed ? undefined : 'the URL matches no INSURER_URL_ALLOW entry';
+    return allowed ? undefined : `the URL matches no ${this.variable} entry`;
   }
 
   /** Whether a (resolved) address may be connected to. */
   addressAllowed(address: string): boolean {
     if (!this.refusePrivate || this.isListedAddress(address)) return true;
-    return !isPrivateAddress(address);
+    return specialPurposeOf(address) === undefined;
   }
-}
-
-const PRIVATE = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-] as const) {
-  PRIVATE.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-] as const) {
-  PRIVATE.addSubnet(network, prefix, 'ipv6');
-}
-
-/** Loopback, private (RFC 1918, unique local, carrier-grade NAT), link-local and unspecified addresses. */
-function isPrivateAddress(given: string): boolean {
-  const address = unmapIpv4(given);
-  const family = isIP(address);
-  if (family === 0) return true; // not an address: refuse rather than guess
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }

@@ -1,4 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { all as countries } from 'iso-3166-1';
+import { TIMESTAMP_RULE } from './timestamp';
 
 /**
  * Every field rule and limit of the gateway, once (DESIGN 6). The services check GraphQL inputs against these
@@ -53,22 +55,51 @@ export const LIMITS = {
   restBodyBytes: 4 * 1024,
 } as const;
 
-/** A string that is not blank, of at most `max` characters. */
-const requiredText = (max: number): TSchema => Type.String({ minLength: 1, maxLength: max, pattern: '\\S', description: `1 to ${max} characters, not blank` });
-/** A string of at most `max` characters, possibly empty. */
-const optionalText = (max: number): TSchema => Type.String({ maxLength: max, description: `at most ${max} characters` });
+/**
+ * Characters no text field holds: C0 and C1 controls (line breaks, ESC of ANSI escapes, DEL, CSI) and the bidi
+ * embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which make a name read differently from what
+ * it is. As a character class body for the patterns below (ajv compiles them with the `u` flag).
+ */
+const HIDDEN_CONTROLS = '\\p{Cc}\\u202A-\\u202E\\u2066-\\u2069';
+/** Blank is only whitespace (Z*) and invisible format characters (Cf: zero-width spaces and joiners, the BOM). */
+const VISIBLE = '[^\\p{Z}\\p{Cf}\\s]';
+const NO_CONTROLS = 'without control characters or bidi overrides';
+/** One line of text: no control or bidi character. */
+const SINGLE_LINE = `^[^${HIDDEN_CONTROLS}]*$`;
+/** One line that is not blank. */
+const SINGLE_LINE_NOT_BLANK = `^(?=[^${HIDDEN_CONTROLS}]*${VISIBLE})[^${HIDDEN_CONTROLS}]*$`;
+/** Text that may span lines (tab, line feed, carriage return), otherwise as a single line. */
+const MULTI_LINE = `^(?:[\\t\\n\\r]|[^${HIDDEN_CONTROLS}])*$`;
+const MULTI_LINE_NOT_BLANK = `^(?=(?:[\\t\\n\\r]|[^${HIDDEN_CONTROLS}])*${VISIBLE})(?:[\\t\\n\\r]|[^${HIDDEN_CONTROLS}])*$`;
+
+/** One line of 1 to `max` characters, not blank: names, products, codes. */
+const requiredText = (max: number): TSchema =>
+  Type.String({ minLength: 1, maxLength: max, pattern: SINGLE_LINE_NOT_BLANK, description: `1 to ${max} characters, not blank, ${NO_CONTROLS}` });
+/** One line of at most `max` characters, possibly empty. */
+const optionalText = (max: number): TSchema => Type.String({ maxLength: max, pattern: SINGLE_LINE, description: `at most ${max} characters, ${NO_CONTROLS}` });
 /** Absent, null, or `schema`: GraphQL's nullable input fields. */
 export const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()], { description: schema.description }));
 
-export const Reference = Type.String({ minLength: 1, maxLength: LIMITS.reference, description: `a string of 1 to ${LIMITS.reference} characters` });
+export const Reference = Type.String({ minLength: 1, maxLength: LIMITS.reference, pattern: SINGLE_LINE, description: `a string of 1 to ${LIMITS.reference} characters, ${NO_CONTROLS}` });
 const Amount = Type.Number({ minimum: 0, maximum: MAX_AMOUNT, description: `a non-negative amount up to ${MAX_AMOUNT}` });
 const PositiveAmount = Type.Number({ exclusiveMinimum: 0, maximum: MAX_AMOUNT, description: `a positive amount up to ${MAX_AMOUNT}` });
 const TaxRate = Type.Number({ minimum: 0, maximum: 1, description: 'between 0 and 1, e.g. 0.19' });
 /** ISO 8601 / RFC 3339 with seconds and an offset, a real calendar day, years 0001–9999 (timestamp.ts). */
-export const Timestamp = Type.String({ format: 'date-time', description: 'an ISO 8601 timestamp with offset, e.g. 2026-05-04T09:15:00.000Z' });
-const CountryCode = Type.String({ pattern: '^([A-Z]{2})?$', description: 'a two-letter ISO 3166 code such as DE, or empty' });
+export const Timestamp = Type.String({ format: 'date-time', description: TIMESTAMP_RULE });
+/**
+ * The officially assigned ISO 3166-1 alpha-2 codes (iso-3166-1): not the reserved or user-assigned ones that
+ * Intl knows as regions (EU, UN, QO, and XK, which some use for Kosovo but ISO has not assigned), or empty.
+ */
+const CountryCode = Type.String({
+  pattern: `^(?:${countries().map((country) => country.alpha2).join('|')})?$`,
+  description: 'an officially assigned ISO 3166-1 alpha-2 code such as DE, or empty',
+});
 const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'an ISO 4217 code such as EUR' });
-const Email = Type.String({ maxLength: LIMITS.email, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', description: 'an email address' });
+const Email = Type.String({
+  maxLength: LIMITS.email,
+  pattern: `^[^\\s@${HIDDEN_CONTROLS}]+@[^\\s@${HIDDEN_CONTROLS}]+\\.[^\\s@${HIDDEN_CONTROLS}]+$`,
+  description: 'an email address',
+});
 const HttpUrl = Type.String({ maxLength: LIMITS.url, pattern: '^[hH][tT][tT][pP][sS]?://\\S+$', description: 'an absolute http(s) URL' });
 /** What the HttpUrl pattern cannot say: the URL parses, with a host. */
 export function isHttpUrl(value: string): boolean {
@@ -83,8 +114,9 @@ export const PolicyNumber = Type.String({
   pattern: `^[\\w./-]{1,${LIMITS.policyNumber}}$`,
   description: `1 to ${LIMITS.policyNumber} letters, digits, ".", "/", "-" or "_"`,
 });
-export const RequiredReason = Type.String({ maxLength: LIMITS.reason, pattern: '\\S', description: `1 to ${LIMITS.reason} characters, not blank` });
-export const OptionalReason = optionalText(LIMITS.reason);
+/** Reasons may span lines. */
+export const RequiredReason = Type.String({ maxLength: LIMITS.reason, pattern: MULTI_LINE_NOT_BLANK, description: `1 to ${LIMITS.reason} characters, not blank, ${NO_CONTROLS} (line breaks allowed)` });
+export const OptionalReason = Type.String({ maxLength: LIMITS.reason, pattern: MULTI_LINE, description: `at most ${LIMITS.reason} characters, ${NO_CONTROLS} (line breaks allowed)` });
 export const LineOfBusinessId = Type.String({ pattern: `^[\\w-]{1,${LIMITS.code}}$`, description: 'a line of business id' });
 
 /** A page of a list, for GraphQL arguments and REST query parameters alike. */
@@ -102,7 +134,7 @@ export const TokenRequestBody = Type.Object(
   {
     app_id: Type.String({ minLength: 1, maxLength: LIMITS.clientCredential, description: `required, 1 to ${LIMITS.clientCredential} characters` }),
     secret: Type.String({ minLength: 1, maxLength: LIMITS.clientCredential, description: `required, 1 to ${LIMITS.clientCredential} characters` }),
-    expiry: Type.Optional({ ...Timestamp, description: 'RFC 3339; default: the configured default lifetime' }),
+    expiry: Type.Optional({ ...Timestamp, description: `${TIMESTAMP_RULE}; default: the configured default lifetime` }),
   },
   { additionalProperties: false, description: 'a JSON object with app_id, secret and optionally expiry' },
 );

@@ -1,8 +1,10 @@
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import { badInput } from '../../platform/errors/domain-error';
 import { Cursor, LIMITS } from '../../platform/validation/rules';
+import { timestampOfMillis } from '../../platform/validation/timestamp';
 import { problemsOf } from '../../platform/validation/validate';
 import { Tender } from '../tender.entity';
+import { TenderStatus } from '../tender-status';
 import { SortDirection, TenderSortField } from '../tender.types';
 import type { TenderRecord } from './tender-record';
 
@@ -51,11 +53,32 @@ export function positionOf(cursor: string, keys: readonly OrderKey[]): Position 
   if (decoded[1] !== signatureOf(keys)) throw refuse('belongs to a list in another order: keep the sort of the page that gave it');
   const values = decoded.slice(2) as unknown[];
   keys.forEach(({ field }, i) => {
-    const value = values[i];
-    const valid = isTimestamp(field) ? Number.isSafeInteger(value) : typeof value === 'string' && value.length <= LIMITS.name;
-    if (!valid) throw refuse(notOurs);
+    if (!couldHaveIssued(field, values[i])) throw refuse(notOurs);
   });
   return values as Position;
+}
+
+const STATUSES: readonly unknown[] = Object.values(TenderStatus);
+
+/**
+ * Whether a tender's value of an order key could be in a cursor the gateway gave out: what a tender row can hold.
+ * Anything else would reach the database as a parameter it cannot take (an instant beyond the timestamp rule, a NUL
+ * PostgreSQL refuses), so it is refused as a forged cursor.
+ */
+function couldHaveIssued(field: OrderKey['field'], value: unknown): boolean {
+  switch (field) {
+    case TenderSortField.CREATED_AT:
+    case TenderSortField.UPDATED_AT:
+      return timestampOfMillis(value) !== undefined;
+    case TenderSortField.STATUS:
+      return STATUSES.includes(value);
+    case 'id':
+      // Tender ids are UUIDs (newId; the seed's faker UUIDs), in a 36-character column.
+      return typeof value === 'string' && /^[\w-]{1,36}$/.test(value);
+    case TenderSortField.PRODUCT:
+      // Not the product rule of today: tenders stored before it may hold any character but NUL, and their cursors work.
+      return typeof value === 'string' && !value.includes('\0') && [...value].length <= LIMITS.name;
+  }
 }
 
 /**
@@ -66,7 +89,7 @@ export function afterPosition(em: EntityManager, keys: readonly OrderKey[], posi
   const meta = em.getMetadata().get(Tender.name);
   const platform = em.getPlatform();
   const columnOf = (field: OrderKey['field']) => meta.properties[field].fieldNames[0];
-  const params = keys.map(({ field }, i) => (isTimestamp(field) ? platform.processDateProperty(new Date(position[i] as number)) : position[i]));
+  const params = keys.map(({ field }, i) => (isTimestamp(field) ? platform.processDateProperty(timestampOfMillis(position[i])!) : position[i]));
   const beyond = (direction: SortDirection) => (direction === SortDirection.DESC ? '<' : '>');
   if (keys.every((key) => key.direction === keys[0].direction)) {
     const sql = (alias: string) =>
