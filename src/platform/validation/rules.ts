@@ -152,9 +152,13 @@ export const CreateTenderRules = Type.Object({
 
 const Limit = Type.Object({ insuranceSum: PositiveAmount, deductible: Amount });
 
+/** Money is shown to the cent (premiums with tax are rounded to it): a premium below a cent shows as nothing. */
+export const MIN_PREMIUM = 0.01;
+const Premium = Type.Number({ minimum: MIN_PREMIUM, maximum: MAX_AMOUNT, description: `an amount of at least ${MIN_PREMIUM} (a cent) up to ${MAX_AMOUNT}` });
+
 /** Spec 2.5: one option of an insurer's quote. The deductible below the sum is checked with the quote. */
 export const QuoteOptionPayload = Type.Object(
-  { insurance_sum: PositiveAmount, deductible: Amount, premium: PositiveAmount },
+  { insurance_sum: PositiveAmount, deductible: Amount, premium: Premium },
   { description: 'an object {"insurance_sum", "deductible", "premium"}' },
 );
 
