@@ -11,6 +11,14 @@ import type { WebhookContext, WebhookPolicy } from '../../webhooks/webhook-conte
 import type { QuoteEventListener } from '../../quotes/quote-events';
 import type { TenderChangeListener } from '../../tenders/tender-lifecycle.service';
 
+/** Why a request's signal aborted: its answer went out (or could no longer), so work done for it is wasted. */
+export class RequestEnded extends Error {
+  constructor() {
+    super('The request ended');
+    this.name = 'RequestEnded';
+  }
+}
+
 /** The context every resolver and route sees: the widest a feature asks for. */
 type GatewayContext = WebhookContext;
 
@@ -41,11 +49,16 @@ class RequestScope {
   private viewer?: Promise<Viewer>;
   private context?: Promise<GatewayContext>;
   private forked?: EntityManager;
+  private readonly ended = new AbortController();
 
   constructor(
     private readonly deps: ContextDeps,
     private readonly req: Request,
-  ) {}
+    res: Response,
+  ) {
+    // 'close' follows the answer (REQUEST_TIMEOUT_MS's 503 included) and a client that went away alike.
+    res.once('close', () => this.ended.abort(new RequestEnded()));
+  }
 
   /** This request's own EntityManager fork. */
   get em(): EntityManager {
@@ -96,6 +109,7 @@ class RequestScope {
       quoteEvents: this.deps.quoteEvents,
       insurerChecks: this.deps.insurerChecks,
       webhooks: this.deps.webhooks,
+      signal: this.ended.signal,
     };
     return context;
   }
@@ -105,7 +119,7 @@ class RequestScope {
 export const requestScopes =
   (deps: ContextDeps): RequestHandler =>
   (req, res, next) => {
-    res.locals.scope = new RequestScope(deps, req);
+    res.locals.scope = new RequestScope(deps, req, res);
     next();
   };
 

@@ -42,6 +42,13 @@ export const LIMITS = {
   limitsPerQuoteRequest: 20,
   insurersPerQuoteRequest: 50,
   optionsPerQuote: 500,
+  /**
+   * Quote requests one tender holds at most, whatever their state: with one option kept per requested limit, all
+   * of them and their risk information fit in one operation's row budget, so no tender becomes unreadable.
+   */
+  quoteRequestsPerTender: 50,
+  /** A quote request's whole risk information, serialised: `additional` and the named fields. */
+  riskInformationBytes: 20 * 1024,
   webhookEndpointsPerClient: 10,
   /** How long an onboarding check may wait for an insurer's callback, ms. */
   insurerCheckWaitMs: 10 * 60_000,

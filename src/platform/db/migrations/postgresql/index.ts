@@ -9,6 +9,7 @@ import { Migration20261122235309 } from './Migration20261122235309';
 import { Migration20261123000712 } from './Migration20261123000712';
 import { Migration20261123003114 } from './Migration20261123003114';
 import { Migration20261123021026 } from './Migration20261123021026';
+import { Migration20261124101500 } from './Migration20261124101500';
 
 /** Every migration in order; a new one is generated with `npm run cli -- db:migration:create` and added here. */
 export const postgresqlMigrations: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const postgresqlMigrations: MigrationObject[] = [
   { name: 'Migration20261123000712', class: Migration20261123000712 },
   { name: 'Migration20261123003114', class: Migration20261123003114 },
   { name: 'Migration20261123021026', class: Migration20261123021026 },
+  { name: 'Migration20261124101500', class: Migration20261124101500 },
 ];

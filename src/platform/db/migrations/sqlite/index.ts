@@ -10,6 +10,7 @@ import { Migration20261122235305 } from './Migration20261122235305';
 import { Migration20261123000652 } from './Migration20261123000652';
 import { Migration20261123003111 } from './Migration20261123003111';
 import { Migration20261123021021 } from './Migration20261123021021';
+import { Migration20261124101501 } from './Migration20261124101501';
 
 /** Every migration in order; a new one is generated with `npm run cli -- db:migration:create` and added here. */
 export const sqliteMigrations: MigrationObject[] = [
@@ -24,4 +25,5 @@ export const sqliteMigrations: MigrationObject[] = [
   { name: 'Migration20261123000652', class: Migration20261123000652 },
   { name: 'Migration20261123003111', class: Migration20261123003111 },
   { name: 'Migration20261123021021', class: Migration20261123021021 },
+  { name: 'Migration20261124101501', class: Migration20261124101501 },
 ];
