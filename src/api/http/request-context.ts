@@ -1,6 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { assertMay, type Operation } from '../../access/access-policy';
+import { DomainError } from '../../platform/errors/domain-error';
 import type { RequestContext } from '../../access/request-context';
 import type { Viewer } from '../../access/viewer';
 import type { TokenService } from '../../auth/token.service';
@@ -11,10 +12,13 @@ import type { WebhookContext, WebhookPolicy } from '../../webhooks/webhook-conte
 import type { QuoteEventListener } from '../../quotes/quote-events';
 import type { TenderChangeListener } from '../../tenders/tender-lifecycle.service';
 
-/** Why a request's signal aborted: its answer went out (or could no longer), so work done for it is wasted. */
-export class RequestEnded extends Error {
+/**
+ * Why a request's signal aborted: its answer went out (or could no longer), so work done for it is wasted. A
+ * domain error, so that a resolver it stops is not logged as a fault; nobody reads its answer.
+ */
+export class RequestEnded extends DomainError {
   constructor() {
-    super('The request ended');
+    super('SERVICE_UNAVAILABLE', 'The request ended before the operation did');
     this.name = 'RequestEnded';
   }
 }
