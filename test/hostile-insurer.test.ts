@@ -155,7 +155,7 @@ describe('the outbox against a hostile insurer system', () => {
 
   it('an absurd premium or a quote for another id is refused as an invalid quote; nothing is stored and every read answers', async () => {
     expect(bySlug['absurd-premium']).toMatchObject({ status: 'FAILED', failureReason: 'insurer sent an invalid quote', options: [] });
-    expect(bySlug['absurd-premium'].failureDetail).toMatch(/premium must be a positive amount up to 1000000000000000/);
+    expect(bySlug['absurd-premium'].failureDetail).toMatch(/premium must be an amount of at least 0.01 \(a cent\) up to 1000000000000000/);
     expect(bySlug['wrong-id']).toMatchObject({ status: 'FAILED', failureReason: 'insurer sent an invalid quote', options: [] });
     expect(await gateway.em().count(QuoteOption, { quoteRequest: { $in: [bySlug['absurd-premium'].id, bySlug['wrong-id'].id] } })).toBe(0);
     const proposal = await graphql(gateway, broker, 'query($id: ID!) { proposal(tenderId: $id) { entries { quoteRequest { status options { premiumWithTax } } } cheapest { option { premiumWithTax } } } }', { id: tender.id });
@@ -327,5 +327,45 @@ describe('the insurer URL allow-list (SSRF guard)', () => {
     } finally {
       await listed.close();
     }
+  });
+});
+
+/** Money is shown to the cent: a premium the proposal would show as 0.00 is no quote. */
+describe('sub-cent premiums from a real insurer system', () => {
+  let gateway: Gateway;
+  let hostile: HostileInsurers;
+  let tender: Tender;
+  let internal: string;
+  let broker: string;
+
+  beforeAll(async () => {
+    gateway = await startGateway({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+    const world = await createWorld(gateway.em());
+    tender = await createTender(gateway.em(), world);
+    broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+    internal = await tokenFor(gateway, Role.INTERNAL);
+    hostile = await startHostileInsurers(gateway, { healthy: 'healthy', tiny: 'tiny-premium', 'sub-cent': 'sub-cent-premium' });
+    await requestQuotes(gateway, broker, tender, Object.values(hostile.insurers).map((insurer) => insurer.id));
+    await waitFor('every request to settle', async () => (await quoteRequests(gateway, internal, tender)).every((request) => FINAL.includes(request.status)));
+  }, 60_000);
+
+  afterAll(async () => {
+    await hostile?.close();
+    await gateway?.close();
+  });
+
+  it('a premium of 5e-324 or 0.001 is an invalid quote: FAILED, nothing stored, the detail for internal users only, and not the cheapest', async () => {
+    const slugOf = new Map(Object.entries(hostile.insurers).map(([slug, insurer]) => [insurer.id, slug]));
+    const asInternal = Object.fromEntries((await quoteRequests(gateway, internal, tender)).map((request) => [slugOf.get(request.insurer.id), request]));
+    for (const slug of ['tiny', 'sub-cent']) {
+      expect(asInternal[slug], slug).toMatchObject({ status: 'FAILED', attempts: 1, failureReason: 'insurer sent an invalid quote', options: [] });
+      expect(asInternal[slug].failureDetail).toMatch(/option 0: premium must be an amount of at least 0.01 \(a cent\)/);
+    }
+    expect(await gateway.em().count(QuoteOption, { quoteRequest: { $in: [asInternal.tiny.id, asInternal['sub-cent'].id] } })).toBe(0);
+    const asBroker = await quoteRequests(gateway, broker, tender);
+    for (const request of asBroker.filter((r) => r.status === 'FAILED')) expect(request.failureDetail).toBeNull();
+    const proposal = await graphql(gateway, broker, 'query($id: ID!) { proposal(tenderId: $id) { cheapest { insurer { name } option { premium premiumWithTax cheapest } } } }', { id: tender.id });
+    expect(proposal.body.errors).toBeUndefined();
+    expect(proposal.body.data.proposal.cheapest).toEqual([{ insurer: { name: 'Hostile healthy' }, option: { premium: 1000, premiumWithTax: 1190, cheapest: true } }]);
   });
 });

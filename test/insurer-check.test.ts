@@ -302,3 +302,47 @@ describe('insurer:check on the command line', () => {
     expect((await cli()).code).toBe(2);
   });
 });
+
+describe('checkInsurer within its request', () => {
+  let bounded: Gateway;
+  let silent: SimulatedInsurers;
+  let token: string;
+  const REQUEST_TIMEOUT_MS = 600;
+
+  beforeAll(async () => {
+    // The request ends long before the check's callback wait (1 s): the 503 of REQUEST_TIMEOUT_MS answers it.
+    bounded = await startGateway({ env: { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) } });
+    silent = await startSimulatedInsurers(bounded, [{ name: 'Sim silent', behaviour: 'silent' }]);
+    token = await tokenFor(bounded, Role.INTERNAL);
+  });
+
+  afterAll(async () => {
+    await silent?.close();
+    await bounded?.close();
+  });
+
+  it('two checkInsurer in one operation are refused before either runs: 400, and the insurer hears nothing', async () => {
+    const id = silent.insurers[0].id;
+    const { status, body } = await graphql(
+      bounded,
+      token,
+      `mutation { a: checkInsurer(insurerId: "${id}", waitMs: 1000) { passed } b: checkInsurer(insurerId: "${id}", waitMs: 1000) { passed } }`,
+    );
+    expect(status).toBe(400);
+    expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(body.errors[0].message).toBe('An operation may run checkInsurer once; send each check in an operation of its own');
+    expect(silent.simulator.stats(silent.slugs[0]).posts).toBe(0);
+  });
+
+  it('a check whose request timed out calls the insurer no more: after the 503, no repeated delivery reaches it', async () => {
+    const started = Date.now();
+    const { status } = await graphql(bounded, token, CHECK, { insurerId: silent.insurers[0].id, waitMs: 1000 });
+    expect(status).toBe(503);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(silent.simulator.stats(silent.slugs[0]).posts).toBe(1);
+    // The check would have sent its idempotency step's POST when its 1 s wait ran out; well past it, none came.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(silent.simulator.stats(silent.slugs[0]).posts).toBe(1);
+    expect(await bounded.em().count(InsurerCheck, {})).toBe(0);
+  });
+});

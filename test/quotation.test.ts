@@ -5,6 +5,7 @@ import { EARLY_CALLBACK_TTL_MS } from '../src/quotes/quote-callback.service';
 import { QuoteOption } from '../src/quotes/quote-option.entity';
 import { QuoteRequest } from '../src/quotes/quote-request.entity';
 import { TenderStatus } from '../src/tenders/tender-status';
+import { LIMITS } from '../src/platform/validation/rules';
 import { TenderInvitation } from '../src/tenders/tender-invitation.entity';
 import type { SimBehaviour } from '../src/insurer-sim/insurer-sim';
 import { CALLBACK_PATH as SIM_CALLBACK_PATH } from '../src/insurer-sim/insurer-sim';
@@ -156,7 +157,7 @@ describe('quotation integration end to end', () => {
 });
 
 describe('requestQuotes validation and access', () => {
-  it('concurrent requests for one tender all succeed, each insurer invited once', async () => {
+  it('concurrent requests for one tender all succeed for distinct insurers, each invited once; of two at once for one insurer, one is refused with CONFLICT', async () => {
     const { insurers } = await simulate([{ name: 'Anchor Insurance' }, { name: 'Beacon Insurance' }, { name: 'Compass Insurance' }]);
     const results = await Promise.all(
       [...insurers, insurers[0]].map((insurer) =>
@@ -165,9 +166,41 @@ describe('requestQuotes validation and access', () => {
         }),
       ),
     );
-    for (const { body } of results) expect(body.errors).toBeUndefined();
+    const refused = results.filter(({ body }) => body.errors !== undefined);
+    expect(refused.map(({ status, body }) => [status, body.errors[0].extensions.code])).toEqual([[409, 'CONFLICT']]);
+    expect(refused[0].body.errors[0].message).toContain('Anchor Insurance');
     expect(await gateway.em().count(TenderInvitation, { tender: tender.id })).toBe(3);
-    expect((await settled()).length).toBe(4);
+    expect((await settled()).length).toBe(3);
+  });
+
+  it('a repeated request for an insurer whose request is still open is refused with CONFLICT and queues nothing; once it has ended, the insurer may be asked again', async () => {
+    const { insurers, simulator, slugs } = await simulate([{ name: 'Anchor Insurance', behaviour: 'silent' }, { name: 'Beacon Insurance' }]);
+    await requestQuotes([insurers[0].id]);
+    const open = await waitFor('the acknowledgement', async () => (await quoteRequests()).find((r) => r.status === 'PROCESSING'));
+    const again = await graphql(gateway, broker, REQUEST_QUOTES, {
+      input: { tenderId: tender.id, insurerIds: [insurers[1].id, insurers[0].id], limits: [{ insuranceSum: 1000, deductible: 0 }], riskInformation: {} },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.errors[0].extensions).toMatchObject({ code: 'CONFLICT', errors: [{ parameter: 'insurerIds' }] });
+    expect((await quoteRequests()).length).toBe(1);
+    // The silent insurer calls back after all: its request ends QUOTED, and the insurer may be asked again.
+    expect((await postCallback(await tokenFor(gateway, Role.INSURER, { insurerId: insurers[0].id }), open.insurerReference)).status).toBe(202);
+    expect((await settled()).map((r) => r.status)).toEqual(['QUOTED']);
+    simulator.setBehaviour(slugs[0], 'quote');
+    await requestQuotes([insurers[0].id]);
+    expect((await settled()).length).toBe(2);
+  });
+
+  it(`a tender holds at most ${LIMITS.quoteRequestsPerTender} quote requests: a request beyond them is refused with CONFLICT and queues nothing`, async () => {
+    const { insurers } = await simulate(Array.from({ length: LIMITS.quoteRequestsPerTender + 1 }, (_, i) => ({ name: `Insurer ${String(i).padStart(2, '0')}`, behaviour: 'decline' as const })));
+    const input = (ids: string[]) => ({ input: { tenderId: tender.id, insurerIds: ids, limits: [{ insuranceSum: 1000, deductible: 0 }], riskInformation: {} } });
+    expect((await graphql(gateway, broker, REQUEST_QUOTES, input(insurers.slice(0, LIMITS.quoteRequestsPerTender).map((i) => i.id)))).body.errors).toBeUndefined();
+    await settled();
+    const beyond = await graphql(gateway, broker, REQUEST_QUOTES, input([insurers[LIMITS.quoteRequestsPerTender].id]));
+    expect(beyond.status).toBe(409);
+    expect(beyond.body.errors[0]).toMatchObject({ extensions: { code: 'CONFLICT', errors: [{ parameter: 'insurerIds', message: 'at most 0 more insurers for this tender' }] } });
+    expect(beyond.body.errors[0].message).toContain(`at most ${LIMITS.quoteRequestsPerTender} quote requests`);
+    expect(await gateway.em().count(QuoteRequest, { tender: tender.id })).toBe(LIMITS.quoteRequestsPerTender);
   });
 
   it('refuses bad limits, currencies and URLs field by field, and queues nothing', async () => {

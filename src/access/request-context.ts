@@ -22,4 +22,9 @@ export interface RequestContext {
   wakeDispatcher: (insurerId?: string) => void;
   /** Which insurer URLs may be registered (INSURER_URL_ALLOW). */
   insurerUrls: UrlAllowList;
+  /**
+   * Aborted when the request ends (answered, timed out with its 503, or the client gone): partner calls a
+   * resolver makes stop with it, so none outlives the request that asked for it.
+   */
+  signal: AbortSignal;
 }

@@ -64,11 +64,12 @@ export class InsurerCheckResolver {
   async checkInsurer(
     @Arg('insurerId', () => ID) insurerId: string,
     @Arg('waitMs', () => Int, { nullable: true }) waitMs: number | null,
-    @Ctx() { em, insurerChecks }: QuoteContext,
+    @Ctx() { em, insurerChecks, signal }: QuoteContext,
   ): Promise<InsurerCheckReportView> {
     const wait = waitMs === null || waitMs === undefined ? insurerChecks.defaultWaitMs : insurerChecks.checkWait(waitMs);
     const insurer = await insurerChecks.findInsurer(em, insurerId, { byName: false });
-    const report: InsurerCheckReport = await insurerChecks.run(em, insurer, { waitMs: wait });
+    // The check ends with its request: after the 503 of REQUEST_TIMEOUT_MS nobody reads its report.
+    const report: InsurerCheckReport = await insurerChecks.run(em, insurer, { waitMs: wait, signal });
     return { ...report, startedAt: new Date(report.startedAt) };
   }
 }

@@ -71,6 +71,11 @@ export interface InsurerCheckOptions {
    * The callback step then fails with this reason at once.
    */
   gatewayProblem?: string | null;
+  /**
+   * The end of the request the check runs for (the checkInsurer mutation): when it aborts, the check stops where
+   * it is (an insurer call in flight is cut off, no later step calls the insurer) and `run` throws its reason.
+   */
+  signal?: AbortSignal;
 }
 
 const limitKey = (limit: Limit) => `${limit.insurance_sum}/${limit.deductible}`;
@@ -78,7 +83,19 @@ const sameOptions = (a: QuoteOptionPayload[], b: QuoteOptionPayload[]) => {
   const canonical = (options: QuoteOptionPayload[]) => JSON.stringify(options.map((o) => [o.insurance_sum, o.deductible, o.premium]).sort());
   return canonical(a) === canonical(b);
 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when `signal` aborts (then throws its reason). */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
 
 /** What went wrong in a call: the public reason and the detail (an operator's check shows both). */
 function failureOf(error: unknown): string {
@@ -131,8 +148,9 @@ export class InsurerChecker {
     return insurer;
   }
 
-  async run(em: EntityManager, insurer: Insurer, { waitMs, gatewayProblem }: InsurerCheckOptions): Promise<InsurerCheckReport> {
+  async run(em: EntityManager, insurer: Insurer, { waitMs, gatewayProblem, signal }: InsurerCheckOptions): Promise<InsurerCheckReport> {
     this.checkWait(waitMs);
+    signal?.throwIfAborted();
     const startedAt = new Date();
     const started = performance.now();
     const steps: InsurerCheckStep[] = [];
@@ -159,7 +177,7 @@ export class InsurerChecker {
       // 1. POST /quotes: 2xx within QUOTE_TIMEOUT_MS with {id, status: "PROCESSING"} (spec 2.4, 4.4 rule 1).
       let since = performance.now();
       try {
-        const id = parseAcknowledgement(await this.client.requestQuote(insurer, body, idempotencyKey));
+        const id = parseAcknowledgement(await this.client.requestQuote(insurer, body, idempotencyKey, signal));
         if (await em.fork().count(QuoteRequest, { insurer: insurer.id, insurerReference: id })) {
           record('acknowledgement', false, since, `the insurer answered with id "${id}", which it already gave one of the gateway's quote requests: ids must be unique`);
         } else {
@@ -171,6 +189,7 @@ export class InsurerChecker {
         record('acknowledgement', false, since, failureOf(error));
       }
 
+      signal?.throwIfAborted();
       // 2. The callback (spec 4.5), through the gateway's route with the insurer's token.
       let callbackArrived = false;
       let callbackSeenAt = 0;
@@ -178,7 +197,7 @@ export class InsurerChecker {
       if (!reference) skip('callback', 'no acknowledgement');
       else if (gatewayProblem) record('callback', false, since, gatewayProblem);
       else {
-        const arrived = await this.waitForCallbacks(em, checkId, insurer.id, reference, 1, since + waitMs);
+        const arrived = await this.waitForCallbacks(em, checkId, insurer.id, reference, 1, since + waitMs, signal);
         callbackArrived = arrived.count > 0;
         callbackSeenAt = performance.now();
         record(
@@ -193,6 +212,7 @@ export class InsurerChecker {
         );
       }
 
+      signal?.throwIfAborted();
       // 3. GET /quotes/{id}: the spec's shape, options for the requested limits.
       let firstQuote: QuoteOptionPayload[] | undefined;
       since = performance.now();
@@ -200,7 +220,7 @@ export class InsurerChecker {
       else if (!callbackArrived) skip('quote', 'no callback (the gateway fetches a quote only after its callback, spec 4.4 rule 2)');
       else {
         try {
-          const { options, note } = parseQuote(await this.client.fetchQuote(insurer, reference), reference, CHECK_LIMITS);
+          const { options, note } = parseQuote(await this.client.fetchQuote(insurer, reference, signal), reference, CHECK_LIMITS);
           const missing = CHECK_LIMITS.filter((limit) => !options.some((option) => limitKey(option) === limitKey(limit))).map(limitKey);
           const dropped = note ? `; ${note} (the gateway drops those)` : '';
           if (options.length === 0) {
@@ -217,12 +237,13 @@ export class InsurerChecker {
         }
       }
 
+      signal?.throwIfAborted();
       // 4. The same POST with the same Idempotency-Key: what the gateway does after a timeout or a 5xx.
       since = performance.now();
       if (!reference) skip('idempotency', 'no acknowledgement');
       else {
         try {
-          const again = parseAcknowledgement(await this.client.requestQuote(insurer, body, idempotencyKey));
+          const again = parseAcknowledgement(await this.client.requestQuote(insurer, body, idempotencyKey, signal));
           record(
             'idempotency',
             true,
@@ -236,18 +257,19 @@ export class InsurerChecker {
         }
       }
 
+      signal?.throwIfAborted();
       // 5. A second callback: accepted (202) and nothing changes; only observable when the insurer sends one.
       since = performance.now();
       if (!reference) skip('duplicate-callback', 'no acknowledgement');
       else if (!callbackArrived) skip('duplicate-callback', 'no callback');
       else if (!firstQuote) skip('duplicate-callback', 'the quote fetch did not pass (the check compares the quote before and after a repeated callback)');
       else {
-        const { count } = await this.waitForCallbacks(em, checkId, insurer.id, reference, 2, callbackSeenAt + REPEAT_WAIT_MS);
+        const { count } = await this.waitForCallbacks(em, checkId, insurer.id, reference, 2, callbackSeenAt + REPEAT_WAIT_MS, signal);
         if (count < 2) {
           record('duplicate-callback', true, since, 'not observed: the insurer called back once (a repeated callback is answered 202 and changes nothing; the check cannot make an insurer send one)');
         } else {
           try {
-            const { options } = parseQuote(await this.client.fetchQuote(insurer, reference), reference, CHECK_LIMITS);
+            const { options } = parseQuote(await this.client.fetchQuote(insurer, reference, signal), reference, CHECK_LIMITS);
             record(
               'duplicate-callback',
               sameOptions(options, firstQuote),
@@ -275,11 +297,19 @@ export class InsurerChecker {
   }
 
   /** Polls until `wanted` callbacks for the check's id were accepted, or `deadline` (performance.now() time) passed. */
-  private async waitForCallbacks(em: EntityManager, checkId: string, insurerId: string, reference: string, wanted: number, deadline: number): Promise<Callbacks> {
+  private async waitForCallbacks(
+    em: EntityManager,
+    checkId: string,
+    insurerId: string,
+    reference: string,
+    wanted: number,
+    deadline: number,
+    signal?: AbortSignal,
+  ): Promise<Callbacks> {
     for (;;) {
       const seen = await this.callbacks(em, checkId, insurerId, reference);
       if (seen.count >= wanted || performance.now() >= deadline) return seen;
-      await sleep(Math.min(POLL_MS, Math.max(0, deadline - performance.now())));
+      await sleep(Math.min(POLL_MS, Math.max(0, deadline - performance.now())), signal);
     }
   }
 

@@ -65,14 +65,17 @@ export class InsurerClient {
     this.partner = new PartnerClient({ timeoutMs: config.timeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES, urlAllowList: config.urlAllowList });
   }
 
-  /** `POST {insurer_base_url}/quotes`; the answer is returned unvalidated. */
-  async requestQuote(insurer: InsurerEndpoint, body: unknown, idempotencyKey: string): Promise<unknown> {
-    return this.json(await this.call(insurer, 'POST', '/quotes', body, { 'idempotency-key': idempotencyKey }), Reason.invalidAcknowledgement);
+  /**
+   * `POST {insurer_base_url}/quotes`; the answer is returned unvalidated. `signal`: the end of the request the call
+   * is made for (an onboarding check); when it aborts, the call stops and the signal's reason is thrown.
+   */
+  async requestQuote(insurer: InsurerEndpoint, body: unknown, idempotencyKey: string, signal?: AbortSignal): Promise<unknown> {
+    return this.json(await this.call(insurer, 'POST', '/quotes', body, { 'idempotency-key': idempotencyKey }, signal), Reason.invalidAcknowledgement);
   }
 
-  /** `GET {insurer_base_url}/quotes/{id}`; the answer is returned unvalidated. */
-  async fetchQuote(insurer: InsurerEndpoint, insurerReference: string): Promise<unknown> {
-    return this.json(await this.call(insurer, 'GET', `/quotes/${encodeURIComponent(insurerReference)}`), Reason.invalidQuote);
+  /** `GET {insurer_base_url}/quotes/{id}`; the answer is returned unvalidated. `signal` as for `requestQuote`. */
+  async fetchQuote(insurer: InsurerEndpoint, insurerReference: string, signal?: AbortSignal): Promise<unknown> {
+    return this.json(await this.call(insurer, 'GET', `/quotes/${encodeURIComponent(insurerReference)}`, undefined, {}, signal), Reason.invalidQuote);
   }
 
   private json(answer: PartnerAnswer, invalid: string): unknown {
@@ -84,11 +87,18 @@ export class InsurerClient {
     }
   }
 
-  private async call(insurer: InsurerEndpoint, method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<PartnerAnswer> {
+  private async call(
+    insurer: InsurerEndpoint,
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+    signal?: AbortSignal,
+  ): Promise<PartnerAnswer> {
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (insurer.outboundCredential) headers.authorization = `Bearer ${insurer.outboundCredential}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const answer = await this.partner.send(`${insurer.quoteApiUrl}${path}`, method, headers, body === undefined ? undefined : Buffer.from(JSON.stringify(body))).catch((error: unknown) => {
+    const answer = await this.partner.send(`${insurer.quoteApiUrl}${path}`, method, headers, body === undefined ? undefined : Buffer.from(JSON.stringify(body)), { signal }).catch((error: unknown) => {
       if (!(error instanceof PartnerCallFailed)) throw error;
       const { reason, retryable } = FAULTS[error.fault];
       throw new PartnerError(reason, error.detail, retryable);

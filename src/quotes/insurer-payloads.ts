@@ -41,7 +41,9 @@ function optionProblem(option: unknown): string | undefined {
  * Spec 2.5: `{id, quote_options: [{insurance_sum, deductible, premium}]}`, for the id that was asked for.
  * Every option must follow the option rules (positive amounts up to MAX_AMOUNT, deductible from 0, below the sum), or the
  * whole quote is refused. Options for a limit that was not requested are dropped and noted; a quote left
- * with none of the requested limits is refused too (an empty list is a decline).
+ * with none of the requested limits is refused too (an empty list is a decline). Of several options for one
+ * limit the cheapest is kept (the proposal compares one per limit) and the others are noted: a request keeps at
+ * most one option per requested limit, which bounds what reading a tender's quotes costs.
  */
 export function parseQuote(body: unknown, expectedId: string, requested: readonly Limit[]): ValidQuote {
   if (!isRecord(body)) throw invalidQuote('not a JSON object');
@@ -54,14 +56,22 @@ export function parseQuote(body: unknown, expectedId: string, requested: readonl
     if (problem) throw invalidQuote(`option ${index}: ${problem}`);
   });
   const wanted = new Set(requested.map((limit) => `${limit.insurance_sum}/${limit.deductible}`));
-  const kept: QuoteOptionPayload[] = [];
+  const kept = new Map<string, QuoteOptionPayload>();
   const dropped: string[] = [];
+  let repeated = 0;
   for (const option of options as QuoteOptionPayload[]) {
     const key = `${option.insurance_sum}/${option.deductible}`;
-    if (wanted.has(key)) kept.push({ insurance_sum: option.insurance_sum, deductible: option.deductible, premium: option.premium });
-    else dropped.push(key);
+    const earlier = kept.get(key);
+    if (!wanted.has(key)) dropped.push(key);
+    else if (earlier) {
+      repeated++;
+      if (option.premium < earlier.premium) earlier.premium = option.premium;
+    } else kept.set(key, { insurance_sum: option.insurance_sum, deductible: option.deductible, premium: option.premium });
   }
-  if (options.length > 0 && kept.length === 0) throw invalidQuote(`no option is for a requested limit (offered ${dropped.slice(0, 10).join(', ')})`);
-  const note = dropped.length === 0 ? null : `dropped ${dropped.length} option(s) for limits that were not requested: ${dropped.slice(0, 10).join(', ')}`;
-  return { options: kept, note };
+  if (options.length > 0 && kept.size === 0) throw invalidQuote(`no option is for a requested limit (offered ${dropped.slice(0, 10).join(', ')})`);
+  const notes = [
+    ...(dropped.length === 0 ? [] : [`dropped ${dropped.length} option(s) for limits that were not requested: ${dropped.slice(0, 10).join(', ')}`]),
+    ...(repeated === 0 ? [] : [`dropped ${repeated} more expensive option(s) for a limit already offered`]),
+  ];
+  return { options: [...kept.values()], note: notes.length === 0 ? null : notes.join('; ') };
 }

@@ -1,5 +1,5 @@
 import type { QuoteRequest } from './quote-request.entity';
-import type { CheapestOptionView, ProposalView } from './proposal.types';
+import type { CheapestOptionView, ProposalOverview } from './proposal.types';
 import type { QuoteOptionView, QuoteRequestView } from './quote.types';
 import type { Tender } from '../tenders/tender.entity';
 
@@ -46,7 +46,6 @@ function presentRequest(
     status: request.status,
     insurerReference: request.insurerReference ?? null,
     limits: request.limits.map((limit) => ({ insuranceSum: limit.insurance_sum, deductible: limit.deductible })),
-    riskInformation: request.riskInformation,
     attempts: request.attempts,
     nextAttemptAt: request.nextAttemptAt ?? null,
     lastError: request.lastError ?? null,
@@ -74,7 +73,7 @@ export function buildProposal(
   tender: Tender,
   requests: QuoteRequest[],
   { showTaxRate, ...redaction }: { showTaxRate: boolean } & RequestRedaction,
-): { proposal: ProposalView; requests: QuoteRequestView[] } {
+): { proposal: ProposalOverview; requests: QuoteRequestView[] } {
   const latest = latestPerInsurer(requests);
   const best = new Map<string, { request: QuoteRequest; optionId: string; premium: number }>();
   for (const request of latest) {

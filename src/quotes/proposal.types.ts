@@ -26,6 +26,10 @@ export class ProposalEntryView {
   quoteRequest!: QuoteRequestView;
 }
 
+/**
+ * What a proposal is resolved from: the tender's own row. Its quote requests are loaded only when a field that
+ * shows them is asked for (`entries`, `cheapest`, `orderedOptionId`: proposal.resolver.ts).
+ */
 @ObjectType('Proposal', { description: "The tender's offers side by side." })
 export class ProposalView {
   @Field(() => ID)
@@ -33,13 +37,11 @@ export class ProposalView {
 
   @Field(() => Float, { nullable: true })
   taxRate!: number | null;
+}
 
-  @Field(() => [ProposalEntryView], { description: 'Per insurer (by name) its latest quote request.' })
-  entries!: ProposalEntryView[];
-
-  @Field(() => [CheapestOptionView], { description: 'Per insurance sum and deductible pair, the cheapest option.' })
-  cheapest!: CheapestOptionView[];
-
-  @Field(() => ID, { nullable: true, description: 'The option cover was ordered on, once ordered.' })
-  orderedOptionId!: string | null;
+/** The whole overview, once the tender's quote requests are loaded. */
+export interface ProposalOverview extends ProposalView {
+  entries: ProposalEntryView[];
+  cheapest: CheapestOptionView[];
+  orderedOptionId: string | null;
 }

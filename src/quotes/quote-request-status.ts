@@ -22,5 +22,8 @@ export enum QuoteRequestStatus {
 
 registerEnumType(QuoteRequestStatus, { name: 'QuoteRequestStatus', description: 'Where a quote request to one insurer stands.' });
 
+/** States of a request that has not ended: a tender has at most one of them per insurer. */
+export const LIVE: readonly QuoteRequestStatus[] = [QuoteRequestStatus.QUEUED, QuoteRequestStatus.PROCESSING, QuoteRequestStatus.AVAILABLE];
+
 /** States with work for the dispatcher: send the request, or fetch the quote. */
 export const DISPATCHABLE: readonly QuoteRequestStatus[] = [QuoteRequestStatus.QUEUED, QuoteRequestStatus.AVAILABLE];

@@ -20,7 +20,7 @@ export interface Limit {
 @Index({ name: 'quote_request_due_idx', properties: ['status', 'nextAttemptAt'] })
 @Unique({ name: 'quote_request_insurer_reference_unique', properties: ['insurer', 'insurerReference'] })
 export class QuoteRequest {
-  [OptionalProps]?: 'id' | 'status' | 'attempts' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'id' | 'status' | 'attempts' | 'createdAt' | 'updatedAt' | 'riskInformationBytes';
 
   @PrimaryKey({ type: 'string', length: 36 })
   id: string = newId();
@@ -37,9 +37,16 @@ export class QuoteRequest {
   @Property({ type: 'json' })
   limits!: Limit[];
 
-  /** Spec 2.3 `risk_information`, as sent. */
-  @Property({ type: 'json' })
+  /**
+   * Spec 2.3 `risk_information`, as sent. Up to LIMITS.riskInformationBytes, parsed many times that on the heap:
+   * loaded only where asked for (the dispatcher's own statement; `QuoteRequest.riskInformation` in GraphQL).
+   */
+  @Property({ type: 'json', lazy: true })
   riskInformation!: Record<string, unknown>;
+
+  /** `riskInformation`'s size as compact JSON: what reading it costs is known before it is read. */
+  @Property({ type: 'integer' })
+  riskInformationBytes: number = 0;
 
   /** The insurer system's id from its acknowledgement (spec 2.4). */
   @Property({ type: 'string', length: LIMITS.reference, nullable: true })

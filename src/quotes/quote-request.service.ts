@@ -12,6 +12,7 @@ import { TenderStatus } from '../tenders/tender-status';
 import { LIMITS, RequestQuotesRules, isHttpUrl } from '../platform/validation/rules';
 import { problemsOf, refused } from '../platform/validation/validate';
 import { QuoteRequest, type Limit } from './quote-request.entity';
+import { LIVE } from './quote-request-status';
 import type { QuoteEventListener } from './quote-events';
 import type { RequestQuotesInput } from './quote.types';
 
@@ -19,6 +20,8 @@ import type { RequestQuotesInput } from './quote.types';
 const QUOTABLE: readonly TenderStatus[] = [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED];
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const SPEC_FIELDS = ['turnover', 'type_of_business', 'website_url', 'customer_name'];
+
+const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
 
 /** Rules across limits: each deductible below its insurance sum, no limit twice. */
 function checkLimits(limits: RequestQuotesInput['limits'], problems: FieldProblem[]): Limit[] {
@@ -54,6 +57,10 @@ function riskInformationOf(input: RequestQuotesInput['riskInformation'], tender:
   }
   const customerName = input.customerName ?? tender.customer.name;
   risk.customer_name = customerName;
+  // What reads are priced by (operation-cost.ts): the largest risk information any request may carry.
+  if (jsonBytes(risk) > LIMITS.riskInformationBytes) {
+    problems.push({ parameter: 'riskInformation', message: `must be at most ${LIMITS.riskInformationBytes / 1024} KiB of JSON in all` });
+  }
   return risk;
 }
 
@@ -86,6 +93,7 @@ export class QuoteRequestService {
     if (problems.length > 0) throw badInput('The quote request is invalid', problems);
 
     return this.em.transactional(async (tx) => {
+      await this.checkRoomFor(tx, tender.id, insurers);
       const now = new Date();
       const requests = insurers.map((insurer) =>
         tx.create(QuoteRequest, {
@@ -93,14 +101,13 @@ export class QuoteRequestService {
           insurer,
           limits,
           riskInformation,
+          riskInformationBytes: jsonBytes(riskInformation),
           requestedBy: this.viewer.appId,
           nextAttemptAt: now,
           createdAt: now,
           updatedAt: now,
         }),
       );
-      // The requests are written first: the transaction then holds the write lock (on SQLite a read first would
-      // start a snapshot that another instance's write makes stale, and the upgrade would fail at once).
       await tx.flush();
       const known = await tx.find(TenderInvitation, { tender: tender.id, insurer: { $in: insurers.map((insurer) => insurer.id) } }, { fields: ['insurer'] });
       const invited = insurers.filter((insurer) => !known.some((invitation) => invitation.insurer.id === insurer.id));
@@ -121,5 +128,29 @@ export class QuoteRequestService {
       await insurersInvited(tx, invited.map((insurer) => insurer.id));
       return requests;
     });
+  }
+
+  /**
+   * The bounds of a tender's quote requests (docs/quotation.md, "Requesting"): one live request per insurer, and
+   * LIMITS.quoteRequestsPerTender in all. Checked inside the transaction that writes them, one request for the
+   * tender at a time: the no-op write takes the tender's row lock on PostgreSQL and SQLite's write lock (a read
+   * first would start a snapshot that another instance's write makes stale, and the upgrade would fail at once),
+   * so each counts what the one before it committed. The tender's version is not touched.
+   */
+  private async checkRoomFor(tx: EntityManager, tenderId: string, insurers: readonly Insurer[]): Promise<void> {
+    await tx.getConnection().execute('update tender set version = version where id = ?', [tenderId], 'run', tx.getTransactionContext());
+    const live = await tx.find(QuoteRequest, { tender: tenderId, status: { $in: [...LIVE] }, insurer: { $in: insurers.map((insurer) => insurer.id) } }, { fields: ['insurer'] });
+    if (live.length > 0) {
+      const names = insurers.filter((insurer) => live.some((request) => request.insurer.id === insurer.id)).map((insurer) => insurer.name);
+      throw new DomainError('CONFLICT', `A quote request is still open for ${names.join(', ')}; ask again once it has ended (or close and reopen the tender)`, [
+        { parameter: 'insurerIds', message: `a quote request of this tender is still ${LIVE.join(', ')} for ${names.join(', ')}` },
+      ]);
+    }
+    const held = await tx.count(QuoteRequest, { tender: tenderId });
+    if (held + insurers.length > LIMITS.quoteRequestsPerTender) {
+      throw new DomainError('CONFLICT', `A tender holds at most ${LIMITS.quoteRequestsPerTender} quote requests; this one holds ${held}, and ${insurers.length} more were asked for`, [
+        { parameter: 'insurerIds', message: `at most ${Math.max(0, LIMITS.quoteRequestsPerTender - held)} more insurers for this tender` },
+      ]);
+    }
   }
 }

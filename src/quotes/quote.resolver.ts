@@ -2,7 +2,7 @@ import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { Allowed } from '../access/access-policy';
 import type { RequestContext } from '../access/request-context';
 import { recordOfEntity } from '../tenders/read/tender-record';
-import { presentTender } from '../tenders/tender-access';
+import { findVisibleTender, isRedactedFor, presentTender } from '../tenders/tender-access';
 import type { TenderContext } from '../tenders/tender-context';
 import { TenderView } from '../tenders/tender.types';
 import { orderCover } from './order-cover.service';
@@ -38,8 +38,10 @@ export class QuoteResolver {
 
   @Allowed('proposal')
   @Query(() => ProposalView, { description: "A tender's offers side by side (the proposal overview)." })
-  async proposal(@Arg('tenderId', () => ID) tenderId: string, @Ctx() context: RequestContext): Promise<ProposalView> {
-    return (await proposalLoader(context).load(tenderId)).proposal;
+  async proposal(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { em, viewer, rows }: RequestContext): Promise<ProposalView> {
+    // The tender's row only: its quote requests are loaded when a field that shows them is asked for.
+    const tender = await rows.read(() => findVisibleTender(em, viewer, tenderId), () => 1);
+    return { tenderId: tender.id, taxRate: isRedactedFor(viewer, tender.status, tender.awardedInsurer?.id) ? null : tender.taxRate };
   }
 
   @Allowed('orderCover')

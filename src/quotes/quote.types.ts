@@ -112,9 +112,6 @@ export class QuoteRequestView {
   @Field(() => [LimitView])
   limits!: LimitView[];
 
-  @Field(() => JSONObjectScalar)
-  riskInformation!: Record<string, unknown>;
-
   @Field(() => Int, { description: 'Attempts of the current step (sending or fetching).' })
   attempts!: number;
 

@@ -58,8 +58,8 @@ export class Tender {
   @ManyToOne({ entity: () => QuoteOption, nullable: true, index: false })
   orderedOption?: QuoteOption | null;
 
-  /** Risk information captured with the tender; the default for its quote requests. */
-  @Property({ type: 'json', nullable: true })
+  /** Risk information captured with the tender; the default for its quote requests. Not read with the tender. */
+  @Property({ type: 'json', nullable: true, lazy: true })
   riskInformation?: Record<string, unknown> | null;
 
   /** Set when the winning insurer confirms the policy documentation of a SUCCESSFUL tender. */

@@ -17,11 +17,16 @@ export type Misbehaviour =
   | 'nul-error' // 400 with NUL bytes in the body
   | 'nul-body' // 200 with a body that is not JSON and contains NUL bytes
   | 'absurd-premium' // a quote with premium 1.7e308
+  | 'tiny-premium' // a quote with premium 5e-324 (the smallest positive double)
+  | 'sub-cent-premium' // a quote with premium 0.001
   | 'wrong-id' // a quote for another id
   | 'unrequested-option' // the requested options plus one for a limit nobody asked for
   | 'storm' // 503 to everything
   | 'never' // accepts the connection and never answers
   | 'hold'; // the POST waits until the test releases it with an id of its choosing
+
+/** The premiums of the misbehaviours that quote absurd amounts; every other insurer quotes 1000. */
+const PREMIUMS: Partial<Record<Misbehaviour, number>> = { 'absurd-premium': 1.7e308, 'tiny-premium': 5e-324, 'sub-cent-premium': 0.001 };
 
 export const HUGE_BYTES = 400 * 1024 * 1024;
 
@@ -125,7 +130,7 @@ export async function startHostileInsurers(gateway: Gateway, entries: Record<str
 
   function quote(behaviour: Misbehaviour, id: string) {
     const requested = (limits.get(id) ?? []) as { insurance_sum: number; deductible: number }[];
-    const options = requested.map((limit) => ({ ...limit, premium: behaviour === 'absurd-premium' ? 1.7e308 : 1000 }));
+    const options = requested.map((limit) => ({ ...limit, premium: PREMIUMS[behaviour] ?? 1000 }));
     if (behaviour === 'unrequested-option') options.push({ insurance_sum: 123, deductible: 0, premium: 5 });
     return { id: behaviour === 'wrong-id' ? `${id}-someone-else` : id, quote_options: options };
   }

@@ -4,7 +4,7 @@ import { buildSchema } from 'type-graphql';
 import { ApiClientResolver } from '../../auth/api-client.resolver';
 import { InsurerResolver } from '../../insurers/insurer.resolver';
 import { InsurerCheckResolver } from '../../quotes/insurer-check.resolver';
-import { ProposalResolver } from '../../quotes/proposal.resolver';
+import { ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver } from '../../quotes/proposal.resolver';
 import { TenderStatisticsResolver } from '../../quotes/tender-statistics.resolver';
 import { QuoteResolver } from '../../quotes/quote.resolver';
 import { TenderLifecycleResolver } from '../../tenders/tender-lifecycle.resolver';
@@ -17,7 +17,7 @@ let built: Promise<GraphQLSchema> | undefined;
 /** The schema is the same for every app in the process; build it once. */
 export function gatewaySchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
-    resolvers: [TenderResolver, TenderLifecycleResolver, InsurerResolver, ApiClientResolver, QuoteResolver, ProposalResolver, TenderStatisticsResolver, InsurerCheckResolver, WebhookResolver],
+    resolvers: [TenderResolver, TenderLifecycleResolver, InsurerResolver, ApiClientResolver, QuoteResolver, ProposalResolver, ProposalFieldsResolver, QuoteRequestFieldsResolver, TenderStatisticsResolver, InsurerCheckResolver, WebhookResolver],
     authChecker,
     authMode: 'error',
     validate: false,

@@ -1,6 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { assertMay, type Operation } from '../../access/access-policy';
+import { DomainError } from '../../platform/errors/domain-error';
 import type { RequestContext } from '../../access/request-context';
 import type { Viewer } from '../../access/viewer';
 import type { TokenService } from '../../auth/token.service';
@@ -10,6 +11,17 @@ import type { InsurerChecker } from '../../quotes/insurer-check.service';
 import type { WebhookContext, WebhookPolicy } from '../../webhooks/webhook-context';
 import type { QuoteEventListener } from '../../quotes/quote-events';
 import type { TenderChangeListener } from '../../tenders/tender-lifecycle.service';
+
+/**
+ * Why a request's signal aborted: its answer went out (or could no longer), so work done for it is wasted. A
+ * domain error, so that a resolver it stops is not logged as a fault; nobody reads its answer.
+ */
+export class RequestEnded extends DomainError {
+  constructor() {
+    super('SERVICE_UNAVAILABLE', 'The request ended before the operation did');
+    this.name = 'RequestEnded';
+  }
+}
 
 /** The context every resolver and route sees: the widest a feature asks for. */
 type GatewayContext = WebhookContext;
@@ -41,11 +53,16 @@ class RequestScope {
   private viewer?: Promise<Viewer>;
   private context?: Promise<GatewayContext>;
   private forked?: EntityManager;
+  private readonly ended = new AbortController();
 
   constructor(
     private readonly deps: ContextDeps,
     private readonly req: Request,
-  ) {}
+    res: Response,
+  ) {
+    // 'close' follows the answer (REQUEST_TIMEOUT_MS's 503 included) and a client that went away alike.
+    res.once('close', () => this.ended.abort(new RequestEnded()));
+  }
 
   /** This request's own EntityManager fork. */
   get em(): EntityManager {
@@ -96,6 +113,7 @@ class RequestScope {
       quoteEvents: this.deps.quoteEvents,
       insurerChecks: this.deps.insurerChecks,
       webhooks: this.deps.webhooks,
+      signal: this.ended.signal,
     };
     return context;
   }
@@ -105,7 +123,7 @@ class RequestScope {
 export const requestScopes =
   (deps: ContextDeps): RequestHandler =>
   (req, res, next) => {
-    res.locals.scope = new RequestScope(deps, req);
+    res.locals.scope = new RequestScope(deps, req, res);
     next();
   };
 

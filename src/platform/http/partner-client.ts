@@ -61,11 +61,23 @@ class AddressNotAllowed extends Error {}
 export class PartnerClient {
   constructor(private readonly options: PartnerClientOptions) {}
 
-  /** `statusOnly`: the answer's status and headers are all the caller needs; the body is not read, the socket closed. */
-  async send(target: string, method: string, headers: Record<string, string>, body?: Buffer, { statusOnly = false } = {}): Promise<PartnerAnswer> {
+  /**
+   * `statusOnly`: the answer's status and headers are all the caller needs; the body is not read, the socket closed.
+   * `signal`: the caller's own end (the request a resolver calls for): when it aborts, the call stops at once, the
+   * connection is closed, and the signal's reason is thrown as it is (it is no fault of the partner's).
+   */
+  async send(
+    target: string,
+    method: string,
+    headers: Record<string, string>,
+    body?: Buffer,
+    { statusOnly = false, signal }: { statusOnly?: boolean; signal?: AbortSignal } = {},
+  ): Promise<PartnerAnswer> {
+    signal?.throwIfAborted();
     const refusal = this.options.urlAllowList.refusal(target);
     if (refusal) throw new PartnerCallFailed('notAllowed', `${sanitise(target, 300)}: ${refusal}`);
-    return this.exchange(new URL(target), method, headers, body, statusOnly).catch((error: unknown) => {
+    return this.exchange(new URL(target), method, headers, body, statusOnly, signal).catch((error: unknown) => {
+      if (signal?.aborted) throw signal.reason;
       throw this.classify(error);
     });
   }
@@ -91,11 +103,19 @@ export class PartnerClient {
   };
 
   /** One request under one deadline; the body is read up to the byte cap, then the connection is closed. */
-  private exchange(url: URL, method: string, extraHeaders: Record<string, string>, payload: Buffer | undefined, statusOnly: boolean): Promise<PartnerAnswer> {
+  private exchange(
+    url: URL,
+    method: string,
+    extraHeaders: Record<string, string>,
+    payload: Buffer | undefined,
+    statusOnly: boolean,
+    callerSignal: AbortSignal | undefined,
+  ): Promise<PartnerAnswer> {
     const { timeoutMs, maxResponseBytes } = this.options;
     const headers: Record<string, string | number> = { ...extraHeaders };
     if (payload) headers['content-length'] = payload.length;
-    const signal = AbortSignal.timeout(timeoutMs);
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([deadline, callerSignal]) : deadline;
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<PartnerAnswer>((resolve, reject) => {
       let settled = false;

@@ -44,6 +44,13 @@ export const LIMITS = {
   limitsPerQuoteRequest: 20,
   insurersPerQuoteRequest: 50,
   optionsPerQuote: 500,
+  /**
+   * Quote requests one tender holds at most, whatever their state: with one option kept per requested limit, all
+   * of them and their risk information fit in one operation's row budget, so no tender becomes unreadable.
+   */
+  quoteRequestsPerTender: 50,
+  /** A quote request's whole risk information, serialised: `additional` and the named fields. */
+  riskInformationBytes: 20 * 1024,
   webhookEndpointsPerClient: 10,
   /** How long an onboarding check may wait for an insurer's callback, ms. */
   insurerCheckWaitMs: 10 * 60_000,
@@ -184,9 +191,13 @@ export const CreateTenderRules = Type.Object({
 
 const Limit = Type.Object({ insuranceSum: PositiveAmount, deductible: Amount });
 
+/** Money is shown to the cent (premiums with tax are rounded to it): a premium below a cent shows as nothing. */
+export const MIN_PREMIUM = 0.01;
+const Premium = Type.Number({ minimum: MIN_PREMIUM, maximum: MAX_AMOUNT, description: `an amount of at least ${MIN_PREMIUM} (a cent) up to ${MAX_AMOUNT}` });
+
 /** Spec 2.5: one option of an insurer's quote. The deductible below the sum is checked with the quote. */
 export const QuoteOptionPayload = Type.Object(
-  { insurance_sum: PositiveAmount, deductible: Amount, premium: PositiveAmount },
+  { insurance_sum: PositiveAmount, deductible: Amount, premium: Premium },
   { description: 'an object {"insurance_sum", "deductible", "premium"}' },
 );
 

@@ -11,6 +11,7 @@ import { Migration20261123000652 } from './Migration20261123000652';
 import { Migration20261123003111 } from './Migration20261123003111';
 import { Migration20261123021021 } from './Migration20261123021021';
 import { Migration20261125192034 } from './Migration20261125192034';
+import { Migration20261125194501 } from './Migration20261125194501';
 
 /** Every migration in order; a new one is generated with `npm run cli -- db:migration:create` and added here. */
 export const sqliteMigrations: MigrationObject[] = [
@@ -26,4 +27,5 @@ export const sqliteMigrations: MigrationObject[] = [
   { name: 'Migration20261123003111', class: Migration20261123003111 },
   { name: 'Migration20261123021021', class: Migration20261123021021 },
   { name: 'Migration20261125192034', class: Migration20261125192034 },
+  { name: 'Migration20261125194501', class: Migration20261125194501 },
 ];
