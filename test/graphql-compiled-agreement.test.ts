@@ -80,7 +80,7 @@ describe('a repeated document answers the same compiled as interpreted', () => {
       expect(runs[1].body).toEqual(runs[0].body);
       expect(runs[2].body).toEqual(runs[0].body);
     }
-    const stored = await gateway.em().find(QuoteRequest, { tender: { $in: tenders.map((tender) => tender.id) } });
+    const stored = await gateway.em().find(QuoteRequest, { tender: { $in: tenders.map((tender) => tender.id) } }, { populate: ['riskInformation'] });
     expect(stored).toHaveLength(6);
     // What is stored is what is sent to the insurer (spec 2.3 risk_information).
     for (const request of stored) expect(JSON.stringify(request.riskInformation)).toBe('{"__proto__":{"polluted":true},"employees":12,"customer_name":"Acme GmbH"}');

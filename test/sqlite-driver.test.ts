@@ -84,7 +84,7 @@ describe('the SQLite driver', () => {
       requestedBy: 'driver-test',
     });
     await stored.flush();
-    const found = await orm.em.fork().findOneOrFail(QuoteRequest, { id: request.id, insurerReference: null });
+    const found = await orm.em.fork().findOneOrFail(QuoteRequest, { id: request.id, insurerReference: null }, { populate: ['riskInformation'] });
     expect(found.riskInformation).toEqual(riskInformation);
     expect(found.limits).toEqual([{ insurance_sum: 1_000_000, deductible: 0 }]);
   });
