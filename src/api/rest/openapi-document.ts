@@ -237,7 +237,7 @@ export const openApiDocument = withConventions({
     [openApiPath(POLICY_DOCUMENTATION_ROUTE.path)]: {
       post: {
         summary: 'Confirm the policy documentation of a SUCCESSFUL tender',
-        description: `Roles: the insurer of the ordered option (${rolesFor(POLICY_DOCUMENTATION_ROUTE.access).join(', ')}). The REST form of the confirmPolicyDocumentation mutation; formerly at /public/v1/tenders/{id}/policy-documentation, which now answers 405 naming this path. Repeating with the same policy number is harmless.`,
+        description: `Roles: ${rolesFor(POLICY_DOCUMENTATION_ROUTE.access).join(', ')} (an insurer only for the tender it won). The REST form of the confirmPolicyDocumentation mutation; formerly at /public/v1/tenders/{id}/policy-documentation, which now answers 405 naming this path. Repeating with the same policy number is harmless.`,
         security: [{ bearer: [] }],
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         requestBody: {
