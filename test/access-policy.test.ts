@@ -49,8 +49,7 @@ const SPECIFIED: Record<Operation, readonly Role[]> = {
   insurerApi: [INSURER, INTERNAL],
   brokerApi: [BROKER, INTERNAL],
   openTenders: [INSURER, BROKER, INTERNAL],
-  insurerWebhooks: [INSURER],
-  brokerWebhooks: [BROKER],
+  clientWebhooks: [INSURER, BROKER],
   quoteCallback: [INSURER],
   introspection: [INTERNAL, ANALYST],
 };
@@ -94,7 +93,10 @@ const PROBES: Record<Operation, Probe[]> = {
   closeTender: [gql(`mutation { closeTender(tenderId: "${NO_TENDER}", reason: "probe") { id } }`, 'NOT_FOUND')],
   reopenTender: [gql(`mutation { reopenTender(tenderId: "${NO_TENDER}") { id } }`, 'NOT_FOUND')],
   finaliseContract: [gql(`mutation { finaliseContract(tenderId: "${NO_TENDER}") { id } }`, 'NOT_FOUND')],
-  confirmPolicyDocumentation: [gql(`mutation { confirmPolicyDocumentation(tenderId: "${NO_TENDER}", policyNumber: "P-1") { id } }`, 'NOT_FOUND')],
+  confirmPolicyDocumentation: [
+    gql(`mutation { confirmPolicyDocumentation(tenderId: "${NO_TENDER}", policyNumber: "P-1") { id } }`, 'NOT_FOUND'),
+    rest('POST', `/integration/v1/tenders/${NO_TENDER}/policy-documentation`, 'NOT_FOUND', { policy_number: 'P-1' }),
+  ],
   createInsurer: [gql('mutation { createInsurer(input: { name: "", quoteApiUrl: "not a url" }) { id } }', 'BAD_USER_INPUT')],
   createApiClient: [gql('mutation { createApiClient(input: { role: INSURER }) { appId } }', 'BAD_USER_INPUT')],
   disableApiClient: [gql('mutation { disableApiClient(appId: "no-such-client") { appId } }', 'NOT_FOUND')],
@@ -113,19 +115,22 @@ const PROBES: Record<Operation, Probe[]> = {
   rotateWebhookEndpointSecret: [gql('mutation { rotateWebhookEndpointSecret(id: "no-such-endpoint") { secret } }', 'NOT_FOUND')],
   deleteWebhookEndpoint: [gql('mutation { deleteWebhookEndpoint(id: "no-such-endpoint") }', 'NOT_FOUND')],
   replayWebhookDeliveries: [gql('mutation { replayWebhookDeliveries(endpointId: "no-such-endpoint", since: "2026-01-01T00:00:00Z") }', 'NOT_FOUND')],
-  // The REST surfaces as the specification lays them out: /public/v1 for insurers, /api/v1 for brokers.
+  // The REST read surfaces as the specification lays them out: /public/v1 for insurers, /api/v1 for brokers.
   insurerApi: [
     ...['/public/v1/tenders', '/public/v1/tenders/successful', '/public/v1/tenders/closed'].map((path) => rest('GET', path, 'OK')),
     rest('GET', `/public/v1/tenders/${NO_TENDER}`, 'NOT_FOUND'),
-    rest('POST', `/public/v1/tenders/${NO_TENDER}/policy-documentation`, 'NOT_FOUND', { policy_number: 'P-1' }),
   ],
   brokerApi: [
     ...['/api/v1/tenders', '/api/v1/tenders/open', '/api/v1/tenders/successful', '/api/v1/tenders/closed'].map((path) => rest('GET', path, 'OK')),
     rest('GET', `/api/v1/tenders/${NO_TENDER}`, 'NOT_FOUND'),
   ],
   openTenders: [rest('GET', '/public/v1/tenders/open', 'OK')],
-  insurerWebhooks: [rest('GET', '/public/v1/webhook-endpoints', 'OK'), rest('GET', '/public/v1/webhook-endpoints/no-such-endpoint', 'NOT_FOUND')],
-  brokerWebhooks: [rest('GET', '/api/v1/webhook-endpoints', 'OK'), rest('DELETE', '/api/v1/webhook-endpoints/no-such-endpoint', 'NOT_FOUND')],
+  // The integration API: insurer and broker clients their own endpoints (internal users name the client in GraphQL).
+  clientWebhooks: [
+    rest('GET', '/integration/v1/webhook-endpoints', 'OK'),
+    rest('GET', '/integration/v1/webhook-endpoints/no-such-endpoint', 'NOT_FOUND'),
+    rest('DELETE', '/integration/v1/webhook-endpoints/no-such-endpoint', 'NOT_FOUND'),
+  ],
   quoteCallback: [rest('POST', '/aggregation-gateway/v1/public/producer-integration/quotes/available', 'NOT_FOUND', { quote_request_id: 'no-such-request' })],
   introspection: [gql('{ __schema { queryType { name } } }', 'OK')],
 };

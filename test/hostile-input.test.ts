@@ -107,7 +107,7 @@ function buildCorpus(): Attack[] {
     ['/auth/token', {}],
     ['/auth/token-revoke', { authorization: `Bearer ${tokens.spare}` }],
     ['/aggregation-gateway/v1/public/producer-integration/quotes/available', { authorization: `Bearer ${tokens.insurer}` }],
-    [`/public/v1/tenders/${tenderId}/policy-documentation`, { authorization: `Bearer ${tokens.insurer}` }],
+    [`/integration/v1/tenders/${tenderId}/policy-documentation`, { authorization: `Bearer ${tokens.insurer}` }],
   ];
   for (const [path, headers] of bodyTargets) {
     for (const body of JSON_BODIES) {

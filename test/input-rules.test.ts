@@ -112,7 +112,7 @@ describe('one timestamp rule: years 0001–9999 UTC', () => {
     const confirm = await graphql(gateway, insurer, `mutation { confirmPolicyDocumentation(tenderId: "${tender.id}", policyNumber: "P-1", confirmedAt: "0000-01-01T00:00:00Z") { id } }`);
     expect(confirm.status).toBe(400);
     expect(confirm.body.errors[0].message).toContain('years 0001–9999');
-    const restConfirm = await fetch(`${gateway.url}/public/v1/tenders/${tender.id}/policy-documentation`, {
+    const restConfirm = await fetch(`${gateway.url}/integration/v1/tenders/${tender.id}/policy-documentation`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${insurer}` },
       body: JSON.stringify({ policy_number: 'P-1', confirmed_at: '0000-01-01T00:00:00Z' }),
@@ -196,7 +196,7 @@ describe('country codes and names', () => {
   it('the REST webhook body and GraphQL refuse a description with a bidi override or an escape, and an insurer name of only invisible characters', async () => {
     const token = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
     for (const description of ['hook \u202e', 'hook \u001b[2J', 'hook \u0085']) {
-      const rest = await fetch(`${gateway.url}/api/v1/webhook-endpoints`, {
+      const rest = await fetch(`${gateway.url}/integration/v1/webhook-endpoints`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ url: 'https://hooks.partner.example/in', event_types: ['tender.status_changed'], description }),
@@ -211,7 +211,7 @@ describe('country codes and names', () => {
       expect(viaGraphql.status, JSON.stringify(viaGraphql.body)).toBe(400);
       expect(viaGraphql.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     }
-    const listed = await getJson(gateway, '/api/v1/webhook-endpoints', token);
+    const listed = await getJson(gateway, '/integration/v1/webhook-endpoints', token);
     expect(listed.body.payload ?? listed.body).toHaveLength(0);
 
     const insurerName = await graphql(gateway, internal, 'mutation { createInsurer(input: { name: "\\u200b\\u200c", quoteApiUrl: "https://quotes.delta.example/api" }) { id } }');

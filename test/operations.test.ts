@@ -59,10 +59,8 @@ describe('API contract', () => {
         '/public/v1/tenders/open',
         '/public/v1/tenders/successful',
         '/public/v1/tenders/{id}',
-        '/public/v1/tenders/{id}/policy-documentation',
-        ...['/public/v1', '/api/v1'].flatMap((prefix) =>
-          ['', '/{id}', '/{id}/rotate-secret', '/{id}/deliveries', '/{id}/replay'].map((path) => `${prefix}/webhook-endpoints${path}`),
-        ),
+        '/integration/v1/tenders/{id}/policy-documentation',
+        ...['', '/{id}', '/{id}/rotate-secret', '/{id}/deliveries', '/{id}/replay'].map((path) => `/integration/v1/webhook-endpoints${path}`),
       ].sort(),
     );
   });

@@ -82,7 +82,7 @@ const PUBLIC = ['8.8.8.8', '1.1.1.1', '93.184.215.14', '2606:4700:4700::1111', '
 const hostOf = (address: string) => (address.includes(':') ? `[${address}]` : address);
 
 async function register(gateway: Gateway, token: string, url: string) {
-  const response = await fetch(`${gateway.url}/api/v1/webhook-endpoints`, {
+  const response = await fetch(`${gateway.url}/integration/v1/webhook-endpoints`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ url, event_types: ['tender.status_changed'] }),
@@ -90,7 +90,7 @@ async function register(gateway: Gateway, token: string, url: string) {
   const body: any = await response.json();
   // Registered endpoints are removed again: a client has at most 10.
   if (response.status === 201) {
-    const removed = await fetch(`${gateway.url}/api/v1/webhook-endpoints/${body._id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    const removed = await fetch(`${gateway.url}/integration/v1/webhook-endpoints/${body._id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
     expect(removed.status).toBe(204);
   }
   return { status: response.status, body };

@@ -70,7 +70,7 @@ describe('a tender from creation to sealed policy', () => {
     }
 
     const winner = await insurerToken(beacon.id);
-    const confirmed = await fetch(`${gateway.url}/public/v1/tenders/${tenderId}/policy-documentation`, {
+    const confirmed = await fetch(`${gateway.url}/integration/v1/tenders/${tenderId}/policy-documentation`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${winner}` },
       body: JSON.stringify({ policy_number: 'BEA-000123' }),

@@ -207,7 +207,7 @@ describe('the transition table', () => {
 
 describe('policy documentation', () => {
   const post = (token: string, id: string, body: unknown) =>
-    fetch(`${gateway.url}/public/v1/tenders/${id}/policy-documentation`, {
+    fetch(`${gateway.url}/integration/v1/tenders/${id}/policy-documentation`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify(body),
@@ -280,7 +280,7 @@ describe('policy documentation', () => {
     for (const body of bodies) {
       expect((await post(tokens.insurer, tender.id, body)).status, JSON.stringify(body)).toBe(400);
     }
-    expect((await fetch(`${gateway.url}/public/v1/tenders/${tender.id}/policy-documentation`, { headers: { authorization: `Bearer ${tokens.insurer}` } })).status).toBe(405);
+    expect((await fetch(`${gateway.url}/integration/v1/tenders/${tender.id}/policy-documentation`, { headers: { authorization: `Bearer ${tokens.insurer}` } })).status).toBe(405);
   });
 });
 

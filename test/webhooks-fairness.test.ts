@@ -44,7 +44,7 @@ async function rest(method: string, path: string, token: string, body?: unknown)
 }
 
 async function register(token: string, url: string): Promise<string> {
-  const { status, body } = await rest('POST', '/api/v1/webhook-endpoints', token, { url, event_types: ['tender.status_changed'] });
+  const { status, body } = await rest('POST', '/integration/v1/webhook-endpoints', token, { url, event_types: ['tender.status_changed'] });
   expect(status, JSON.stringify(body)).toBe(201);
   return body._id;
 }
@@ -121,7 +121,7 @@ describe('replays', () => {
       await change(token, i % 2 === 0 ? 'closeTender' : 'reopenTender', tender);
       await waitFor(`delivery ${i + 1}`, async () => hooks.received().length === i + 1);
     }
-    const delivered = async () => (await rest('GET', `/api/v1/webhook-endpoints/${id}/deliveries`, token)).body.payload.every((d: { status: string }) => d.status === 'DELIVERED');
+    const delivered = async () => (await rest('GET', `/integration/v1/webhook-endpoints/${id}/deliveries`, token)).body.payload.every((d: { status: string }) => d.status === 'DELIVERED');
     await waitFor('the log to say delivered', delivered);
     return { token, tender, hooks, id, since, delivered };
   }
@@ -130,8 +130,8 @@ describe('replays', () => {
     await start();
     const { token, id, since, delivered } = await deliveredEndpoint(3);
     // Disabled, the endpoint keeps the first replay running: its deliveries wait for their first attempt.
-    expect((await rest('PATCH', `/api/v1/webhook-endpoints/${id}`, token, { enabled: false })).status).toBe(200);
-    const replay = () => rest('POST', `/api/v1/webhook-endpoints/${id}/replay`, token, { since });
+    expect((await rest('PATCH', `/integration/v1/webhook-endpoints/${id}`, token, { enabled: false })).status).toBe(200);
+    const replay = () => rest('POST', `/integration/v1/webhook-endpoints/${id}/replay`, token, { since });
     const both = await Promise.all([replay(), replay()]);
     expect(both.map(({ status }) => status).sort()).toEqual([200, 409]);
     expect(both.find(({ status }) => status === 200)!.body).toEqual({ requeued: 3 });
@@ -142,7 +142,7 @@ describe('replays', () => {
     const viaGraphql = await graphql(gateway!, token, 'mutation($id: ID!, $since: DateTimeISO!) { replayWebhookDeliveries(endpointId: $id, since: $since) }', { id, since });
     expect(viaGraphql.body.errors[0].extensions.code).toBe('CONFLICT');
 
-    expect((await rest('PATCH', `/api/v1/webhook-endpoints/${id}`, token, { enabled: true })).status).toBe(200);
+    expect((await rest('PATCH', `/integration/v1/webhook-endpoints/${id}`, token, { enabled: true })).status).toBe(200);
     await waitFor('the replay to finish', delivered);
     expect(await replay()).toMatchObject({ status: 200, body: { requeued: 3 } });
   });
@@ -150,7 +150,7 @@ describe('replays', () => {
   it("replays beyond the client's daily volume are refused with 429 RATE_LIMITED; the last one within it takes what is left", async () => {
     await start({ WEBHOOK_REPLAY_PER_DAY: '5' });
     const { token, id, since, hooks, delivered } = await deliveredEndpoint(3);
-    const replay = () => rest('POST', `/api/v1/webhook-endpoints/${id}/replay`, token, { since });
+    const replay = () => rest('POST', `/integration/v1/webhook-endpoints/${id}/replay`, token, { since });
     expect(await replay()).toMatchObject({ status: 200, body: { requeued: 3 } });
     await waitFor('the first replay', async () => hooks.received().length === 6 && (await delivered()));
     // Two of the day's five are left: the newest two go out again.
@@ -170,7 +170,7 @@ describe('replays', () => {
     hooks.answer((_path, n) => (n === 4 ? { status: 204, delayMs: 1500 } : { status: 204 }));
     await change(token, 'reopenTender', tender);
     await waitFor('the slow attempt', async () => hooks.received().length === 4);
-    expect(await rest('POST', `/api/v1/webhook-endpoints/${id}/replay`, token, { since })).toMatchObject({ status: 200, body: { requeued: 3 } });
+    expect(await rest('POST', `/integration/v1/webhook-endpoints/${id}/replay`, token, { since })).toMatchObject({ status: 200, body: { requeued: 3 } });
     await change(token, 'closeTender', tender);
     await change(token, 'reopenTender', tender);
 

@@ -32,7 +32,7 @@ async function brokerToken(url: string): Promise<string> {
 }
 
 async function register(url: string, token: string): Promise<void> {
-  const response = await fetch(`${url}/api/v1/webhook-endpoints`, {
+  const response = await fetch(`${url}/integration/v1/webhook-endpoints`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ url: receiver.url(), event_types: ['tender.status_changed'] }),

@@ -36,8 +36,8 @@ async function rest(method: string, path: string, token: string, body?: unknown)
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-async function register(token: string, prefix: '/api/v1' | '/public/v1', path: string, eventTypes = prefix === '/api/v1' ? BROKER_EVENTS : INSURER_EVENTS) {
-  const { status, body } = await rest('POST', `${prefix}/webhook-endpoints`, token, { url: receiver.url(path), event_types: eventTypes });
+async function register(token: string, client: 'broker' | 'insurer', path: string, eventTypes = client === 'broker' ? BROKER_EVENTS : INSURER_EVENTS) {
+  const { status, body } = await rest('POST', '/integration/v1/webhook-endpoints', token, { url: receiver.url(path), event_types: eventTypes });
   expect(status, JSON.stringify(body)).toBe(201);
   return body as { _id: string; secret: string };
 }
@@ -73,11 +73,11 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
     const beaconToken = await tokenFor(gateway, Role.INSURER, { insurerId: beacon.id });
     const otherBroker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[1].id });
     const secrets = {
-      broker: (await register(broker, '/api/v1', '/broker')).secret,
-      anchor: (await register(anchorToken, '/public/v1', '/anchor')).secret,
-      beacon: (await register(beaconToken, '/public/v1', '/beacon')).secret,
+      broker: (await register(broker, 'broker', '/broker')).secret,
+      anchor: (await register(anchorToken, 'insurer', '/anchor')).secret,
+      beacon: (await register(beaconToken, 'insurer', '/beacon')).secret,
     };
-    await register(otherBroker, '/api/v1', '/other-broker');
+    await register(otherBroker, 'broker', '/other-broker');
 
     await gql(broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
       input: { tenderId: tender.id, insurerIds: [anchor.id, beacon.id], limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }], riskInformation: {} },
@@ -127,7 +127,7 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
     sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }]);
     const [anchor] = sims.insurers;
     const anchorToken = await tokenFor(gateway, Role.INSURER, { insurerId: anchor.id });
-    const created = await rest('POST', '/public/v1/webhook-endpoints', anchorToken, { url: `${anchor.quoteApiUrl}/webhooks`, event_types: ['tender.invited', 'tender.status_changed'] });
+    const created = await rest('POST', '/integration/v1/webhook-endpoints', anchorToken, { url: `${anchor.quoteApiUrl}/webhooks`, event_types: ['tender.invited', 'tender.status_changed'] });
     expect(created.status).toBe(201);
     sims.simulator.setWebhookSecret(sims.slugs[0], created.body.secret);
     await gql(broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
@@ -137,18 +137,18 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
     expect(sims.simulator.webhooks(sims.slugs[0]).map(({ event }) => [event.type, event.data.tender_id])).toEqual([['tender.invited', tender.id]]);
 
     // A rotation the insurer system was not told of: its verification fails, and the gateway keeps retrying.
-    await rest('POST', `/public/v1/webhook-endpoints/${created.body._id}/rotate-secret`, anchorToken);
+    await rest('POST', `/integration/v1/webhook-endpoints/${created.body._id}/rotate-secret`, anchorToken);
     await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
     await waitFor('a refused delivery', async () => sims!.simulator.stats(sims!.slugs[0]).webhookRejections >= 1);
     expect(sims.simulator.stats(sims.slugs[0]).webhooks).toBe(1);
-    const log = await rest('GET', `/public/v1/webhook-endpoints/${created.body._id}/deliveries`, anchorToken);
+    const log = await rest('GET', `/integration/v1/webhook-endpoints/${created.body._id}/deliveries`, anchorToken);
     const closing = log.body.payload.find((delivery: { event_type: string }) => delivery.event_type === 'tender.status_changed');
     expect(closing).toMatchObject({ last_status_code: 401, status: expect.stringMatching(/^(PENDING|FAILED)$/) });
   });
 
   it('an endpoint gets only the event types it subscribed to', async () => {
-    await register(broker, '/api/v1', '/closing', ['tender.status_changed']);
-    await register(broker, '/api/v1', '/quotes-only', ['quote.received']);
+    await register(broker, 'broker', '/closing', ['tender.status_changed']);
+    await register(broker, 'broker', '/quotes-only', ['quote.received']);
     await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "no longer needed") { status } }', { t: tender.id });
     await waitFor('the status change', async () => receiver.received('/closing').length === 1);
     expect(types(receiver.received('/closing'))).toEqual(['tender.status_changed:CLOSED']);
@@ -156,7 +156,7 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
   });
 
   it('two concurrent closes: one wins, one is a CONFLICT, and the event is enqueued once', async () => {
-    await register(broker, '/api/v1', '/race');
+    await register(broker, 'broker', '/race');
     const close = () => graphql(gateway, broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
     const answers = await Promise.all([close(), close()]);
     const codes = answers.map(({ body }) => body.errors?.[0]?.extensions?.code ?? 'OK').sort();
@@ -166,19 +166,19 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
   });
 
   it("a disabled client's endpoint gets nothing while the client is disabled", async () => {
-    await register(broker, '/api/v1', '/disabled-client');
+    await register(broker, 'broker', '/disabled-client');
     const internal = await tokenFor(gateway, Role.INTERNAL);
     const appId = (await gql(broker, '{ me { appId } }')).me.appId;
     await gql(internal, 'mutation($a: String!) { disableApiClient(appId: $a) { appId } }', { a: appId });
     const otherBroker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-    await register(otherBroker, '/api/v1', '/colleague');
+    await register(otherBroker, 'broker', '/colleague');
     await gql(otherBroker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
     await waitFor("the colleague's delivery", async () => receiver.received('/colleague').length === 1);
     expect(receiver.received('/disabled-client')).toEqual([]);
   });
 
   it('a refused change enqueues nothing: an invalid transition leaves the outbox as it was', async () => {
-    await register(broker, '/api/v1', '/broker');
+    await register(broker, 'broker', '/broker');
     const { body } = await graphql(gateway, broker, 'mutation($t: ID!) { finaliseContract(tenderId: $t) { status } }', { t: tender.id });
     expect(body.errors[0].extensions.code).toBe('FORBIDDEN');
     const reopen = await graphql(gateway, broker, 'mutation($t: ID!) { reopenTender(tenderId: $t) { status } }', { t: tender.id });
@@ -189,11 +189,11 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
 
 describe('delivery, retries and the delivery log', () => {
   const closeTender = () => gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
-  const deliveries = async (id: string) => (await rest('GET', `/api/v1/webhook-endpoints/${id}/deliveries`, broker)).body;
+  const deliveries = async (id: string) => (await rest('GET', `/integration/v1/webhook-endpoints/${id}/deliveries`, broker)).body;
 
   it('retries 5xx answers and timeouts-free failures with backoff, honours Retry-After, and logs every attempt', async () => {
     receiver.answer((_path, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '1' } } : n === 2 ? { status: 500 } : { status: 200 }));
-    const { _id } = await register(broker, '/api/v1', '/flaky');
+    const { _id } = await register(broker, 'broker', '/flaky');
     await closeTender();
     await waitFor('the third attempt', async () => receiver.received('/flaky').length === 3, 10_000);
     const [first, second, third] = receiver.received('/flaky');
@@ -210,7 +210,7 @@ describe('delivery, retries and the delivery log', () => {
 
   it('gives up after the retry schedule (FAILED, with the reason), and a replay sends it again with the same webhook-id', async () => {
     receiver.answer(() => ({ status: 500 }));
-    const { _id } = await register(broker, '/api/v1', '/broken');
+    const { _id } = await register(broker, 'broker', '/broken');
     const before = new Date(Date.now() - 1000).toISOString();
     await closeTender();
     const failed = await waitFor('the delivery to fail', async () => {
@@ -222,7 +222,7 @@ describe('delivery, retries and the delivery log', () => {
     expect(receiver.received('/broken')).toHaveLength(4);
 
     receiver.answer(() => ({ status: 204 }));
-    const replayed = await rest('POST', `/api/v1/webhook-endpoints/${_id}/replay`, broker, { since: before });
+    const replayed = await rest('POST', `/integration/v1/webhook-endpoints/${_id}/replay`, broker, { since: before });
     expect(replayed).toMatchObject({ status: 200, body: { requeued: 1 } });
     await waitFor('the replay', async () => (await deliveries(_id)).payload[0]?.status === 'DELIVERED');
     const sent = receiver.received('/broken');
@@ -233,10 +233,10 @@ describe('delivery, retries and the delivery log', () => {
 
   it('410 Gone disables the endpoint; its events wait, and enabling it sends them', async () => {
     receiver.answer((_path, n) => (n === 1 ? { status: 410 } : { status: 204 }));
-    const { _id } = await register(broker, '/api/v1', '/gone');
+    const { _id } = await register(broker, 'broker', '/gone');
     await closeTender();
     const disabled = await waitFor('the endpoint to be disabled', async () => {
-      const { body } = await rest('GET', `/api/v1/webhook-endpoints/${_id}`, broker);
+      const { body } = await rest('GET', `/integration/v1/webhook-endpoints/${_id}`, broker);
       return body.enabled === false && body;
     });
     expect(disabled.disabled_reason).toBe('the endpoint answered 410 Gone');
@@ -245,7 +245,7 @@ describe('delivery, retries and the delivery log', () => {
     await waitFor('the waiting event', async () => (await deliveries(_id)).payload.some((delivery: { status: string; attempts: number }) => delivery.status === 'PENDING' && delivery.attempts === 0));
     expect(receiver.received('/gone')).toHaveLength(1);
 
-    expect((await rest('PATCH', `/api/v1/webhook-endpoints/${_id}`, broker, { enabled: true })).body.enabled).toBe(true);
+    expect((await rest('PATCH', `/integration/v1/webhook-endpoints/${_id}`, broker, { enabled: true })).body.enabled).toBe(true);
     await waitFor('the waiting event', async () => receiver.received('/gone').length === 2);
     expect(types(receiver.received('/gone'))).toEqual(['tender.status_changed:CLOSED', 'tender.status_changed:REOPENED']);
     const statuses = await waitFor('the log to record it', async () => {
@@ -263,7 +263,7 @@ describe('delivery, retries and the delivery log', () => {
       const token = await tokenFor(graceful, Role.BROKER, { brokerCompanyId: graceWorld.brokers[0].id });
       const call = async (method: string, path: string, body?: unknown) =>
         json(await fetch(`${graceful.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
-      const { _id, secret: old } = await call('POST', '/api/v1/webhook-endpoints', { url: receiver.url('/grace'), event_types: ['tender.status_changed'] });
+      const { _id, secret: old } = await call('POST', '/integration/v1/webhook-endpoints', { url: receiver.url('/grace'), event_types: ['tender.status_changed'] });
       // Rotated through GraphQL, whose description promises the second signature.
       const rotated = await graphql(graceful, token, 'mutation($id: ID!) { rotateWebhookEndpointSecret(id: $id) { secret } }', { id: _id });
       const fresh: string = rotated.body.data.rotateWebhookEndpointSecret.secret;
@@ -286,8 +286,8 @@ describe('delivery, retries and the delivery log', () => {
   });
 
   it('a rotated secret signs every later delivery; without a grace period the old one no longer verifies', async () => {
-    const { _id, secret: old } = await register(broker, '/api/v1', '/rotated');
-    const rotated = await rest('POST', `/api/v1/webhook-endpoints/${_id}/rotate-secret`, broker);
+    const { _id, secret: old } = await register(broker, 'broker', '/rotated');
+    const rotated = await rest('POST', `/integration/v1/webhook-endpoints/${_id}/rotate-secret`, broker);
     expect(rotated.status).toBe(200);
     expect(rotated.headers.get('cache-control')).toBe('no-store');
     expect(rotated.body.secret).toMatch(/^whsec_/);
@@ -309,28 +309,28 @@ describe('managing endpoints', () => {
       [{ event_types: ['tender.status_changed'] }, '/url'],
     ];
     for (const [body, pointer] of cases) {
-      const answer = await rest('POST', '/api/v1/webhook-endpoints', broker, body);
+      const answer = await rest('POST', '/integration/v1/webhook-endpoints', broker, body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.errors.map((error: { pointer: string }) => error.pointer), JSON.stringify(body)).toContain(pointer);
     }
-    expect((await rest('GET', '/api/v1/webhook-endpoints', broker)).body).toEqual([]);
+    expect((await rest('GET', '/integration/v1/webhook-endpoints', broker)).body).toEqual([]);
   });
 
   it("shows a client only its own endpoints: another client's is 404 to read, change, rotate, replay or delete", async () => {
-    const { _id } = await register(broker, '/api/v1', '/mine');
+    const { _id } = await register(broker, 'broker', '/mine');
     const other = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[1].id });
-    expect((await rest('GET', '/api/v1/webhook-endpoints', other)).body).toEqual([]);
+    expect((await rest('GET', '/integration/v1/webhook-endpoints', other)).body).toEqual([]);
     for (const [method, path, body] of [
-      ['GET', `/api/v1/webhook-endpoints/${_id}`],
-      ['PATCH', `/api/v1/webhook-endpoints/${_id}`, { enabled: false }],
-      ['POST', `/api/v1/webhook-endpoints/${_id}/rotate-secret`],
-      ['POST', `/api/v1/webhook-endpoints/${_id}/replay`, { since: new Date().toISOString() }],
-      ['GET', `/api/v1/webhook-endpoints/${_id}/deliveries`],
-      ['DELETE', `/api/v1/webhook-endpoints/${_id}`],
+      ['GET', `/integration/v1/webhook-endpoints/${_id}`],
+      ['PATCH', `/integration/v1/webhook-endpoints/${_id}`, { enabled: false }],
+      ['POST', `/integration/v1/webhook-endpoints/${_id}/rotate-secret`],
+      ['POST', `/integration/v1/webhook-endpoints/${_id}/replay`, { since: new Date().toISOString() }],
+      ['GET', `/integration/v1/webhook-endpoints/${_id}/deliveries`],
+      ['DELETE', `/integration/v1/webhook-endpoints/${_id}`],
     ] as [string, string, unknown?][]) {
       expect((await rest(method, path, other, body)).status, `${method} ${path}`).toBe(404);
     }
-    expect((await rest('GET', `/api/v1/webhook-endpoints/${_id}`, broker)).status).toBe(200);
+    expect((await rest('GET', `/integration/v1/webhook-endpoints/${_id}`, broker)).status).toBe(200);
   });
 
   it("lets internal users manage any client's endpoints through GraphQL, and deleting one removes its log", async () => {
@@ -340,12 +340,12 @@ describe('managing endpoints', () => {
       input: { appId: brokerAppId, url: receiver.url('/managed'), eventTypes: ['TENDER_STATUS_CHANGED'] },
     });
     expect(created.createWebhookEndpoint.endpoint).toMatchObject({ appId: brokerAppId, eventTypes: ['TENDER_STATUS_CHANGED'] });
-    const listed = await rest('GET', '/api/v1/webhook-endpoints', broker);
+    const listed = await rest('GET', '/integration/v1/webhook-endpoints', broker);
     expect(listed.body.map((endpoint: { _id: string; event_types: string[] }) => [endpoint._id, endpoint.event_types])).toEqual([[created.createWebhookEndpoint.endpoint.id, ['tender.status_changed']]]);
     await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
     await waitFor('the delivery', async () => receiver.received('/managed').length === 1);
     expect(await gateway.em().count(WebhookDelivery, {})).toBe(1);
-    expect((await rest('DELETE', `/api/v1/webhook-endpoints/${created.createWebhookEndpoint.endpoint.id}`, broker)).status).toBe(204);
+    expect((await rest('DELETE', `/integration/v1/webhook-endpoints/${created.createWebhookEndpoint.endpoint.id}`, broker)).status).toBe(204);
     expect(await gateway.em().count(WebhookDelivery, {})).toBe(0);
   });
 
@@ -355,7 +355,7 @@ describe('managing endpoints', () => {
       const guardedWorld = await createWorld(guarded.em());
       const token = await tokenFor(guarded, Role.BROKER, { brokerCompanyId: guardedWorld.brokers[0].id });
       for (const url of ['http://127.0.0.1:9/hooks', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.7/hooks', 'https://elsewhere.example/hooks']) {
-        const response = await fetch(`${guarded.url}/api/v1/webhook-endpoints`, {
+        const response = await fetch(`${guarded.url}/integration/v1/webhook-endpoints`, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: JSON.stringify({ url, event_types: ['tender.status_changed'] }),
@@ -376,7 +376,7 @@ describe('managing endpoints', () => {
       const guardedTender = await createTender(guarded.em(), guardedWorld);
       const token = await tokenFor(guarded, Role.BROKER, { brokerCompanyId: guardedWorld.brokers[0].id });
       const port = new URL(receiver.url()).port;
-      const create = await fetch(`${guarded.url}/api/v1/webhook-endpoints`, {
+      const create = await fetch(`${guarded.url}/integration/v1/webhook-endpoints`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ url: `http://localhost:${port}/rebound`, event_types: ['tender.status_changed'] }),
@@ -386,7 +386,7 @@ describe('managing endpoints', () => {
       const { body } = await graphql(guarded, token, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: guardedTender.id });
       expect(body.errors).toBeUndefined();
       const failed = await waitFor('the refusal', async () => {
-        const log = await json(await fetch(`${guarded.url}/api/v1/webhook-endpoints/${_id}/deliveries`, { headers: { authorization: `Bearer ${token}` } }));
+        const log = await json(await fetch(`${guarded.url}/integration/v1/webhook-endpoints/${_id}/deliveries`, { headers: { authorization: `Bearer ${token}` } }));
         return log.payload[0]?.status === 'FAILED' && log.payload[0];
       });
       expect(failed).toMatchObject({ attempts: 1, last_status_code: null, last_error: 'the endpoint address is not allowed' });
@@ -398,16 +398,16 @@ describe('managing endpoints', () => {
 
   it('holds the limit of 10 endpoints per client under concurrent registrations: 12 at once create exactly 10, the rest are a CONFLICT', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => rest('POST', '/api/v1/webhook-endpoints', broker, { url: receiver.url(`/race-${i}`), event_types: BROKER_EVENTS })),
+      Array.from({ length: 12 }, (_, i) => rest('POST', '/integration/v1/webhook-endpoints', broker, { url: receiver.url(`/race-${i}`), event_types: BROKER_EVENTS })),
     );
     expect(answers.map(({ status }) => status).sort()).toEqual([...Array(10).fill(201), 409, 409]);
-    expect((await rest('GET', '/api/v1/webhook-endpoints', broker)).body).toHaveLength(10);
+    expect((await rest('GET', '/integration/v1/webhook-endpoints', broker)).body).toHaveLength(10);
   });
 
   it('refuses event types the client would never receive (a broker-only event for an insurer)', async () => {
     sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }]);
     const insurerToken = await tokenFor(gateway, Role.INSURER, { insurerId: sims.insurers[0].id });
-    const answer = await rest('POST', '/public/v1/webhook-endpoints', insurerToken, { url: receiver.url(), event_types: ['tender.status_changed', 'quote.received'] });
+    const answer = await rest('POST', '/integration/v1/webhook-endpoints', insurerToken, { url: receiver.url(), event_types: ['tender.status_changed', 'quote.received'] });
     expect(answer.status).toBe(400);
     expect(answer.body.errors[0]).toMatchObject({ parameter: 'eventTypes', message: expect.stringContaining('quote.received') });
   });

@@ -10,7 +10,7 @@ import type { components, paths } from '../../dist/client/schema';
 type TenderPage = paths['/api/v1/tenders']['get']['responses'][200]['content']['application/json'];
 type Tender = components['schemas']['Tender'];
 type Problem = components['schemas']['Problem'];
-type NewEndpoint = paths['/api/v1/webhook-endpoints']['post']['requestBody']['content']['application/json'];
+type NewEndpoint = paths['/integration/v1/webhook-endpoints']['post']['requestBody']['content']['application/json'];
 
 export async function openTenders(base: string, token: string): Promise<Tender[]> {
   const response = await fetch(`${base}/api/v1/tenders/open?limit=50`, { headers: { authorization: `Bearer ${token}` } });

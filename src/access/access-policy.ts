@@ -45,13 +45,12 @@ export const OPERATIONS = {
   rotateWebhookEndpointSecret: [INSURER, BROKER, INTERNAL],
   deleteWebhookEndpoint: [INSURER, BROKER, INTERNAL],
   replayWebhookDeliveries: [INSURER, BROKER, INTERNAL],
-  // REST surfaces: the insurer API (/public/v1), the broker API (/api/v1), and the open list both share
+  // REST surfaces: the insurer API (/public/v1), the broker API (/api/v1), and the open list both share (read only)
   insurerApi: [INSURER, INTERNAL],
   brokerApi: [BROKER, INTERNAL],
   openTenders: [INSURER, BROKER, INTERNAL],
-  /** An API client's own webhook endpoints over REST (internal users manage any client's through GraphQL). */
-  insurerWebhooks: [INSURER],
-  brokerWebhooks: [BROKER],
+  /** An API client's own webhook endpoints over REST, /integration/v1 (internal users manage any client's through GraphQL). */
+  clientWebhooks: [INSURER, BROKER],
   /** Spec 4.5: an insurer system says a quote is ready. */
   quoteCallback: [INSURER],
   /** The schema itself is for the people exploring the API. */

@@ -28,6 +28,7 @@ import { EXPLORER_PATH, explorerRoutes } from './rest/explorer.routes';
 import { graphqlRoutes } from './rest/graphql.routes';
 import { operationsRoutes } from './rest/health.routes';
 import { quoteCallbackRoutes } from './rest/quote-callback.routes';
+import { readOnlyApis } from './rest/read-only-apis';
 import { tenderRoutes } from './rest/tender.routes';
 import { webhookEndpointRoutes } from './rest/webhook-endpoint.routes';
 
@@ -95,6 +96,8 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   app.use(docsRoutes(), explorerRoutes());
   app.use(requestScopes(deps), requestTimeout(config), clientRateLimit(config, orm));
 
+  // Spec 1 and 4: /public/v1 and /api/v1 only read, whatever the path; the writes are GraphQL and /integration/v1.
+  app.use(readOnlyApis());
   app.use(authRoutes(deps, config));
   app.use(graphqlRoutes(apollo));
   app.use(tenderRoutes(schema));

@@ -5,7 +5,7 @@ import { CALLBACK_PATH } from './quote-callback.routes';
 import { bearerErrors, conditional, headers, id, ifNoneMatch, listOf, notModified, nullable, problem, ref, tags, timestamp, withConventions } from './openapi-parts';
 import { SORT_FIELDS } from './tender-query-params';
 import { webhookEvents, webhookPaths, webhookSchemas } from './webhook-openapi';
-import { ITEM_ROUTES, LIST_ROUTES } from './tender.routes';
+import { ITEM_ROUTES, LIST_ROUTES, POLICY_DOCUMENTATION_ROUTE } from './tender.routes';
 
 /**
  * The REST contract (OpenAPI 3.1), served at /openapi.json and /docs. The test suite validates every REST
@@ -93,7 +93,8 @@ export const openApiDocument = withConventions({
     contact: { name: 'Tender Exchange integration support', url: 'https://tender-exchange.example/support', email: 'integration@tender-exchange.example' },
     license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     description:
-      'Tender read APIs for insurers (/public/v1) and brokers (/api/v1), their webhook endpoints, the token service, the quote-available callback and the policy documentation confirmation. ' +
+      'Tender read APIs for insurers (/public/v1) and brokers (/api/v1), which only read (GET and HEAD; any other method is a 405 with Allow: GET, HEAD); ' +
+      'the integration API (/integration/v1: webhook endpoints and the policy documentation confirmation, REST forms of GraphQL mutations); the token service and the quote-available callback. ' +
       'Errors are RFC 9457 problem+json with a stable `code`: 400 BAD_USER_INPUT (errors[] names each field), 401 UNAUTHENTICATED (WWW-Authenticate), 403 FORBIDDEN, 404 NOT_FOUND, ' +
       '405 METHOD_NOT_ALLOWED (with an Allow header naming the methods the path takes), 409 CONFLICT or INVALID_TRANSITION, 413 PAYLOAD_TOO_LARGE, 415 UNSUPPORTED_MEDIA_TYPE, ' +
       '429 RATE_LIMITED (Retry-After), 431 when the request headers are too large, 503 SERVICE_UNAVAILABLE (Retry-After). Every answer carries X-Request-Id; authenticated ones the RateLimit headers.',
@@ -233,10 +234,10 @@ export const openApiDocument = withConventions({
     // The tender routes as the router serves them: the same table, so the document cannot drift from it.
     ...Object.fromEntries(LIST_ROUTES.map((route) => [route.path, listOperation(route.summary, route.statuses, rolesFor(route.access).join(', '))])),
     ...Object.fromEntries(ITEM_ROUTES.map((route) => [openApiPath(route.path), itemOperation(rolesFor(route.access).join(', '))])),
-    '/public/v1/tenders/{id}/policy-documentation': {
+    [openApiPath(POLICY_DOCUMENTATION_ROUTE.path)]: {
       post: {
         summary: 'Confirm the policy documentation of a SUCCESSFUL tender',
-        description: 'Roles: the insurer of the ordered option, internal. Repeating with the same policy number is harmless.',
+        description: `Roles: ${rolesFor(POLICY_DOCUMENTATION_ROUTE.access).join(', ')} (an insurer only for the tender it won). The REST form of the confirmPolicyDocumentation mutation; formerly at /public/v1/tenders/{id}/policy-documentation, which now answers 405 naming this path. Repeating with the same policy number is harmless.`,
         security: [{ bearer: [] }],
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         requestBody: {

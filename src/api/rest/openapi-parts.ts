@@ -41,7 +41,7 @@ export const headers = {
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 }, example: 30 },
   RateLimit: { description: "The client's quota in this window (IETF draft 7).", schema: { type: 'string' }, example: 'limit=600, remaining=599, reset=60' },
   'RateLimit-Policy': { description: 'The quota and its window in seconds.', schema: { type: 'string' }, example: '600;w=60' },
-  Location: { description: 'Where the created resource is.', schema: { type: 'string' }, example: '/api/v1/webhook-endpoints/4b1f0f5e-2c7a-4c1e-9d55-0b6a3c2e8f10' },
+  Location: { description: 'Where the created resource is.', schema: { type: 'string' }, example: '/integration/v1/webhook-endpoints/4b1f0f5e-2c7a-4c1e-9d55-0b6a3c2e8f10' },
   ETag: {
     description: 'The version of this answer for this client: send it back as If-None-Match, and nothing new is a 304 without a body.',
     schema: { type: 'string' },
@@ -65,9 +65,10 @@ export const notModified = { description: 'Nothing this client sees has changed 
 
 /** Groups of operations, by the path they start with (the first that matches). */
 const TAGS: { name: string; description: string; prefix: RegExp }[] = [
-  { name: 'Insurer tenders', description: 'The tender read API for insurer systems (spec 4.1), and the policy documentation.', prefix: /^\/public\/v1\/tenders/ },
+  { name: 'Insurer tenders', description: 'The tender read API for insurer systems (spec 4.1).', prefix: /^\/public\/v1\/tenders/ },
   { name: 'Broker tenders', description: 'The tender read API for broker systems (spec 4.2).', prefix: /^\/api\/v1\/tenders/ },
   { name: 'Webhooks', description: "A client's webhook endpoints and their delivery logs; the events themselves are under `webhooks`.", prefix: /webhook-endpoints/ },
+  { name: 'Policy documentation', description: 'The winning insurer confirms the policy documentation (the integration API, /integration/v1).', prefix: /^\/integration\/v1\/tenders\// },
   { name: 'Tokens', description: 'The token service (spec 4.3, 5).', prefix: /^\/auth\// },
   { name: 'Quotation', description: 'The quote-available callback of insurer systems (spec 4.5).', prefix: /^\/aggregation-gateway\// },
 ];

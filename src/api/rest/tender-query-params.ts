@@ -117,7 +117,7 @@ export function assertNoQuery(req: Request): void {
   if (names.length > 0) throw badInput('This resource takes no query parameters', names.map((name) => ({ parameter: name, message: 'unknown parameter' })));
 }
 
-/** Body of `POST /public/v1/tenders/{id}/policy-documentation`: `{policy_number, confirmed_at?}`. */
+/** Body of `POST /integration/v1/tenders/{id}/policy-documentation`: `{policy_number, confirmed_at?}`. */
 export function parsePolicyDocumentation(body: unknown): { policyNumber: string; confirmedAt?: string } {
   const parsed = parseBody(PolicyDocumentationBody, body, 'The policy documentation');
   return { policyNumber: parsed.policy_number, confirmedAt: parsed.confirmed_at };

@@ -10,6 +10,7 @@ import { feedRevisionOf } from '../../tenders/feed/tender-feed';
 import { ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../../tenders/tender-status';
 import { assertNoQuery, parseListQuery, parsePolicyDocumentation } from './tender-query-params';
 import { REST_CONFIRM_POLICY_DOCUMENTATION, REST_TENDER_BY_ID, REST_TENDER_LIST } from './tender-operations.graphql';
+import { INTEGRATION_PREFIX } from './read-only-apis';
 
 interface ListRoute {
   path: string;
@@ -37,7 +38,8 @@ export const ITEM_ROUTES: readonly { path: string; access: Operation }[] = [
   { path: '/api/v1/tenders/:id', access: 'brokerApi' },
 ];
 
-const readOnly = methodNotAllowed('GET, HEAD', 'The tender APIs are read-only: use GET');
+/** The insurer confirms the policy documentation of a tender it won (DESIGN 3): a write, so outside the read APIs. */
+export const POLICY_DOCUMENTATION_ROUTE = { path: `${INTEGRATION_PREFIX}/tenders/:id/policy-documentation`, access: 'confirmPolicyDocumentation' } as const;
 
 /**
  * Thin shims: parameters → variables, the prepared GraphQL operation, its result → the envelope of spec 2.2.
@@ -65,13 +67,12 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
         payload: page.items,
       });
     });
-    router.all(route.path, readOnly);
   }
 
-  // The insurer confirms the policy documentation of a tender it won (DESIGN 3); the mutation checks its own entry.
-  const policyPath = '/public/v1/tenders/:id/policy-documentation';
+  // The mutation checks that the viewer is the insurer of the ordered option.
+  const policyPath = POLICY_DOCUMENTATION_ROUTE.path;
   router.post(policyPath, ...jsonBody(LIMITS.restBodyBytes), async (req, res) => {
-    const context = await authorisedContext(res, 'insurerApi');
+    const context = await authorisedContext(res, POLICY_DOCUMENTATION_ROUTE.access);
     assertNoQuery(req);
     const { policyNumber, confirmedAt } = parsePolicyDocumentation(req.body);
     const data = await confirmPolicy.run(context, { id: req.params.id, policyNumber, confirmedAt });
@@ -88,7 +89,6 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
       const data = await byId.run(context, { id: req.params.id });
       res.set(tagged).json(data.tender);
     });
-    router.all(route.path, readOnly);
   }
   return router;
 }

@@ -19,12 +19,13 @@ import {
   REST_WEBHOOK_ENDPOINTS,
 } from './webhook-operations.graphql';
 import { assertNoQuery, pageOf, queryValues } from './tender-query-params';
+import { INTEGRATION_PREFIX } from './read-only-apis';
 
-/** Each REST prefix manages the endpoints of its own clients; internal users manage any client's through GraphQL. */
-export const WEBHOOK_ROUTES: readonly { prefix: string; access: Operation }[] = [
-  { prefix: '/public/v1/webhook-endpoints', access: 'insurerWebhooks' },
-  { prefix: '/api/v1/webhook-endpoints', access: 'brokerWebhooks' },
-];
+/**
+ * Insurer and broker clients each manage their own endpoints here (the operations scope them to the token's client);
+ * internal users manage any client's through GraphQL. Writes, so outside the read APIs (DESIGN 7).
+ */
+export const WEBHOOK_ROUTES: readonly { prefix: string; access: Operation }[] = [{ prefix: `${INTEGRATION_PREFIX}/webhook-endpoints`, access: 'clientWebhooks' }];
 
 /** GraphQL's enum names (TENDER_STATUS_CHANGED) ↔ the event types on the wire (tender.status_changed). */
 const NAME_OF = new Map(Object.entries(WebhookEventType).map(([name, value]) => [value as string, name]));

@@ -82,7 +82,7 @@ function paths(prefix: string, roles: string) {
   const notFound = problem('No endpoint of this client has this id.');
   return {
     [prefix]: {
-      get: { summary: "The client's webhook endpoints", description: `Roles: ${roles}.`, security, responses: { '200': json({ type: 'array', items: ref('WebhookEndpoint') }, 'The endpoints.'), '400': problem('Query parameters are not accepted here.'), ...bearerErrors } },
+      get: { summary: "The client's webhook endpoints", description: `Roles: ${roles}, each managing its own client's endpoints here (internal users: GraphQL). Formerly under /public/v1 and /api/v1, which now answer 405 naming this path.`, security, responses: { '200': json({ type: 'array', items: ref('WebhookEndpoint') }, 'The endpoints.'), '400': problem('Query parameters are not accepted here.'), ...bearerErrors } },
       post: {
         summary: 'Register a webhook endpoint',
         description: `Roles: ${roles}. https only in production; the URL policy (INSURER_URL_ALLOW) applies. The signing secret is in this answer only.`,
