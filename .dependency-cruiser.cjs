@@ -91,6 +91,25 @@ module.exports = {
       to: { circular: true, viaOnly: { pathNot: '\\.entity\\.ts$' } },
     },
     {
+      name: 'no-orphans',
+      comment:
+        'a module nothing imports and that imports nothing is dead code, or an entry point: the starts (main, the CLI, ' +
+        'the simulator), the demo and the benchmark are run by npm scripts; type declarations are read by the compiler',
+      severity: 'error',
+      from: {
+        orphan: true,
+        pathNot: [
+          '^src/main\\.ts$',
+          '^src/cli/main\\.ts$',
+          '^src/insurer-sim/main\\.ts$',
+          '^src/demo/',
+          '^bench/run\\.ts$',
+          '\\.d\\.ts$',
+        ],
+      },
+      to: {},
+    },
+    {
       name: 'no-test-code-in-product',
       severity: 'error',
       from: { path: '^(src|bench)/' },

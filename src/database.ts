@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { MikroORM, type Options } from '@mikro-orm/core';
 import type { Config } from './platform/config';
 import { databaseEngine, ormOptions as engineOptions } from './platform/db/orm-options';
+import { schemaDrift, withScratchDatabase } from './platform/db/migration-check';
 import { ApiClient } from './auth/api-client.entity';
 import { RevokedToken } from './auth/revoked-token.entity';
 import { RateLimitCounter } from './platform/http/rate-limit-counter.entity';
@@ -73,4 +74,21 @@ export async function openDatabase(
 export async function openWorkerDatabase(config: Pick<Config, 'databaseUrl'>): Promise<MikroORM | undefined> {
   if (databaseEngine(config.databaseUrl) !== 'postgresql') return undefined;
   return MikroORM.init(ormOptions(config, { pool: { min: 0, max: 4 } }));
+}
+
+/**
+ * Whether the migrations build the schema the entities describe: a fresh database of the configured engine (a
+ * temporary SQLite file, or a database created and dropped again on the PostgreSQL server) gets every migration, and
+ * the answer is the SQL the entities would still need there, none when they agree. A column length raised in an
+ * entity (or a field limit behind it) without a migration shows here as an `alter table`.
+ */
+export async function migrationDrift(config: Pick<Config, 'databaseUrl'>): Promise<string[]> {
+  return withScratchDatabase(
+    config.databaseUrl,
+    (databaseUrl) => openDatabase({ databaseUrl }, { migrate: false }),
+    async (orm) => {
+      await orm.getMigrator().up();
+      return schemaDrift(orm);
+    },
+  );
 }

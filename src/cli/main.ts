@@ -8,7 +8,8 @@ import type { ApiClient } from '../auth/api-client.entity';
 import { ApiClientService } from '../auth/api-client.service';
 import { ROLES, type Role } from '../access/role';
 import { loadConfig } from '../platform/config';
-import { openDatabase } from '../database';
+import { databaseEngine } from '../platform/db/orm-options';
+import { migrationDrift, openDatabase } from '../database';
 import { DomainError } from '../platform/errors/domain-error';
 import { schemaSdl } from '../api/graphql/schema';
 import { openApiDocument } from '../api/rest/openapi-document';
@@ -124,6 +125,22 @@ program
     } finally {
       await orm.close();
     }
+  });
+
+program
+  .command('db:check-migrations')
+  .description('check that the migrations build the schema the entities describe, on a fresh database of the configured engine (CI)')
+  .action(async () => {
+    const { databaseUrl } = loadConfig();
+    const drift = await migrationDrift({ databaseUrl });
+    const engine = databaseEngine(databaseUrl);
+    if (drift.length === 0) {
+      console.log(`entities and migrations agree on ${engine}`);
+      return;
+    }
+    console.error(`entities and migrations differ on ${engine}: a fresh database with every migration still needs\n${drift.join('\n')}`);
+    console.error('add a migration for each engine (npm run cli -- db:migration:create, then add it to the migrations index)');
+    process.exitCode = 1;
   });
 
 program

@@ -4,7 +4,7 @@ import type { QuoteDispatchConfig } from '../platform/config';
 import type { Logger } from 'pino';
 import { dateOfColumn, jsonOfColumn } from '../platform/db/column-values';
 import { newId } from '../platform/db/ids';
-import { OutboxWorker, type Claimed, type Outbox } from '../platform/db/outbox-worker';
+import { leaseIsFree, OutboxWorker, type Claimed, type Outbox } from '../platform/db/outbox-worker';
 import { TenderStatus } from '../tenders/tender-status';
 import { sanitise } from '../platform/http/partner-client';
 import { InsurerClient, PartnerError, Reason, retryDelay } from './insurer-client';
@@ -16,8 +16,6 @@ import { DISPATCHABLE, QuoteRequestStatus } from './quote-request-status';
 import { QuoteRequest, type Limit } from './quote-request.entity';
 
 const DISPATCHABLE_SQL = DISPATCHABLE.map((status) => `'${status}'`).join(', ');
-/** No worker holds the row: never leased, or its lease has run out (the parameter is now). */
-const FREE = '(lease_until is null or lease_until < ?)';
 /** Rows of partners other than the busy ones (whose ids are the parameters). */
 const notOf = (busy: readonly string[]) => (busy.length > 0 ? ` and insurer_id not in (${busy.map(() => '?').join(', ')})` : '');
 
@@ -27,7 +25,7 @@ const notOf = (busy: readonly string[]) => (busy.length > 0 ? ` and insurer_id n
  * subqueries of RETURNING read the other tables; SQLite allows no joined table there).
  */
 const LEASE = `update quote_request set lease_owner = ?, lease_until = ?
-  where id = ? and status in (${DISPATCHABLE_SQL}) and ${FREE}
+  where id = ? and status in (${DISPATCHABLE_SQL}) and ${leaseIsFree()}
   returning id, status, attempts, limits, risk_information, insurer_reference, tender_id, insurer_id,
     (select t.status from tender t where t.id = quote_request.tender_id) as tender_status,
     (select t.broker_company_id from tender t where t.id = quote_request.tender_id) as broker_company_id,
@@ -140,7 +138,7 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
   async due(limit: number, busy: readonly string[]): Promise<Claimed[]> {
     const now = this.orm.em.getPlatform().processDateProperty(new Date());
     const due = await this.execute<{ id: string; insurer_id: string }[]>(
-      `select id, insurer_id from quote_request where status in (${DISPATCHABLE_SQL}) and next_attempt_at <= ? and ${FREE}${notOf(busy)} order by next_attempt_at asc limit ?`,
+      `select id, insurer_id from quote_request where status in (${DISPATCHABLE_SQL}) and next_attempt_at <= ? and ${leaseIsFree()}${notOf(busy)} order by next_attempt_at asc limit ?`,
       [now, now, ...busy, limit],
       'all',
     );

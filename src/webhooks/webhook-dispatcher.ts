@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookDeliveryConfig } from '../platform/config';
 import { dateOfColumn } from '../platform/db/column-values';
-import { OutboxWorker, type Claimed, type Outbox } from '../platform/db/outbox-worker';
+import { leaseIsFree, leaseIsFreeFilter, OutboxWorker, type Claimed, type Outbox } from '../platform/db/outbox-worker';
 import { PartnerCallFailed, PartnerClient, parseRetryAfter, sanitise, type PartnerFault } from '../platform/http/partner-client';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -27,7 +27,7 @@ function waiting(busyEndpoints: readonly string[], busyClients: readonly string[
   return `from webhook_delivery d
     join webhook_endpoint e on e.id = d.endpoint_id
     join api_client c on c.id = e.owner_id
-    where d.status = '${WebhookDeliveryStatus.PENDING}' and (d.lease_until is null or d.lease_until < ?)
+    where d.status = '${WebhookDeliveryStatus.PENDING}' and ${leaseIsFree('d')}
       and e.disabled_at is null and c.disabled_at is null${notIn('d.endpoint_id', busyEndpoints)}${notIn('e.owner_id', busyClients)}`;
 }
 
@@ -144,9 +144,10 @@ export class WebhookDispatcher implements Outbox<string> {
   /** The delivery's id once leased: its attempt reads it with its endpoint. */
   async lease(id: string): Promise<string | undefined> {
     const now = new Date();
-    const taken = await this.orm.em.fork().nativeUpdate(
+    const em = this.orm.em.fork();
+    const taken = await em.nativeUpdate(
       WebhookDelivery,
-      { id, status: WebhookDeliveryStatus.PENDING, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
+      { id, status: WebhookDeliveryStatus.PENDING, ...leaseIsFreeFilter(em.getPlatform(), now) },
       { leaseOwner: this.owner, leaseUntil: new Date(now.getTime() + this.config.leaseMs) },
     );
     return taken === 1 ? id : undefined;

@@ -4,8 +4,9 @@ import { assertMay, type Operation } from '../access/access-policy';
 import { Role } from '../access/role';
 import type { Viewer } from '../access/viewer';
 import { ApiClient } from '../auth/api-client.entity';
+import { leaseIsFreeFilter } from '../platform/db/outbox-worker';
 import { DomainError, badInput, notFound } from '../platform/errors/domain-error';
-import { LIMITS, PageRules, WebhookEndpointRules, isHttpUrl } from '../platform/validation/rules';
+import { LIMITS, PageRules, WebhookEndpointRules, parseHttpUrl } from '../platform/validation/rules';
 import { problemsOf, refused } from '../platform/validation/validate';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -72,8 +73,9 @@ export class WebhookEndpointService {
   private check(change: WebhookEndpointChange, owner: ApiClient): void {
     const problems = problemsOf(WebhookEndpointRules, change);
     if (change.url && !refused(problems, 'url')) {
-      if (!isHttpUrl(change.url)) problems.push({ parameter: 'url', message: 'must be an absolute http(s) URL' });
-      else if (this.policy.httpsOnly && !change.url.toLowerCase().startsWith('https:')) problems.push({ parameter: 'url', message: 'must be an https URL' });
+      const url = parseHttpUrl(change.url);
+      if (!url) problems.push({ parameter: 'url', message: 'must be an absolute http(s) URL' });
+      else if (this.policy.httpsOnly && url.protocol !== 'https:') problems.push({ parameter: 'url', message: 'must be an https URL' });
       else {
         const refusal = this.policy.urlAllowList.refusal(change.url);
         if (refusal) problems.push({ parameter: 'url', message: `not allowed: ${refusal}` });
@@ -178,16 +180,15 @@ export class WebhookEndpointService {
         const freed = new Date(today.find((replay) => replay.requeued > 0)!.requestedAt.getTime() + DAY_MS);
         throw new DomainError('RATE_LIMITED', `A client may replay ${perDay} deliveries a day; replay again after ${freed.toISOString()}`);
       }
-      const free = [{ leaseUntil: null }, { leaseUntil: { $lt: now } }];
       const chosen = await tx.find(
         WebhookDelivery,
-        { endpoint: endpoint.id, createdAt: { $gte: since }, $or: free, $not: { status: WebhookDeliveryStatus.PENDING, attempts: 0 } },
+        { endpoint: endpoint.id, createdAt: { $gte: since }, ...leaseIsFreeFilter(tx.getPlatform(), now), $not: { status: WebhookDeliveryStatus.PENDING, attempts: 0 } },
         { fields: ['id'], orderBy: { createdAt: 'desc', id: 'desc' }, limit: Math.min(LIMITS.webhookReplay, left) },
       );
       if (chosen.length === 0) return 0;
       const requeued = await tx.nativeUpdate(
         WebhookDelivery,
-        { id: { $in: chosen.map((delivery) => delivery.id) }, $or: free },
+        { id: { $in: chosen.map((delivery) => delivery.id) }, ...leaseIsFreeFilter(tx.getPlatform(), now) },
         {
           status: WebhookDeliveryStatus.PENDING,
           attempts: 0,

@@ -3,7 +3,7 @@ import { badInput, type FieldProblem } from '../../platform/errors/domain-error'
 import { TenderStatus } from '../../tenders/tender-status';
 import { Cursor, LineOfBusinessId, PageRules, PolicyDocumentationBody, Timestamp } from '../../platform/validation/rules';
 import { parseTimestamp } from '../../platform/validation/timestamp';
-import { parseBody, problemsOf } from '../../platform/validation/validate';
+import { parseBody, problemsOf, repeatedKeys } from '../../platform/validation/validate';
 
 /** REST sort names → GraphQL `TenderSortField` values. */
 export const SORT_FIELDS: Record<string, string> = {
@@ -52,11 +52,13 @@ export function parseListQuery(req: Request, pathStatuses: readonly TenderStatus
 
   if (values.sort !== undefined) {
     const sort: NonNullable<TenderListVariables['sort']> = [];
-    for (const key of values.sort.split(',')) {
-      const name = key.startsWith('-') ? key.slice(1) : key;
+    const names = values.sort.split(',').map((key) => (key.startsWith('-') ? key.slice(1) : key));
+    const repeated = repeatedKeys(names);
+    for (const [at, key] of values.sort.split(',').entries()) {
+      const name = names[at];
       if (!Object.hasOwn(SORT_FIELDS, name)) {
         problems.push({ parameter: 'sort', message: `unknown sort field "${name}"; allowed: ${Object.keys(SORT_FIELDS).join(', ')}` });
-      } else if (Object.hasOwn(sortEcho, name)) {
+      } else if (repeated.has(at)) {
         problems.push({ parameter: 'sort', message: `"${name}" is given twice` });
       } else {
         sortEcho[name] = key.startsWith('-') ? -1 : 1;

@@ -1,4 +1,23 @@
+import { raw, type Dictionary, type Platform } from '@mikro-orm/core';
 import type { Logger } from 'pino';
+
+/**
+ * No worker holds the outbox row: never leased, or its lease has run out. The one definition of a free lease, as
+ * SQL for the outboxes' own statements: `alias` qualifies the column, and the one parameter is now, as the engine
+ * stores a date (`platform.processDateProperty`).
+ */
+export function leaseIsFree(alias?: string): string {
+  const leaseUntil = alias ? `${alias}.lease_until` : 'lease_until';
+  return `(${leaseUntil} is null or ${leaseUntil} < ?)`;
+}
+
+/**
+ * The same condition as a filter of the ORM's queries of one table, no joins (an update names no alias); a new one
+ * each time, as the ORM takes a raw key only once.
+ */
+export function leaseIsFreeFilter(platform: Platform, now: Date): Dictionary {
+  return { [raw(leaseIsFree(), [platform.processDateProperty(now)])]: [] };
+}
 
 /** An item of an outbox claimed for this worker (a lease in the database), and the partner it goes to. */
 export interface Claimed {

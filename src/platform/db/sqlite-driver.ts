@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { BetterSqliteConnection, BetterSqlitePlatform } from '@mikro-orm/better-sqlite';
+import { BetterSqliteConnection, BetterSqlitePlatform, BetterSqliteSchemaHelper } from '@mikro-orm/better-sqlite';
 import { Utils, type AnyEntity, type Dictionary, type EntityData, type LoggingOptions } from '@mikro-orm/core';
-import { AbstractSqlDriver, BetterSqliteKnexDialect, type Configuration, type Knex, type QueryResult } from '@mikro-orm/knex';
+import { type AbstractSqlConnection, AbstractSqlDriver, BetterSqliteKnexDialect, type CheckDef, type Configuration, type Knex, type QueryResult } from '@mikro-orm/knex';
 import type { Database, Statement } from 'better-sqlite3';
 import { setNewest } from '../bounded-map';
 
@@ -162,9 +162,40 @@ class GatewaySqliteConnection extends BetterSqliteConnection {
   }
 }
 
+/** An enum column's check as SQLite keeps it in the table's SQL: `` `role` text check (`role` in ('a', 'b', 'c')) ``. */
+const ENUM_CHECK = /[`"[]([^`"\]]+)[`"\]] text check \([`"[][^`"\]]+[`"\]] in \(((?:\s*'(?:[^']|'')*'\s*,?)+)\)\)/gi;
+const QUOTED_ITEM = /'((?:[^']|'')*)'/g;
+
+/**
+ * How MikroORM reads an existing SQLite schema, with two of its mistakes (6.6.16) corrected, so that comparing the
+ * migrated database with the entities (`db:check-migrations`, `migration:create`) finds only real differences:
+ * - an enum check of three or more items was read as its first and last item only, so every such column (the
+ *   tender's status, a client's role, ...) looked changed and its table was rebuilt;
+ * - foreign keys were keyed by column, not by constraint name, so every one looked dropped.
+ */
+class GatewaySqliteSchemaHelper extends BetterSqliteSchemaHelper {
+  override async getEnumDefinitions(connection: AbstractSqlConnection, _checks: CheckDef[], tableName: string, _schemaName: string, ctx?: Knex.Transaction): Promise<Dictionary<string[]>> {
+    const table = await connection.execute<{ sql: string }>('select sql from sqlite_master where type = ? and name = ?', ['table', tableName], 'get', ctx);
+    const enums: Dictionary<string[]> = {};
+    for (const [, column, list] of table.sql.matchAll(ENUM_CHECK)) {
+      enums[column] = [...list.matchAll(QUOTED_ITEM)].map(([, item]) => item.replace(/''/g, "'"));
+    }
+    return enums;
+  }
+
+  override mapForeignKeys(fks: unknown[], tableName: string): Dictionary {
+    const byColumn = super.mapForeignKeys(fks, tableName) as Dictionary<{ constraintName: string }>;
+    return Object.fromEntries(Object.values(byColumn).map((fk) => [fk.constraintName, fk]));
+  }
+}
+
+class GatewaySqlitePlatform extends BetterSqlitePlatform {
+  protected override readonly schemaHelper: BetterSqliteSchemaHelper = new GatewaySqliteSchemaHelper(this);
+}
+
 /** MikroORM's better-sqlite3 driver on the dialect above. */
 export class SqliteDriver extends AbstractSqlDriver<GatewaySqliteConnection, BetterSqlitePlatform> {
   constructor(config: Configuration) {
-    super(config, new BetterSqlitePlatform(), GatewaySqliteConnection, ['knex', 'better-sqlite3']);
+    super(config, new GatewaySqlitePlatform(), GatewaySqliteConnection, ['knex', 'better-sqlite3']);
   }
 }

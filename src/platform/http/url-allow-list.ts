@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { specialPurposeOf, unmapIpv4 } from './ip-address';
+import { parseHttpUrl } from '../validation/rules';
 
 /**
  * Which partner URLs (insurer systems, webhook endpoints) the gateway may call: an SSRF guard. Entries of the comma
@@ -72,13 +73,8 @@ export class UrlAllowList {
 
   /** Why the URL may not be called, or undefined when it may (its host's addresses are checked at call time). */
   refusal(value: string): string | undefined {
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      return 'not a URL';
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'not an http(s) URL';
+    const url = parseHttpUrl(value);
+    if (!url) return 'not an absolute http(s) URL';
     const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
     if (isIP(host) !== 0 && !this.addressAllowed(host)) {
       return `the address ${host} is special-purpose (${specialPurposeOf(host)}) and not listed in ${this.variable}`;

@@ -108,15 +108,19 @@ const Email = Type.String({
   description: 'an email address',
 });
 const HttpUrl = Type.String({ maxLength: LIMITS.url, pattern: '^[hH][tT][tT][pP][sS]?://\\S+$', description: 'an absolute http(s) URL' });
-/** What the HttpUrl pattern cannot say: the URL parses, with a host. */
-export function isHttpUrl(value: string): boolean {
+/**
+ * The gateway's one URL check, with what the HttpUrl pattern cannot say: the value parses as an absolute http(s) URL
+ * with a host. Undefined otherwise.
+ */
+export function parseHttpUrl(value: string): URL | undefined {
   try {
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? url : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
+export const isHttpUrl = (value: string): boolean => parseHttpUrl(value) !== undefined;
 export const PolicyNumber = Type.String({
   pattern: `^[\\w./-]{1,${LIMITS.policyNumber}}$`,
   description: `1 to ${LIMITS.policyNumber} letters, digits, ".", "/", "-" or "_"`,
@@ -218,10 +222,13 @@ export const CreateInsurerRules = Type.Object({
   outboundCredential: nullable(optionalText(LIMITS.credential)),
 });
 
+/** Event types one webhook endpoint subscribes to at most. */
+const EVENT_TYPES_PER_ENDPOINT = 10;
+const EVENT_TYPES_RULE = `1 to ${EVENT_TYPES_PER_ENDPOINT} distinct event types`;
 const EventTypes = (description: string) =>
   Type.Array(Type.String({ pattern: '^[a-z_]+\\.[a-z_]+$', description: 'an event type such as tender.status_changed' }), {
     minItems: 1,
-    maxItems: 10,
+    maxItems: EVENT_TYPES_PER_ENDPOINT,
     uniqueItems: true,
     description,
   });
@@ -229,19 +236,19 @@ const EventTypes = (description: string) =>
 /** A webhook endpoint as GraphQL takes it; the event types are GraphQL's enum there. */
 export const WebhookEndpointRules = Type.Object({
   url: nullable(HttpUrl),
-  eventTypes: nullable(Type.Array(Type.String(), { minItems: 1, maxItems: 10, uniqueItems: true, description: '1 to 10 distinct event types' })),
+  eventTypes: nullable(Type.Array(Type.String(), { minItems: 1, maxItems: EVENT_TYPES_PER_ENDPOINT, uniqueItems: true, description: EVENT_TYPES_RULE })),
   description: nullable(optionalText(LIMITS.name)),
 });
 
 export const WebhookEndpointBody = Type.Object(
-  { url: HttpUrl, event_types: EventTypes('1 to 10 distinct event types'), description: Type.Optional(optionalText(LIMITS.name)) },
+  { url: HttpUrl, event_types: EventTypes(EVENT_TYPES_RULE), description: Type.Optional(optionalText(LIMITS.name)) },
   { additionalProperties: false, description: 'a JSON object {"url": "https://...", "event_types": ["tender.status_changed"], "description": "..."}' },
 );
 
 export const WebhookEndpointChangeBody = Type.Object(
   {
     url: Type.Optional(HttpUrl),
-    event_types: Type.Optional(EventTypes('1 to 10 distinct event types')),
+    event_types: Type.Optional(EventTypes(EVENT_TYPES_RULE)),
     description: Type.Optional(optionalText(LIMITS.name)),
     enabled: Type.Optional(Type.Boolean({ description: 'true or false' })),
   },

@@ -63,6 +63,14 @@ export function problemsOf(schema: TSchema, value: unknown, naming: FieldNaming 
 }
 
 /** Whether a rule refused this field already: the checks JSON Schema cannot make run only on well-formed values. */
+/**
+ * The one rule of a list's order: each key at most once. The positions (in `keys`) of keys named earlier already;
+ * empty when the order is fine.
+ */
+export function repeatedKeys(keys: readonly unknown[]): Set<number> {
+  return new Set(keys.flatMap((key, at) => (keys.indexOf(key) < at ? [at] : [])));
+}
+
 export const refused = (problems: readonly FieldProblem[], parameter: string): boolean => problems.some((problem) => problem.parameter === parameter);
 
 /** A REST body as its schema describes it, or BAD_USER_INPUT naming each field (JSON pointers) that breaks a rule. */

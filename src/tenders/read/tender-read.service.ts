@@ -10,7 +10,7 @@ import { countVisibleTenders, presentTender, visibleTenders } from '../tender-ac
 import { countAtRevision, currentRevisionOf, feedRevisionOf } from '../feed/tender-feed';
 import { SortDirection, TenderSortField, type TenderListArgs, type TenderPage, type TenderView } from '../tender.types';
 import { PageRules } from '../../platform/validation/rules';
-import { problemsOf } from '../../platform/validation/validate';
+import { problemsOf, repeatedKeys } from '../../platform/validation/validate';
 
 export class TenderReadService {
   constructor(
@@ -99,7 +99,7 @@ interface ListQuery {
 function validatePaging(args: TenderListArgs): void {
   const problems = problemsOf(PageRules, { skip: args.skip, limit: args.limit });
   const fields = (args.sort ?? []).map((key) => key.field);
-  if (new Set(fields).size !== fields.length) problems.push({ parameter: 'sort', message: 'names a field twice' });
+  if (repeatedKeys(fields).size > 0) problems.push({ parameter: 'sort', message: 'names a field twice' });
   if (args.after && args.skip > 0) problems.push({ parameter: 'after', message: 'continues from a cursor: not with skip' });
   if (problems.length > 0) throw badInput(problems.map((p) => `${p.parameter} ${p.message}`).join('; '), problems);
 }
