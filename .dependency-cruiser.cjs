@@ -40,6 +40,7 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/(tenders|platform|access|parties|insurers)/', '^src/quotes/.+\\.entity\\.ts$'] },
     },
     layer('quotes', [...FEATURE_BASE, 'parties', 'insurers', 'tenders']),
+    layer('statistics', [...FEATURE_BASE, 'insurers', 'tenders', 'quotes']),
     layer('webhooks', [...FEATURE_BASE, 'parties', 'insurers', 'auth', 'tenders', 'quotes']),
     {
       name: 'api-imports-features-not-composition',

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Role } from '../src/access/role';
-import { EarlyCallback } from '../src/quotes/early-callback.entity';
-import { EARLY_CALLBACK_TTL_MS } from '../src/quotes/quote-callback.service';
+import { EarlyCallback } from '../src/quotes/callback/early-callback.entity';
+import { EARLY_CALLBACK_TTL_MS } from '../src/quotes/callback/quote-callback.service';
 import { QuoteOption } from '../src/quotes/quote-option.entity';
 import { QuoteRequest } from '../src/quotes/quote-request.entity';
 import { TenderStatus } from '../src/tenders/tender-status';

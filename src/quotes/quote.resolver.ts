@@ -5,11 +5,11 @@ import { recordOfEntity } from '../tenders/read/tender-record';
 import { findVisibleTender, isRedactedFor, presentTender } from '../tenders/tender-access';
 import type { TenderContext } from '../tenders/tender-context';
 import { TenderView } from '../tenders/tender.types';
-import { orderCover } from './order-cover.service';
+import { orderCover } from './proposal/order-cover.service';
 import type { QuoteContext } from './quote-context';
-import { proposalLoader } from './proposal.loader';
+import { proposalLoader } from './proposal/proposal.loader';
 import { QuoteRequestService } from './quote-request.service';
-import { ProposalView } from './proposal.types';
+import { ProposalView } from './proposal/proposal.types';
 import { QuoteRequestView, RequestQuotesInput } from './quote.types';
 
 @Resolver()

@@ -1,6 +1,6 @@
 import type { TenderChangeListener } from '../tenders/tender-lifecycle.service';
 import { TenderStatus } from '../tenders/tender-status';
-import { Reason } from './insurer-client';
+import { Reason } from './dispatch/insurer-client';
 import { QuoteRequestStatus } from './quote-request-status';
 import { QuoteRequest } from './quote-request.entity';
 

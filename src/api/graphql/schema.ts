@@ -3,9 +3,9 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { buildSchema } from 'type-graphql';
 import { ApiClientResolver } from '../../auth/api-client.resolver';
 import { InsurerResolver } from '../../insurers/insurer.resolver';
-import { InsurerCheckResolver } from '../../quotes/insurer-check.resolver';
-import { ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver } from '../../quotes/proposal.resolver';
-import { TenderStatisticsResolver } from '../../quotes/tender-statistics.resolver';
+import { InsurerCheckResolver } from '../../quotes/onboarding/insurer-check.resolver';
+import { ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver } from '../../quotes/proposal/proposal.resolver';
+import { TenderStatisticsResolver } from '../../statistics/tender-statistics.resolver';
 import { QuoteResolver } from '../../quotes/quote.resolver';
 import { TenderLifecycleResolver } from '../../tenders/tender-lifecycle.resolver';
 import { TenderResolver } from '../../tenders/tender.resolver';

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import type { RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { DispatcherObserver } from '../../quotes/quote-dispatcher';
+import type { DispatcherObserver } from '../../quotes/dispatch/quote-dispatcher';
 import { QuoteRequestStatus } from '../../quotes/quote-request-status';
 import { QuoteRequest } from '../../quotes/quote-request.entity';
 

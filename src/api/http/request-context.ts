@@ -7,7 +7,7 @@ import type { Viewer } from '../../access/viewer';
 import type { TokenService } from '../../auth/token.service';
 import { RowBudget } from '../../platform/db/row-budget';
 import type { UrlAllowList } from '../../platform/http/url-allow-list';
-import type { InsurerChecker } from '../../quotes/insurer-check.service';
+import type { InsurerChecker } from '../../quotes/onboarding/insurer-check.service';
 import type { WebhookContext, WebhookPolicy } from '../../webhooks/webhook-context';
 import type { QuoteEventListener } from '../../quotes/quote-events';
 import type { TenderChangeListener } from '../../tenders/tender-lifecycle.service';

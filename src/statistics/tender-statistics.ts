@@ -6,7 +6,7 @@ import { assertMay } from '../access/access-policy';
 import type { Viewer } from '../access/viewer';
 import { badInput } from '../platform/errors/domain-error';
 import { Insurer } from '../insurers/insurer.entity';
-import { QuoteRequestStatus } from './quote-request-status';
+import { QuoteRequestStatus } from '../quotes/quote-request-status';
 import { LineOfBusiness } from '../tenders/line-of-business.entity';
 import { TenderStatus } from '../tenders/tender-status';
 

@@ -1,8 +1,8 @@
-import { LIMITS, QuoteOptionPayload as QuoteOptionRules } from '../platform/validation/rules';
-import { problemsOf } from '../platform/validation/validate';
-import { sanitise } from '../platform/http/partner-client';
+import { LIMITS, QuoteOptionPayload as QuoteOptionRules } from '../../platform/validation/rules';
+import { problemsOf } from '../../platform/validation/validate';
+import { sanitise } from '../../platform/http/partner-client';
 import { PartnerError, Reason } from './insurer-client';
-import type { Limit } from './quote-request.entity';
+import type { Limit } from '../quote-request.entity';
 
 export interface QuoteOptionPayload {
   insurance_sum: number;

@@ -1,13 +1,13 @@
 import { raw, type EntityManager } from '@mikro-orm/core';
-import type { Viewer } from '../access/viewer';
-import { newId } from '../platform/db/ids';
-import { notFound } from '../platform/errors/domain-error';
-import { QuoteCallbackBody } from '../platform/validation/rules';
-import { parseBody } from '../platform/validation/validate';
+import type { Viewer } from '../../access/viewer';
+import { newId } from '../../platform/db/ids';
+import { notFound } from '../../platform/errors/domain-error';
+import { QuoteCallbackBody } from '../../platform/validation/rules';
+import { parseBody } from '../../platform/validation/validate';
 import { EarlyCallback } from './early-callback.entity';
-import { InsurerCheck } from './insurer-check.entity';
-import { QuoteRequestStatus } from './quote-request-status';
-import { QuoteRequest } from './quote-request.entity';
+import { InsurerCheck } from '../onboarding/insurer-check.entity';
+import { QuoteRequestStatus } from '../quote-request-status';
+import { QuoteRequest } from '../quote-request.entity';
 
 /**
  * How long a callback for an id the gateway does not know yet stays parked, waiting for the acknowledgement

@@ -1,15 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { raw, type EntityManager } from '@mikro-orm/core';
-import { Insurer } from '../insurers/insurer.entity';
-import type { QuoteDispatchConfig } from '../platform/config';
-import { newId } from '../platform/db/ids';
-import { badInput, notFound } from '../platform/errors/domain-error';
-import { LIMITS } from '../platform/validation/rules';
-import { EarlyCallback } from './early-callback.entity';
+import { Insurer } from '../../insurers/insurer.entity';
+import type { QuoteDispatchConfig } from '../../platform/config';
+import { newId } from '../../platform/db/ids';
+import { badInput, notFound } from '../../platform/errors/domain-error';
+import { LIMITS } from '../../platform/validation/rules';
+import { EarlyCallback } from '../callback/early-callback.entity';
 import { InsurerCheck } from './insurer-check.entity';
-import { InsurerClient, PartnerError } from './insurer-client';
-import { parseAcknowledgement, parseQuote, type QuoteOptionPayload } from './insurer-payloads';
-import { QuoteRequest, type Limit } from './quote-request.entity';
+import { InsurerClient, PartnerError } from '../dispatch/insurer-client';
+import { parseAcknowledgement, parseQuote, type QuoteOptionPayload } from '../dispatch/insurer-payloads';
+import { QuoteRequest, type Limit } from '../quote-request.entity';
 
 /**
  * The onboarding check (docs/quotation.md, "Onboarding check"): one real quote exchange with a registered

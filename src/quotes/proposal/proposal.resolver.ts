@@ -1,11 +1,11 @@
 import { Ctx, FieldResolver, ID, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../access/request-context';
-import { JSONObjectScalar } from '../platform/validation/json';
+import type { RequestContext } from '../../access/request-context';
+import { JSONObjectScalar } from '../../platform/validation/json';
 import { proposalLoader } from './proposal.loader';
 import { CheapestOptionView, ProposalEntryView, ProposalView } from './proposal.types';
-import { QuoteRequestView } from './quote.types';
-import { riskInformationLoader } from './risk-information.loader';
-import { TenderView } from '../tenders/tender.types';
+import { QuoteRequestView } from '../quote.types';
+import { riskInformationLoader } from '../risk-information.loader';
+import { TenderView } from '../../tenders/tender.types';
 
 @Resolver(() => TenderView)
 export class ProposalResolver {

@@ -1,6 +1,6 @@
 import { Field, Float, ID, ObjectType } from 'type-graphql';
-import { Insurer } from '../insurers/insurer.entity';
-import { QuoteOptionView, QuoteRequestView } from './quote.types';
+import { Insurer } from '../../insurers/insurer.entity';
+import { QuoteOptionView, QuoteRequestView } from '../quote.types';
 
 @ObjectType('CheapestOption')
 export class CheapestOptionView {

@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/core';
-import type { QuoteDispatchConfig } from '../platform/config';
+import type { QuoteDispatchConfig } from '../../platform/config';
 import type { Logger } from 'pino';
-import { dateOfColumn, jsonOfColumn } from '../platform/db/column-values';
-import { newId } from '../platform/db/ids';
-import { OutboxWorker, type Claimed, type Outbox } from '../platform/db/outbox-worker';
-import { TenderStatus } from '../tenders/tender-status';
-import { sanitise } from '../platform/http/partner-client';
+import { dateOfColumn, jsonOfColumn } from '../../platform/db/column-values';
+import { newId } from '../../platform/db/ids';
+import { OutboxWorker, type Claimed, type Outbox } from '../../platform/db/outbox-worker';
+import { TenderStatus } from '../../tenders/tender-status';
+import { sanitise } from '../../platform/http/partner-client';
 import { InsurerClient, PartnerError, Reason, retryDelay } from './insurer-client';
 import { parseAcknowledgement, parseQuote } from './insurer-payloads';
-import { claimEarlyCallback } from './quote-callback.service';
-import type { QuoteEventListener, QuoteEventTender } from './quote-events';
-import { QuoteOption } from './quote-option.entity';
-import { DISPATCHABLE, QuoteRequestStatus } from './quote-request-status';
-import { QuoteRequest, type Limit } from './quote-request.entity';
+import { claimEarlyCallback } from '../callback/quote-callback.service';
+import type { QuoteEventListener, QuoteEventTender } from '../quote-events';
+import { QuoteOption } from '../quote-option.entity';
+import { DISPATCHABLE, QuoteRequestStatus } from '../quote-request-status';
+import { QuoteRequest, type Limit } from '../quote-request.entity';
 
 const DISPATCHABLE_SQL = DISPATCHABLE.map((status) => `'${status}'`).join(', ');
 /** No worker holds the row: never leased, or its lease has run out (the parameter is now). */

@@ -1,8 +1,8 @@
 import { Arg, Ctx, Field, ID, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
-import { TimestampScalar } from '../platform/validation/timestamp';
-import { Allowed } from '../access/access-policy';
+import { TimestampScalar } from '../../platform/validation/timestamp';
+import { Allowed } from '../../access/access-policy';
 import type { InsurerCheckReport } from './insurer-check.service';
-import type { QuoteContext } from './quote-context';
+import type { QuoteContext } from '../quote-context';
 
 @ObjectType('CheckedInsurer', { description: 'The insurer an onboarding check ran against.' })
 export class CheckedInsurerView {

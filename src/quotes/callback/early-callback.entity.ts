@@ -1,7 +1,7 @@
 import { Entity, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { newId } from '../platform/db/ids';
-import { Insurer } from '../insurers/insurer.entity';
-import { LIMITS } from '../platform/validation/rules';
+import { newId } from '../../platform/db/ids';
+import { Insurer } from '../../insurers/insurer.entity';
+import { LIMITS } from '../../platform/validation/rules';
 
 /**
  * A callback for an insurer id the gateway has not stored yet: the insurer called back before its

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { scopeOf, sees } from '../access/access-policy';
-import type { Viewer } from '../access/viewer';
-import { notFound } from '../platform/errors/domain-error';
-import { QuoteRequest } from './quote-request.entity';
+import { scopeOf, sees } from '../../access/access-policy';
+import type { Viewer } from '../../access/viewer';
+import { notFound } from '../../platform/errors/domain-error';
+import { QuoteRequest } from '../quote-request.entity';
 import type { ProposalOverview } from './proposal.types';
-import type { QuoteRequestView } from './quote.types';
-import { Tender } from '../tenders/tender.entity';
-import { isRedactedFor, visibleTenders } from '../tenders/tender-access';
+import type { QuoteRequestView } from '../quote.types';
+import { Tender } from '../../tenders/tender.entity';
+import { isRedactedFor, visibleTenders } from '../../tenders/tender-access';
 import { buildProposal } from './proposal';
 
 export interface ProposalResult {

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/core';
-import type { Viewer } from '../access/viewer';
-import { badInput } from '../platform/errors/domain-error';
-import { TenderLifecycleService, type TenderChangeListener } from '../tenders/tender-lifecycle.service';
-import type { Tender } from '../tenders/tender.entity';
-import { QuoteOption } from './quote-option.entity';
-import { QuoteRequestStatus } from './quote-request-status';
+import type { Viewer } from '../../access/viewer';
+import { badInput } from '../../platform/errors/domain-error';
+import { TenderLifecycleService, type TenderChangeListener } from '../../tenders/tender-lifecycle.service';
+import type { Tender } from '../../tenders/tender.entity';
+import { QuoteOption } from '../quote-option.entity';
+import { QuoteRequestStatus } from '../quote-request-status';
 
 /** Cover is ordered on one option of a quote this tender received; its insurer becomes the awarded one. */
 export function orderCover(em: EntityManager, viewer: Viewer, listeners: readonly TenderChangeListener[], tenderId: string, quoteOptionId: string): Promise<Tender> {

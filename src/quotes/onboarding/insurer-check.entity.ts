@@ -1,7 +1,7 @@
 import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { newId } from '../platform/db/ids';
-import { Insurer } from '../insurers/insurer.entity';
-import { LIMITS } from '../platform/validation/rules';
+import { newId } from '../../platform/db/ids';
+import { Insurer } from '../../insurers/insurer.entity';
+import { LIMITS } from '../../platform/validation/rules';
 
 /**
  * An onboarding check in progress (`insurer-check.service.ts`): a synthetic quote request sent straight to an
