@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access/role';
 import { rolesFor } from '../src/access/access-policy';
 import { TenderHistoryEntry } from '../src/tenders/tender-history-entry.entity';
-import { TRANSITIONS, type TenderOperation } from '../src/tenders/tender-lifecycle.service';
+import { TRANSITIONS, type TenderOperation } from '../src/tenders/lifecycle/tender-lifecycle.service';
 import { Tender } from '../src/tenders/tender.entity';
 import { ALL_STATUSES, TenderStatus } from '../src/tenders/tender-status';
 import { createTender, createWorld, receivedQuote, type World } from './helpers/fixtures';

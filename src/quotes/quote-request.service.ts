@@ -7,7 +7,7 @@ import { Insurer } from '../insurers/insurer.entity';
 import { TenderInvitation } from '../tenders/tender-invitation.entity';
 import { insurersInvited } from '../tenders/feed/tender-feed';
 import { Tender } from '../tenders/tender.entity';
-import { findVisibleTender } from '../tenders/tender-access';
+import { findVisibleTender } from '../tenders/read/tender-access';
 import { TenderStatus } from '../tenders/tender-status';
 import { LIMITS, RequestQuotesRules, isHttpUrl } from '../platform/validation/rules';
 import { problemsOf, refused } from '../platform/validation/validate';

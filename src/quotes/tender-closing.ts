@@ -1,4 +1,4 @@
-import type { TenderChangeListener } from '../tenders/tender-lifecycle.service';
+import type { TenderChangeListener } from '../tenders/lifecycle/tender-lifecycle.service';
 import { TenderStatus } from '../tenders/tender-status';
 import { Reason } from './dispatch/insurer-client';
 import { QuoteRequestStatus } from './quote-request-status';

@@ -1,5 +1,5 @@
 import type { QuoteEventListener } from '../quotes/quote-events';
-import type { TenderChangeListener } from '../tenders/tender-lifecycle.service';
+import type { TenderChangeListener } from '../tenders/lifecycle/tender-lifecycle.service';
 import { TenderStatus } from '../tenders/tender-status';
 import { WebhookEventType } from './webhook-event-type';
 import { enqueueWebhookEvent } from './webhook-outbox';

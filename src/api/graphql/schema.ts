@@ -7,8 +7,8 @@ import { InsurerCheckResolver } from '../../quotes/onboarding/insurer-check.reso
 import { ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver } from '../../quotes/proposal/proposal.resolver';
 import { TenderStatisticsResolver } from '../../statistics/tender-statistics.resolver';
 import { QuoteResolver } from '../../quotes/quote.resolver';
-import { TenderLifecycleResolver } from '../../tenders/tender-lifecycle.resolver';
-import { TenderResolver } from '../../tenders/tender.resolver';
+import { TenderLifecycleResolver } from '../../tenders/lifecycle/tender-lifecycle.resolver';
+import { TenderResolver } from '../../tenders/read/tender.resolver';
 import { WebhookResolver } from '../../webhooks/webhook.resolver';
 import { authChecker } from './auth-checker';
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Viewer } from '../../access/viewer';
 import { badInput } from '../../platform/errors/domain-error';
-import { TenderLifecycleService, type TenderChangeListener } from '../../tenders/tender-lifecycle.service';
+import { TenderLifecycleService, type TenderChangeListener } from '../../tenders/lifecycle/tender-lifecycle.service';
 import type { Tender } from '../../tenders/tender.entity';
 import { QuoteOption } from '../quote-option.entity';
 import { QuoteRequestStatus } from '../quote-request-status';

@@ -6,7 +6,7 @@ import { QuoteRequest } from '../quote-request.entity';
 import type { ProposalOverview } from './proposal.types';
 import type { QuoteRequestView } from '../quote.types';
 import { Tender } from '../../tenders/tender.entity';
-import { isRedactedFor, visibleTenders } from '../../tenders/tender-access';
+import { isRedactedFor, visibleTenders } from '../../tenders/read/tender-access';
 import { buildProposal } from './proposal';
 
 export interface ProposalResult {

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import type { RequestContext } from '../access/request-context';
-import { TenderHistoryEntry } from './tender-history-entry.entity';
+import type { RequestContext } from '../../access/request-context';
+import { TenderHistoryEntry } from '../tender-history-entry.entity';
 
 /** Every tender's history on a page in one query; its rows count against the operation's budget. */
 const createHistoryLoader = ({ em, rows }: RequestContext) =>

@@ -1,12 +1,12 @@
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/core';
-import { scopeOf, sees } from '../access/access-policy';
-import type { Viewer } from '../access/viewer';
-import { notFound } from '../platform/errors/domain-error';
-import { Tender } from './tender.entity';
-import { TenderStatus } from './tender-status';
-import type { TenderHistoryEntry } from './tender-history-entry.entity';
-import { countInvitations, countTenders, type TenderRecord } from './read/tender-record';
-import { PolicyDocumentationStatus, type PolicyDocumentationView, type TenderHistoryEntryView } from './tender-lifecycle.types';
+import { scopeOf, sees } from '../../access/access-policy';
+import type { Viewer } from '../../access/viewer';
+import { notFound } from '../../platform/errors/domain-error';
+import { Tender } from '../tender.entity';
+import { TenderStatus } from '../tender-status';
+import type { TenderHistoryEntry } from '../tender-history-entry.entity';
+import { countInvitations, countTenders, type TenderRecord } from './tender-record';
+import { PolicyDocumentationStatus, type PolicyDocumentationView, type TenderHistoryEntryView } from '../lifecycle/tender-lifecycle.types';
 import type { TenderView } from './tender.types';
 
 /**

@@ -1,20 +1,20 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { assertMay } from '../access/access-policy';
-import type { Viewer } from '../access/viewer';
-import { badInput } from '../platform/errors/domain-error';
-import { CreateTenderRules, LIMITS } from '../platform/validation/rules';
-import { problemsOf } from '../platform/validation/validate';
-import { flushInTransaction } from '../platform/db/flush-in-transaction';
-import { Address } from '../parties/address.embeddable';
-import { BrokerCompany } from '../parties/broker-company.entity';
-import { Customer } from '../parties/customer.entity';
-import { Person } from '../parties/person.entity';
-import { LineOfBusiness } from './line-of-business.entity';
-import type { CreateTenderInput, PersonInput } from './tender-lifecycle.types';
-import { TenderHistoryEntry } from './tender-history-entry.entity';
-import { Tender } from './tender.entity';
-import { partiesChanged, tenderChanged } from './feed/tender-feed';
-import { TenderStatus, statusChangeKey } from './tender-status';
+import { assertMay } from '../../access/access-policy';
+import type { Viewer } from '../../access/viewer';
+import { badInput } from '../../platform/errors/domain-error';
+import { CreateTenderRules, LIMITS } from '../../platform/validation/rules';
+import { problemsOf } from '../../platform/validation/validate';
+import { flushInTransaction } from '../../platform/db/flush-in-transaction';
+import { Address } from '../../parties/address.embeddable';
+import { BrokerCompany } from '../../parties/broker-company.entity';
+import { Customer } from '../../parties/customer.entity';
+import { Person } from '../../parties/person.entity';
+import { LineOfBusiness } from '../line-of-business.entity';
+import type { CreateTenderInput, PersonInput } from '../lifecycle/tender-lifecycle.types';
+import { TenderHistoryEntry } from '../tender-history-entry.entity';
+import { Tender } from '../tender.entity';
+import { partiesChanged, tenderChanged } from '../feed/tender-feed';
+import { TenderStatus, statusChangeKey } from '../tender-status';
 
 /** `createTender`: the user interface's path (spec 1), for internal tokens only. */
 export class TenderCreationService {

@@ -1,9 +1,9 @@
-import { JSONObjectScalar } from '../platform/validation/json';
+import { JSONObjectScalar } from '../../platform/validation/json';
 import { Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
-import { TimestampScalar } from '../platform/validation/timestamp';
-import { Role } from '../access/role';
-import { LIMITS } from '../platform/validation/rules';
-import { TenderStatus } from './tender-status';
+import { TimestampScalar } from '../../platform/validation/timestamp';
+import { Role } from '../../access/role';
+import { LIMITS } from '../../platform/validation/rules';
+import { TenderStatus } from '../tender-status';
 
 @InputType('AddressInput', { description: 'Every part may be empty; country is an officially assigned ISO 3166-1 alpha-2 code when given.' })
 export class AddressInput {

@@ -1,14 +1,14 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
-import { TimestampScalar } from '../platform/validation/timestamp';
-import { Allowed } from '../access/access-policy';
-import type { TenderContext } from './tender-context';
+import { TimestampScalar } from '../../platform/validation/timestamp';
+import { Allowed } from '../../access/access-policy';
+import type { TenderContext } from '../tender-context';
 import { historyLoader } from './tender-history.loader';
-import { TenderCreationService } from './tender-creation.service';
+import { TenderCreationService } from '../creation/tender-creation.service';
 import { TenderLifecycleService } from './tender-lifecycle.service';
 import { CreateTenderInput, TenderHistoryEntryView } from './tender-lifecycle.types';
-import { recordOfEntity } from './read/tender-record';
-import { presentHistory, presentTender } from './tender-access';
-import { TenderView } from './tender.types';
+import { recordOfEntity } from '../read/tender-record';
+import { presentHistory, presentTender } from '../read/tender-access';
+import { TenderView } from '../read/tender.types';
 
 /** The tender lifecycle (DESIGN 3): each mutation answers the tender as the caller may now see it. */
 @Resolver(() => TenderView)

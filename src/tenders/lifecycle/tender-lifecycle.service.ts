@@ -1,15 +1,15 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { actsAsWinner, assertMay } from '../access/access-policy';
-import type { Viewer } from '../access/viewer';
-import { DomainError, badInput, forbidden } from '../platform/errors/domain-error';
-import { OptionalReason, PolicyNumber, RequiredReason } from '../platform/validation/rules';
-import { problemsOf } from '../platform/validation/validate';
-import { flushInTransaction } from '../platform/db/flush-in-transaction';
-import { TenderHistoryEntry } from './tender-history-entry.entity';
-import { findVisibleTender } from './tender-access';
-import { tenderChanged } from './feed/tender-feed';
-import { Tender } from './tender.entity';
-import { OPEN_STATUSES, TenderStatus, statusChangeKey } from './tender-status';
+import { actsAsWinner, assertMay } from '../../access/access-policy';
+import type { Viewer } from '../../access/viewer';
+import { DomainError, badInput, forbidden } from '../../platform/errors/domain-error';
+import { OptionalReason, PolicyNumber, RequiredReason } from '../../platform/validation/rules';
+import { problemsOf } from '../../platform/validation/validate';
+import { flushInTransaction } from '../../platform/db/flush-in-transaction';
+import { TenderHistoryEntry } from '../tender-history-entry.entity';
+import { findVisibleTender } from '../read/tender-access';
+import { tenderChanged } from '../feed/tender-feed';
+import { Tender } from '../tender.entity';
+import { OPEN_STATUSES, TenderStatus, statusChangeKey } from '../tender-status';
 
 export type TenderOperation = 'startNegotiation' | 'orderCover' | 'finaliseContract' | 'closeTender' | 'reopenTender';
 
