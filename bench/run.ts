@@ -9,7 +9,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { ApiClientService } from '../src/auth/api-client.service';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/database';
 import { databaseEngine, type DatabaseEngine } from '../src/platform/db/orm-options';

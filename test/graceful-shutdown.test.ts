@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { openDatabase } from '../src/database';
 import { loadConfig } from '../src/platform/config';
 import { QuoteRequest } from '../src/quotes/quote-request.entity';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { OperationGate } from '../src/api/graphql/operation-gate';
 import { RowBudget } from '../src/platform/db/row-budget';
 import { DomainError } from '../src/platform/errors/domain-error';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { MAX_NAME_LENGTH } from '../src/api/graphql/request-screening';
 import { QuoteRequest } from '../src/quotes/quote-request.entity';
 import { TenderHistoryEntry } from '../src/tenders/tender-history-entry.entity';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { loadConfig, ConfigError } from '../src/platform/config';
 import { Insurer } from '../src/insurers/insurer.entity';
 import { QuoteOption } from '../src/quotes/quote-option.entity';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import type { SimBehaviour } from '../src/insurer-sim/insurer-sim';
 import type { Insurer } from '../src/insurers/insurer.entity';
 import { EarlyCallback } from '../src/quotes/callback/early-callback.entity';

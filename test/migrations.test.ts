@@ -11,7 +11,7 @@ import { createTender, createWorld } from './helpers/fixtures';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { TEST_JWT_SECRET } from './helpers/gateway';
 import { ApiClient } from '../src/auth/api-client.entity';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { postgresqlMigrations } from '../src/platform/db/migrations/postgresql';
 import { sqliteMigrations } from '../src/platform/db/migrations/sqlite';
 import { databaseEngine } from '../src/platform/db/orm-options';

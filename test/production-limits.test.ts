@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClientService } from '../src/auth/api-client.service';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/database';
 import { ASSUMED_ROWS } from '../src/api/graphql/operation-cost';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { EarlyCallback } from '../src/quotes/callback/early-callback.entity';
 import { EARLY_CALLBACK_TTL_MS } from '../src/quotes/callback/quote-callback.service';
 import { QuoteOption } from '../src/quotes/quote-option.entity';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { ApiClientService } from '../src/auth/api-client.service';
 import { openDatabase } from '../src/database';
 import { Insurer } from '../src/insurers/insurer.entity';

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
-import { rolesFor } from '../src/access/access-policy';
+import { Role, rolesFor } from '../src/access';
 import { TenderHistoryEntry } from '../src/tenders/tender-history-entry.entity';
 import { TRANSITIONS, type TenderOperation } from '../src/tenders/lifecycle/tender-lifecycle.service';
 import { Tender } from '../src/tenders/tender.entity';

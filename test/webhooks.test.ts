@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import type { Tender } from '../src/tenders/tender.entity';
 import { WebhookDelivery } from '../src/webhooks/webhook-delivery.entity';
 import { createTender, createWorld, type World } from './helpers/fixtures';

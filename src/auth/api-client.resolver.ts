@@ -1,8 +1,6 @@
 import { Arg, Ctx, Field, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { TimestampScalar } from '../platform/validation/timestamp';
-import { Allowed } from '../access/access-policy';
-import type { RequestContext } from '../access/request-context';
-import { Role } from '../access/role';
+import { Allowed, type RequestContext, Role } from '../access';
 import { Insurer } from '../insurers/insurer.entity';
 import { BrokerCompany } from '../parties/broker-company.entity';
 import type { ApiClient } from './api-client.entity';

@@ -6,7 +6,7 @@ import { problemsOf } from '../platform/validation/validate';
 import { Insurer } from '../insurers/insurer.entity';
 import { BrokerCompany } from '../parties/broker-company.entity';
 import { ApiClient } from './api-client.entity';
-import { ROLES, Role } from '../access/role';
+import { ROLES, Role } from '../access';
 import { generateSecret, hashSecret } from './secret-hash';
 
 export interface CreateApiClientInput {

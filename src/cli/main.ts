@@ -6,7 +6,7 @@ import { SingleBar } from 'cli-progress';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { ApiClient } from '../auth/api-client.entity';
 import { ApiClientService } from '../auth/api-client.service';
-import { ROLES, type Role } from '../access/role';
+import { ROLES, type Role } from '../access';
 import { loadConfig } from '../platform/config';
 import { openDatabase } from '../database';
 import { DomainError } from '../platform/errors/domain-error';

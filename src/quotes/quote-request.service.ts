@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { assertMay } from '../access/access-policy';
-import type { Viewer } from '../access/viewer';
+import { assertMay, type Viewer } from '../access';
 import { newId } from '../platform/db/ids';
 import { DomainError, badInput, type FieldProblem } from '../platform/errors/domain-error';
 import { Insurer } from '../insurers/insurer.entity';

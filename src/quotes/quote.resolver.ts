@@ -1,6 +1,5 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { Allowed } from '../access/access-policy';
-import type { RequestContext } from '../access/request-context';
+import { Allowed, type RequestContext } from '../access';
 import { recordOfEntity } from '../tenders/read/tender-record';
 import { findVisibleTender, isRedactedFor, presentTender } from '../tenders/read/tender-access';
 import type { TenderContext } from '../tenders/tender-context';

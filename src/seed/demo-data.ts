@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import { ApiClient } from '../auth/api-client.entity';
 import { ApiClientService } from '../auth/api-client.service';
-import { Role } from '../access/role';
+import { Role } from '../access';
 import type { SimInsurerOptions } from '../insurer-sim/insurer-sim';
 import { Insurer } from '../insurers/insurer.entity';
 import { Tender } from '../tenders/tender.entity';

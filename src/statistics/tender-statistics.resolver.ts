@@ -1,7 +1,6 @@
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
 import { TimestampScalar } from '../platform/validation/timestamp';
-import { Allowed } from '../access/access-policy';
-import type { RequestContext } from '../access/request-context';
+import { Allowed, type RequestContext } from '../access';
 import { TenderStatistics, tenderStatistics } from './tender-statistics';
 
 @Resolver()

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../access/request-context';
+import type { RequestContext } from '../access';
 import type { TenderChangeListener } from './lifecycle/tender-lifecycle.service';
 
 /** The request context of the tender operations: who reacts to a status change inside its transaction. */

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import { assertMay, type Operation } from '../access/access-policy';
-import { Role } from '../access/role';
-import type { Viewer } from '../access/viewer';
+import { assertMay, type Operation, Role, type Viewer } from '../access';
 import { ApiClient } from '../auth/api-client.entity';
 import { DomainError, badInput, notFound } from '../platform/errors/domain-error';
 import { LIMITS, PageRules, WebhookEndpointRules, isHttpUrl } from '../platform/validation/rules';

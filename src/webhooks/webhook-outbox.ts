@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import { Role } from '../access/role';
+import { Role } from '../access';
 import { TenderInvitation } from '../tenders/tender-invitation.entity';
 import type { TenderStatus } from '../tenders/tender-status';
 import { WebhookDelivery } from './webhook-delivery.entity';

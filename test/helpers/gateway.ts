@@ -7,7 +7,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import pino, { type Logger } from 'pino';
 import { createApp, type App } from '../../src/api/app';
 import { ApiClientService } from '../../src/auth/api-client.service';
-import { Role } from '../../src/access/role';
+import { Role } from '../../src/access';
 import { loadConfig, type Config } from '../../src/platform/config';
 import { openDatabase, openWorkerDatabase } from '../../src/database';
 import { createHttpServer } from '../../src/api/http/server';

@@ -1,4 +1,4 @@
-import { Role } from '../../src/access/role';
+import { Role } from '../../src/access';
 import { TenderStatus } from '../../src/tenders/tender-status';
 import { createTender, createWorld, type World } from './fixtures';
 import { startGateway, tokenFor, type Gateway } from './gateway';

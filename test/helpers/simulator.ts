@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { Role } from '../../src/access/role';
+import { Role } from '../../src/access';
 import { Insurer } from '../../src/insurers/insurer.entity';
 import { InsurerSimulator, type SimBehaviour, type SimOptions } from '../../src/insurer-sim/insurer-sim';
 import { createClient, type Credentials, type Gateway } from './gateway';

@@ -1,9 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Request, RequestHandler, Response } from 'express';
-import { assertMay, type Operation } from '../../access/access-policy';
+import { assertMay, type Operation, type RequestContext, type Viewer } from '../../access';
 import { DomainError } from '../../platform/errors/domain-error';
-import type { RequestContext } from '../../access/request-context';
-import type { Viewer } from '../../access/viewer';
 import type { TokenService } from '../../auth/token.service';
 import { RowBudget } from '../../platform/db/row-budget';
 import type { UrlAllowList } from '../../platform/http/url-allow-list';

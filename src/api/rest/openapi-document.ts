@@ -1,4 +1,4 @@
-import { rolesFor } from '../../access/access-policy';
+import { rolesFor } from '../../access';
 import { Cursor, EmptyBody, LIMITS, LineOfBusinessId, PolicyDocumentationBody, QuoteCallbackBody, Timestamp, TokenRequestBody } from '../../platform/validation/rules';
 import { ALL_STATUSES } from '../../tenders/tender-status';
 import { CALLBACK_PATH } from './quote-callback.routes';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { Operation } from '../../access/access-policy';
+import type { Operation } from '../../access';
 import { prepareOperation } from '../graphql/prepared-operation';
 import { LIMITS } from '../../platform/validation/rules';
 import { authorisedContext } from '../http/request-context';

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { Operation } from '../../access/access-policy';
+import type { Operation } from '../../access';
 import { badInput, type FieldProblem } from '../../platform/errors/domain-error';
 import { EmptyBody, LIMITS, WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from '../../platform/validation/rules';
 import { parseBody } from '../../platform/validation/validate';

@@ -1,4 +1,4 @@
-import { rolesFor } from '../../access/access-policy';
+import { rolesFor } from '../../access';
 import { EmptyBody, LIMITS, WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from '../../platform/validation/rules';
 import { ALL_STATUSES } from '../../tenders/tender-status';
 import { WEBHOOK_EVENT_TYPES, WebhookDeliveryStatus } from '../../webhooks/webhook-event-type';

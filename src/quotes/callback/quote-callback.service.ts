@@ -1,5 +1,5 @@
 import { raw, type EntityManager } from '@mikro-orm/core';
-import type { Viewer } from '../../access/viewer';
+import type { Viewer } from '../../access';
 import { newId } from '../../platform/db/ids';
 import { notFound } from '../../platform/errors/domain-error';
 import { QuoteCallbackBody } from '../../platform/validation/rules';

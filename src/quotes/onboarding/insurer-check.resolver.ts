@@ -1,6 +1,6 @@
 import { Arg, Ctx, Field, ID, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
 import { TimestampScalar } from '../../platform/validation/timestamp';
-import { Allowed } from '../../access/access-policy';
+import { Allowed } from '../../access';
 import type { InsurerCheckReport } from './insurer-check.service';
 import type { QuoteContext } from '../quote-context';
 

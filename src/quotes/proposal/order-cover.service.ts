@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import type { Viewer } from '../../access/viewer';
+import type { Viewer } from '../../access';
 import { badInput } from '../../platform/errors/domain-error';
 import { TenderLifecycleService, type TenderChangeListener } from '../../tenders/lifecycle/tender-lifecycle.service';
 import type { Tender } from '../../tenders/tender.entity';

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { RequestContext } from '../../access/request-context';
+import type { RequestContext } from '../../access';
 import { ProposalService, type ProposalResult } from './proposal.service';
 
 const rowsOf = ({ requests }: ProposalResult) => requests.reduce((sum, request) => sum + 1 + request.options.length, 0);

@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, ID, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../../access/request-context';
+import type { RequestContext } from '../../access';
 import { JSONObjectScalar } from '../../platform/validation/json';
 import { proposalLoader } from './proposal.loader';
 import { CheapestOptionView, ProposalEntryView, ProposalView } from './proposal.types';

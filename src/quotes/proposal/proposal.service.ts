@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { scopeOf, sees } from '../../access/access-policy';
-import type { Viewer } from '../../access/viewer';
+import { scopeOf, sees, type Viewer } from '../../access';
 import { notFound } from '../../platform/errors/domain-error';
 import { QuoteRequest } from '../quote-request.entity';
 import type { ProposalOverview } from './proposal.types';

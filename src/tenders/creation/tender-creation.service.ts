@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { assertMay } from '../../access/access-policy';
-import type { Viewer } from '../../access/viewer';
+import { assertMay, type Viewer } from '../../access';
 import { badInput } from '../../platform/errors/domain-error';
 import { CreateTenderRules, LIMITS } from '../../platform/validation/rules';
 import { problemsOf } from '../../platform/validation/validate';

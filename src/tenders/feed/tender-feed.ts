@@ -1,6 +1,5 @@
 import type { EntityManager, MetadataStorage } from '@mikro-orm/core';
-import { scopeOf } from '../../access/access-policy';
-import type { Viewer } from '../../access/viewer';
+import { scopeOf, type Viewer } from '../../access';
 import { setNewest } from '../../platform/bounded-map';
 
 /**

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { RequestContext } from '../../access/request-context';
+import type { RequestContext } from '../../access';
 import { TenderHistoryEntry } from '../tender-history-entry.entity';
 
 /** Every tender's history on a page in one query; its rows count against the operation's budget. */

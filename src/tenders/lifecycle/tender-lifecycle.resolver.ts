@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import { TimestampScalar } from '../../platform/validation/timestamp';
-import { Allowed } from '../../access/access-policy';
+import { Allowed } from '../../access';
 import type { TenderContext } from '../tender-context';
 import { historyLoader } from './tender-history.loader';
 import { TenderCreationService } from '../creation/tender-creation.service';

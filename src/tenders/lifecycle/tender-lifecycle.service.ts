@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { actsAsWinner, assertMay } from '../../access/access-policy';
-import type { Viewer } from '../../access/viewer';
+import { actsAsWinner, assertMay, type Viewer } from '../../access';
 import { DomainError, badInput, forbidden } from '../../platform/errors/domain-error';
 import { OptionalReason, PolicyNumber, RequiredReason } from '../../platform/validation/rules';
 import { problemsOf } from '../../platform/validation/validate';

@@ -1,7 +1,7 @@
 import { JSONObjectScalar } from '../../platform/validation/json';
 import { Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { TimestampScalar } from '../../platform/validation/timestamp';
-import { Role } from '../../access/role';
+import { Role } from '../../access';
 import { LIMITS } from '../../platform/validation/rules';
 import { TenderStatus } from '../tender-status';
 

@@ -1,6 +1,5 @@
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/core';
-import { scopeOf, sees } from '../../access/access-policy';
-import type { Viewer } from '../../access/viewer';
+import { scopeOf, sees, type Viewer } from '../../access';
 import { notFound } from '../../platform/errors/domain-error';
 import { Tender } from '../tender.entity';
 import { TenderStatus } from '../tender-status';

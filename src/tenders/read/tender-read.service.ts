@@ -1,5 +1,5 @@
 import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
-import type { Viewer } from '../../access/viewer';
+import type { Viewer } from '../../access';
 import { badInput, notFound } from '../../platform/errors/domain-error';
 import { Tender } from '../tender.entity';
 import { findTenderRecords, type TenderRecord } from './tender-record';

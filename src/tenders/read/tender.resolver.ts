@@ -1,6 +1,5 @@
 import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
-import { Allowed } from '../../access/access-policy';
-import type { RequestContext } from '../../access/request-context';
+import { Allowed, type RequestContext } from '../../access';
 import { LineOfBusiness } from '../line-of-business.entity';
 import { TenderReadService } from './tender-read.service';
 import { TenderListArgs, TenderPage, TenderView } from './tender.types';
