@@ -5,7 +5,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection } from '@mikro-orm/knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/database';
-import { Customer } from '../src/parties/customer.entity';
+import { Customer } from '../src/parties';
 import { QuoteRequest } from '../src/quotes/quote-request.entity';
 import { SeedService } from '../src/seed/seed.service';
 import { Tender } from '../src/tenders/tender.entity';

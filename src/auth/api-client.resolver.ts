@@ -2,7 +2,7 @@ import { Arg, Ctx, Field, ID, InputType, Mutation, ObjectType, Query, Resolver }
 import { TimestampScalar } from '../platform/validation/timestamp';
 import { Allowed, type RequestContext, Role } from '../access';
 import { Insurer } from '../insurers/insurer.entity';
-import { BrokerCompany } from '../parties/broker-company.entity';
+import { BrokerCompany } from '../parties';
 import type { ApiClient } from './api-client.entity';
 import { ApiClientService } from './api-client.service';
 

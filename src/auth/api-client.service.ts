@@ -4,7 +4,7 @@ import { badInput, notFound } from '../platform/errors/domain-error';
 import { CreateApiClientRules } from '../platform/validation/rules';
 import { problemsOf } from '../platform/validation/validate';
 import { Insurer } from '../insurers/insurer.entity';
-import { BrokerCompany } from '../parties/broker-company.entity';
+import { BrokerCompany } from '../parties';
 import { ApiClient } from './api-client.entity';
 import { ROLES, Role } from '../access';
 import { generateSecret, hashSecret } from './secret-hash';

@@ -1,9 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { Insurer } from '../../src/insurers/insurer.entity';
-import { Address } from '../../src/parties/address.embeddable';
-import { BrokerCompany } from '../../src/parties/broker-company.entity';
-import { Customer } from '../../src/parties/customer.entity';
-import { Person } from '../../src/parties/person.entity';
+import { Address, BrokerCompany, Customer, Person } from '../../src/parties';
 import { LineOfBusiness } from '../../src/tenders/line-of-business.entity';
 import { QuoteOption } from '../../src/quotes/quote-option.entity';
 import { QuoteRequestStatus } from '../../src/quotes/quote-request-status';

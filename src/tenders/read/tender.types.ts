@@ -1,9 +1,7 @@
 import { JSONObjectScalar } from '../../platform/validation/json';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { TimestampScalar } from '../../platform/validation/timestamp';
-import { BrokerCompany } from '../../parties/broker-company.entity';
-import { Customer } from '../../parties/customer.entity';
-import { Person } from '../../parties/person.entity';
+import { BrokerCompany, Customer, Person } from '../../parties';
 import { LineOfBusiness } from '../line-of-business.entity';
 import { PolicyDocumentationView } from '../lifecycle/tender-lifecycle.types';
 import { TenderStatus } from '../tender-status';
