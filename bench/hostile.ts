@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EntityManager } from '@mikro-orm/core';
-import { Insurer } from '../src/insurers/insurer.entity';
+import { Insurer } from '../src/insurers';
 import { QuoteRequestStatus } from '../src/quotes/quote-request-status';
 import { QuoteRequest } from '../src/quotes/quote-request.entity';
 import { Tender } from '../src/tenders/tender.entity';

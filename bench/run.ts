@@ -13,7 +13,7 @@ import { Role } from '../src/access';
 import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/database';
 import { databaseEngine, type DatabaseEngine } from '../src/platform/db/orm-options';
-import { Insurer } from '../src/insurers/insurer.entity';
+import { Insurer } from '../src/insurers';
 import { InsurerSimulator } from '../src/insurer-sim/insurer-sim';
 import { QuoteRequestStatus } from '../src/quotes/quote-request-status';
 import { QuoteRequest } from '../src/quotes/quote-request.entity';

@@ -6,7 +6,7 @@ import { databaseEngine, ormOptions as engineOptions } from './platform/db/orm-o
 import { ApiClient } from './auth/api-client.entity';
 import { RevokedToken } from './auth/revoked-token.entity';
 import { RateLimitCounter } from './platform/http/rate-limit-counter.entity';
-import { Insurer } from './insurers/insurer.entity';
+import { Insurer } from './insurers';
 import { EarlyCallback } from './quotes/callback/early-callback.entity';
 import { InsurerCheck } from './quotes/onboarding/insurer-check.entity';
 import { QuoteOption } from './quotes/quote-option.entity';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { loadConfig, ConfigError } from '../src/platform/config';
-import { Insurer } from '../src/insurers/insurer.entity';
+import { Insurer } from '../src/insurers';
 import { QuoteOption } from '../src/quotes/quote-option.entity';
 import type { Tender } from '../src/tenders/tender.entity';
 import { createTender, createWorld } from './helpers/fixtures';

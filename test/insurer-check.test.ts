@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import type { SimBehaviour } from '../src/insurer-sim/insurer-sim';
-import type { Insurer } from '../src/insurers/insurer.entity';
+import type { Insurer } from '../src/insurers';
 import { EarlyCallback } from '../src/quotes/callback/early-callback.entity';
 import { InsurerCheck } from '../src/quotes/onboarding/insurer-check.entity';
 import type { InsurerCheckReport } from '../src/quotes/onboarding/insurer-check.service';

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/platform/config';
-import type { Insurer } from '../src/insurers/insurer.entity';
+import type { Insurer } from '../src/insurers';
 import { InsurerClient, PartnerError, retryDelay } from '../src/quotes/dispatch/insurer-client';
 import { TEST_JWT_SECRET } from './helpers/gateway';
 

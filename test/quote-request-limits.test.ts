@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { ApiClientService } from '../src/auth/api-client.service';
 import { openDatabase } from '../src/database';
-import { Insurer } from '../src/insurers/insurer.entity';
+import { Insurer } from '../src/insurers';
 import { loadConfig } from '../src/platform/config';
 import { newId } from '../src/platform/db/ids';
 import { LIMITS } from '../src/platform/validation/rules';

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Field, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { TimestampScalar } from '../platform/validation/timestamp';
 import { Allowed, type RequestContext, Role } from '../access';
-import { Insurer } from '../insurers/insurer.entity';
+import { Insurer } from '../insurers';
 import { BrokerCompany } from '../parties';
 import type { ApiClient } from './api-client.entity';
 import { ApiClientService } from './api-client.service';

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { badInput, notFound } from '../platform/errors/domain-error';
 import { CreateApiClientRules } from '../platform/validation/rules';
 import { problemsOf } from '../platform/validation/validate';
-import { Insurer } from '../insurers/insurer.entity';
+import { Insurer } from '../insurers';
 import { BrokerCompany } from '../parties';
 import { ApiClient } from './api-client.entity';
 import { ROLES, Role } from '../access';

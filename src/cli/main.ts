@@ -12,7 +12,7 @@ import { openDatabase } from '../database';
 import { DomainError } from '../platform/errors/domain-error';
 import { schemaSdl } from '../api/graphql/schema';
 import { openApiDocument } from '../api/rest/openapi-document';
-import { InsurerService } from '../insurers/insurer.service';
+import { InsurerService } from '../insurers';
 import { InsurerChecker, type InsurerCheckReport } from '../quotes/onboarding/insurer-check.service';
 import { LIMITS, isHttpUrl } from '../platform/validation/rules';
 import { parseTimestamp, TIMESTAMP_RULE } from '../platform/validation/timestamp';

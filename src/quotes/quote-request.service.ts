@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { assertMay, type Viewer } from '../access';
 import { newId } from '../platform/db/ids';
 import { DomainError, badInput, type FieldProblem } from '../platform/errors/domain-error';
-import { Insurer } from '../insurers/insurer.entity';
+import { Insurer } from '../insurers';
 import { TenderInvitation } from '../tenders/tender-invitation.entity';
 import { insurersInvited } from '../tenders/feed/tender-feed';
 import { Tender } from '../tenders/tender.entity';

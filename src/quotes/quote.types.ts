@@ -1,7 +1,7 @@
 import { JSONObjectScalar } from '../platform/validation/json';
 import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { TimestampScalar } from '../platform/validation/timestamp';
-import { Insurer } from '../insurers/insurer.entity';
+import { Insurer } from '../insurers';
 import { LIMITS } from '../platform/validation/rules';
 import { QuoteRequestStatus } from './quote-request-status';
 

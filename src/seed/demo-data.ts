@@ -3,7 +3,7 @@ import { ApiClient } from '../auth/api-client.entity';
 import { ApiClientService } from '../auth/api-client.service';
 import { Role } from '../access';
 import type { SimInsurerOptions } from '../insurer-sim/insurer-sim';
-import { Insurer } from '../insurers/insurer.entity';
+import { Insurer } from '../insurers';
 import { Tender } from '../tenders/tender.entity';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
 import { EVENTS_FOR, newWebhookSecret } from '../webhooks/webhook-endpoint.service';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { bulkInsert } from '../platform/db/bulk-insert';
 import { DomainError } from '../platform/errors/domain-error';
-import { Insurer } from '../insurers/insurer.entity';
+import { Insurer } from '../insurers';
 import { BrokerCompany, Customer, Person } from '../parties';
 import { LineOfBusiness } from '../tenders/line-of-business.entity';
 import { TenderInvitation } from '../tenders/tender-invitation.entity';

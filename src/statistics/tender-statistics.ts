@@ -4,7 +4,7 @@ import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { TimestampScalar } from '../platform/validation/timestamp';
 import { assertMay, type Viewer } from '../access';
 import { badInput } from '../platform/errors/domain-error';
-import { Insurer } from '../insurers/insurer.entity';
+import { Insurer } from '../insurers';
 import { QuoteRequestStatus } from '../quotes/quote-request-status';
 import { LineOfBusiness } from '../tenders/line-of-business.entity';
 import { TenderStatus } from '../tenders/tender-status';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { Insurer } from '../../src/insurers/insurer.entity';
+import { Insurer } from '../../src/insurers';
 import { Address, BrokerCompany, Customer, Person } from '../../src/parties';
 import { LineOfBusiness } from '../../src/tenders/line-of-business.entity';
 import { QuoteOption } from '../../src/quotes/quote-option.entity';

@@ -1,6 +1,6 @@
 import type { QuoteDispatchConfig } from '../../platform/config';
 import { PartnerCallFailed, PartnerClient, parseRetryAfter, sanitise, type PartnerAnswer, type PartnerFault } from '../../platform/http/partner-client';
-import type { Insurer } from '../../insurers/insurer.entity';
+import type { Insurer } from '../../insurers';
 
 /** Answers larger than this are not a quote any insurer sends; reading stops (and the connection closes) there. */
 const MAX_RESPONSE_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { raw, type EntityManager } from '@mikro-orm/core';
-import { Insurer } from '../../insurers/insurer.entity';
+import { Insurer } from '../../insurers';
 import type { QuoteDispatchConfig } from '../../platform/config';
 import { newId } from '../../platform/db/ids';
 import { badInput, notFound } from '../../platform/errors/domain-error';

@@ -1,5 +1,5 @@
 import { Field, Float, ID, ObjectType } from 'type-graphql';
-import { Insurer } from '../../insurers/insurer.entity';
+import { Insurer } from '../../insurers';
 import { QuoteOptionView, QuoteRequestView } from '../quote.types';
 
 @ObjectType('CheapestOption')
