@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { ApiClientService } from '../src/auth/api-client.service';
+import { ApiClientService } from '../src/auth';
 import { Role } from '../src/access';
 import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/database';

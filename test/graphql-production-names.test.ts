@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { MAX_NAME_LENGTH } from '../src/api/graphql/request-screening';
-import { ApiClientService } from '../src/auth/api-client.service';
+import { ApiClientService } from '../src/auth';
 import { openDatabase } from '../src/database';
 import { loadConfig } from '../src/platform/config';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';

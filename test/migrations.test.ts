@@ -10,7 +10,7 @@ import { QuoteRequest } from '../src/quotes/quote-request.entity';
 import { createTender, createWorld } from './helpers/fixtures';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { TEST_JWT_SECRET } from './helpers/gateway';
-import { ApiClient } from '../src/auth/api-client.entity';
+import { ApiClient } from '../src/auth';
 import { Role } from '../src/access';
 import { postgresqlMigrations } from '../src/platform/db/migrations/postgresql';
 import { sqliteMigrations } from '../src/platform/db/migrations/sqlite';

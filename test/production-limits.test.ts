@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClientService } from '../src/auth/api-client.service';
+import { ApiClientService } from '../src/auth';
 import { Role } from '../src/access';
 import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/database';

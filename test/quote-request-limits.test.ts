@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
-import { ApiClientService } from '../src/auth/api-client.service';
+import { ApiClientService } from '../src/auth';
 import { openDatabase } from '../src/database';
 import { Insurer } from '../src/insurers';
 import { loadConfig } from '../src/platform/config';

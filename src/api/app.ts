@@ -10,7 +10,7 @@ import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { quoteEventsToWebhooks, tenderChangesToWebhooks } from '../webhooks/webhook-listeners';
 import { cancelQuoteRequestsOfClosedTender } from '../quotes/tender-closing';
 import { InsurerChecker } from '../quotes/onboarding/insurer-check.service';
-import { TokenService } from '../auth/token.service';
+import { TokenService } from '../auth';
 import { startApollo } from './graphql/apollo';
 import { gatewaySchema } from './graphql/schema';
 import { corsPolicy } from './http/cors-policy';

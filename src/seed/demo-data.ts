@@ -1,6 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
-import { ApiClient } from '../auth/api-client.entity';
-import { ApiClientService } from '../auth/api-client.service';
+import { ApiClient, ApiClientService } from '../auth';
 import { Role } from '../access';
 import type { SimInsurerOptions } from '../insurer-sim/insurer-sim';
 import { Insurer } from '../insurers';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { assertMay, type Operation, Role, type Viewer } from '../access';
-import { ApiClient } from '../auth/api-client.entity';
+import { ApiClient } from '../auth';
 import { DomainError, badInput, notFound } from '../platform/errors/domain-error';
 import { LIMITS, PageRules, WebhookEndpointRules, isHttpUrl } from '../platform/validation/rules';
 import { problemsOf, refused } from '../platform/validation/validate';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import pino, { type Logger } from 'pino';
 import { createApp, type App } from '../../src/api/app';
-import { ApiClientService } from '../../src/auth/api-client.service';
+import { ApiClientService } from '../../src/auth';
 import { Role } from '../../src/access';
 import { loadConfig, type Config } from '../../src/platform/config';
 import { openDatabase, openWorkerDatabase } from '../../src/database';

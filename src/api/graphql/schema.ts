@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
-import { ApiClientResolver } from '../../auth/api-client.resolver';
+import { ApiClientResolver } from '../../auth';
 import { InsurerResolver } from '../../insurers';
 import { InsurerCheckResolver } from '../../quotes/onboarding/insurer-check.resolver';
 import { ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver } from '../../quotes/proposal/proposal.resolver';

@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { assertMay, type Operation, type RequestContext, type Viewer } from '../../access';
 import { DomainError } from '../../platform/errors/domain-error';
-import type { TokenService } from '../../auth/token.service';
+import type { TokenService } from '../../auth';
 import { RowBudget } from '../../platform/db/row-budget';
 import type { UrlAllowList } from '../../platform/http/url-allow-list';
 import type { InsurerChecker } from '../../quotes/onboarding/insurer-check.service';
