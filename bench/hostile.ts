@@ -5,8 +5,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Insurer } from '../src/insurers';
 import { QuoteRequestStatus } from '../src/quotes/quote-request-status';
 import { QuoteRequest } from '../src/quotes/quote-request.entity';
-import { Tender } from '../src/tenders/tender.entity';
-import { TenderStatus } from '../src/tenders/tender-status';
+import { Tender, TenderStatus } from '../src/tenders';
 import { prepareAttacks, type AttackResult, type AttackSetup } from './hostile-attacks';
 
 /**

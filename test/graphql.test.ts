@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { schemaSdl } from '../src/api/graphql/schema';
 import { Insurer } from '../src/insurers';
-import { TenderStatus } from '../src/tenders/tender-status';
+import { TenderStatus } from '../src/tenders';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { graphql, requestToken, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 

@@ -3,7 +3,7 @@ import { Role } from '../src/access';
 import { loadConfig, ConfigError } from '../src/platform/config';
 import { Insurer } from '../src/insurers';
 import { QuoteOption } from '../src/quotes/quote-option.entity';
-import type { Tender } from '../src/tenders/tender.entity';
+import type { Tender } from '../src/tenders';
 import { createTender, createWorld } from './helpers/fixtures';
 import { graphql, startGateway, TEST_JWT_SECRET, tokenFor, type Gateway } from './helpers/gateway';
 import { HUGE_BYTES, startHostileInsurers, type HostileInsurers, type Misbehaviour } from './helpers/hostile-insurer';

@@ -9,7 +9,7 @@ import { openDatabase } from '../src/database';
 import { QuoteOption } from '../src/quotes/quote-option.entity';
 import { QuoteRequestStatus } from '../src/quotes/quote-request-status';
 import { QuoteRequest } from '../src/quotes/quote-request.entity';
-import type { Tender } from '../src/tenders/tender.entity';
+import type { Tender } from '../src/tenders';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { createTender, createWorld } from './helpers/fixtures';
 import { TEST_JWT_SECRET, createClient, getJson, graphql, requestToken, type Gateway } from './helpers/gateway';

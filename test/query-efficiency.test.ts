@@ -5,8 +5,7 @@ import { QuoteOption } from '../src/quotes/quote-option.entity';
 import { QuoteRequestStatus } from '../src/quotes/quote-request-status';
 import { QuoteRequest } from '../src/quotes/quote-request.entity';
 import { SeedService, type SeedResult } from '../src/seed/seed.service';
-import { partiesChanged } from '../src/tenders/feed/tender-feed';
-import { Tender } from '../src/tenders/tender.entity';
+import { partiesChanged, Tender } from '../src/tenders';
 import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 
 let gateway: Gateway;

@@ -9,7 +9,7 @@ import { openDatabase } from '../src/database';
 import type { SimBehaviour } from '../src/insurer-sim/insurer-sim';
 import { QuoteOption } from '../src/quotes/quote-option.entity';
 import { QuoteRequest } from '../src/quotes/quote-request.entity';
-import type { Tender } from '../src/tenders/tender.entity';
+import type { Tender } from '../src/tenders';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { createTender, createWorld } from './helpers/fixtures';
 import { PATIENT_RETRIES_ENV, TEST_JWT_SECRET, createClient, graphql, requestToken, type Gateway } from './helpers/gateway';

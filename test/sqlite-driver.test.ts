@@ -8,7 +8,7 @@ import { openDatabase } from '../src/database';
 import { Customer } from '../src/parties';
 import { QuoteRequest } from '../src/quotes/quote-request.entity';
 import { SeedService } from '../src/seed/seed.service';
-import { Tender } from '../src/tenders/tender.entity';
+import { Tender } from '../src/tenders';
 
 /**
  * The gateway's SQLite driver (src/platform/db/sqlite-driver.ts) on a SQLite file, whatever engine the suite runs

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { openDatabase } from '../src/database';
 import { loadConfig } from '../src/platform/config';
-import type { Tender } from '../src/tenders/tender.entity';
+import type { Tender } from '../src/tenders';
 import { WebhookDelivery } from '../src/webhooks/webhook-delivery.entity';
 import { WebhookDeliveryStatus } from '../src/webhooks/webhook-event-type';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
-import type { Tender } from '../src/tenders/tender.entity';
+import type { Tender } from '../src/tenders';
 import { WebhookDelivery } from '../src/webhooks/webhook-delivery.entity';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { graphql, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';

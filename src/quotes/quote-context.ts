@@ -1,4 +1,4 @@
-import type { TenderContext } from '../tenders/tender-context';
+import type { TenderContext } from '../tenders';
 import type { InsurerChecker } from './onboarding/insurer-check.service';
 import type { QuoteEventListener } from './quote-events';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import type { TenderStatus } from '../tenders/tender-status';
+import type { TenderStatus } from '../tenders';
 import type { QuoteRequestStatus } from './quote-request-status';
 
 /** The tender an event is about, as it stood when the event was recorded: what its audiences are told. */

@@ -1,9 +1,6 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { Allowed, type RequestContext } from '../access';
-import { recordOfEntity } from '../tenders/read/tender-record';
-import { findVisibleTender, isRedactedFor, presentTender } from '../tenders/read/tender-access';
-import type { TenderContext } from '../tenders/tender-context';
-import { TenderView } from '../tenders/read/tender.types';
+import { findVisibleTender, isRedactedFor, presentTenderEntity, type TenderContext, TenderView } from '../tenders';
 import { orderCover } from './proposal/order-cover.service';
 import type { QuoteContext } from './quote-context';
 import { proposalLoader } from './proposal/proposal.loader';
@@ -50,6 +47,6 @@ export class QuoteResolver {
     @Arg('quoteOptionId', () => ID) quoteOptionId: string,
     @Ctx() { em, viewer, tenderChanges }: TenderContext,
   ): Promise<TenderView> {
-    return presentTender(recordOfEntity(await orderCover(em, viewer, tenderChanges, tenderId, quoteOptionId)), viewer);
+    return presentTenderEntity(await orderCover(em, viewer, tenderChanges, tenderId, quoteOptionId), viewer);
   }
 }

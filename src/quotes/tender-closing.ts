@@ -1,5 +1,4 @@
-import type { TenderChangeListener } from '../tenders/lifecycle/tender-lifecycle.service';
-import { TenderStatus } from '../tenders/tender-status';
+import { type TenderChangeListener, TenderStatus } from '../tenders';
 import { Reason } from './dispatch/insurer-client';
 import { QuoteRequestStatus } from './quote-request-status';
 import { QuoteRequest } from './quote-request.entity';

@@ -3,7 +3,7 @@ import { ApiClient, ApiClientService } from '../auth';
 import { Role } from '../access';
 import type { SimInsurerOptions } from '../insurer-sim/insurer-sim';
 import { Insurer } from '../insurers';
-import { Tender } from '../tenders/tender.entity';
+import { Tender } from '../tenders';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
 import { EVENTS_FOR, newWebhookSecret } from '../webhooks/webhook-endpoint.service';
 import { SeedService, insurerSlug } from './seed.service';

@@ -3,11 +3,7 @@ import { bulkInsert } from '../platform/db/bulk-insert';
 import { DomainError } from '../platform/errors/domain-error';
 import { Insurer } from '../insurers';
 import { BrokerCompany, Customer, Person } from '../parties';
-import { LineOfBusiness } from '../tenders/line-of-business.entity';
-import { TenderInvitation } from '../tenders/tender-invitation.entity';
-import { partiesChanged } from '../tenders/feed/tender-feed';
-import { Tender } from '../tenders/tender.entity';
-import { TenderStatus, statusChangeKey } from '../tenders/tender-status';
+import { LineOfBusiness, TenderInvitation, partiesChanged, Tender, TenderStatus, statusChangeKey } from '../tenders';
 
 export interface SeedOptions {
   tenders: number;

@@ -6,8 +6,7 @@ import { assertMay, type Viewer } from '../access';
 import { badInput } from '../platform/errors/domain-error';
 import { Insurer } from '../insurers';
 import { QuoteRequestStatus } from '../quotes/quote-request-status';
-import { LineOfBusiness } from '../tenders/line-of-business.entity';
-import { TenderStatus } from '../tenders/tender-status';
+import { LineOfBusiness, TenderStatus } from '../tenders';
 
 @ObjectType('StatusCount')
 export class StatusCount {

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { Role } from '../access';
-import { TenderInvitation } from '../tenders/tender-invitation.entity';
-import type { TenderStatus } from '../tenders/tender-status';
+import { TenderInvitation, type TenderStatus } from '../tenders';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import type { WebhookEventType } from './webhook-event-type';

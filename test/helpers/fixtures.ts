@@ -1,14 +1,11 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { Insurer } from '../../src/insurers';
 import { Address, BrokerCompany, Customer, Person } from '../../src/parties';
-import { LineOfBusiness } from '../../src/tenders/line-of-business.entity';
+import { LineOfBusiness, TenderInvitation, Tender, TenderStatus, statusChangeKey } from '../../src/tenders';
 import { QuoteOption } from '../../src/quotes/quote-option.entity';
 import { QuoteRequestStatus } from '../../src/quotes/quote-request-status';
 import { QuoteRequest } from '../../src/quotes/quote-request.entity';
 import { tenderChanged } from '../../src/tenders/feed/tender-feed';
-import { TenderInvitation } from '../../src/tenders/tender-invitation.entity';
-import { Tender } from '../../src/tenders/tender.entity';
-import { TenderStatus, statusChangeKey } from '../../src/tenders/tender-status';
 
 /** A small, fully known world: two brokers, three insurers, two lines of business. */
 export async function createWorld(em: EntityManager) {

@@ -7,8 +7,7 @@ import { InsurerCheckResolver } from '../../quotes/onboarding/insurer-check.reso
 import { ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver } from '../../quotes/proposal/proposal.resolver';
 import { TenderStatisticsResolver } from '../../statistics/tender-statistics.resolver';
 import { QuoteResolver } from '../../quotes/quote.resolver';
-import { TenderLifecycleResolver } from '../../tenders/lifecycle/tender-lifecycle.resolver';
-import { TenderResolver } from '../../tenders/read/tender.resolver';
+import { TenderLifecycleResolver, TenderResolver } from '../../tenders';
 import { WebhookResolver } from '../../webhooks/webhook.resolver';
 import { authChecker } from './auth-checker';
 

@@ -8,7 +8,7 @@ import type { UrlAllowList } from '../../platform/http/url-allow-list';
 import type { InsurerChecker } from '../../quotes/onboarding/insurer-check.service';
 import type { WebhookContext, WebhookPolicy } from '../../webhooks/webhook-context';
 import type { QuoteEventListener } from '../../quotes/quote-events';
-import type { TenderChangeListener } from '../../tenders/lifecycle/tender-lifecycle.service';
+import type { TenderChangeListener } from '../../tenders';
 
 /**
  * Why a request's signal aborted: its answer went out (or could no longer), so work done for it is wasted. A

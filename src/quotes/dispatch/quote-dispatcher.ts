@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { dateOfColumn, jsonOfColumn } from '../../platform/db/column-values';
 import { newId } from '../../platform/db/ids';
 import { OutboxWorker, type Claimed, type Outbox } from '../../platform/db/outbox-worker';
-import { TenderStatus } from '../../tenders/tender-status';
+import { TenderStatus } from '../../tenders';
 import { sanitise } from '../../platform/http/partner-client';
 import { InsurerClient, PartnerError, Reason, retryDelay } from './insurer-client';
 import { parseAcknowledgement, parseQuote } from './insurer-payloads';

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Viewer } from '../../access';
 import { badInput } from '../../platform/errors/domain-error';
-import { TenderLifecycleService, type TenderChangeListener } from '../../tenders/lifecycle/tender-lifecycle.service';
-import type { Tender } from '../../tenders/tender.entity';
+import { TenderLifecycleService, type TenderChangeListener, type Tender } from '../../tenders';
 import { QuoteOption } from '../quote-option.entity';
 import { QuoteRequestStatus } from '../quote-request-status';
 

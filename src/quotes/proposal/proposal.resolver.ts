@@ -5,7 +5,7 @@ import { proposalLoader } from './proposal.loader';
 import { CheapestOptionView, ProposalEntryView, ProposalView } from './proposal.types';
 import { QuoteRequestView } from '../quote.types';
 import { riskInformationLoader } from '../risk-information.loader';
-import { TenderView } from '../../tenders/read/tender.types';
+import { TenderView } from '../../tenders';
 
 @Resolver(() => TenderView)
 export class ProposalResolver {

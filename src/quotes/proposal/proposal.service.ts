@@ -4,8 +4,7 @@ import { notFound } from '../../platform/errors/domain-error';
 import { QuoteRequest } from '../quote-request.entity';
 import type { ProposalOverview } from './proposal.types';
 import type { QuoteRequestView } from '../quote.types';
-import { Tender } from '../../tenders/tender.entity';
-import { isRedactedFor, visibleTenders } from '../../tenders/read/tender-access';
+import { Tender, isRedactedFor, visibleTenders } from '../../tenders';
 import { buildProposal } from './proposal';
 
 export interface ProposalResult {

@@ -1,7 +1,7 @@
 import type { QuoteRequest } from '../quote-request.entity';
 import type { CheapestOptionView, ProposalOverview } from './proposal.types';
 import type { QuoteOptionView, QuoteRequestView } from '../quote.types';
-import type { Tender } from '../../tenders/tender.entity';
+import type { Tender } from '../../tenders';
 
 /** Money is shown to the cent: round half away from zero after removing binary noise. */
 export const roundCents = (amount: number): number => Math.sign(amount) * Math.round(Math.abs(amount) * 100 + 1e-9) / 100;

@@ -4,7 +4,7 @@ import { notFound } from '../../platform/errors/domain-error';
 import { Tender } from '../tender.entity';
 import { TenderStatus } from '../tender-status';
 import type { TenderHistoryEntry } from '../tender-history-entry.entity';
-import { countInvitations, countTenders, type TenderRecord } from './tender-record';
+import { countInvitations, countTenders, recordOfEntity, type TenderRecord } from './tender-record';
 import { PolicyDocumentationStatus, type PolicyDocumentationView, type TenderHistoryEntryView } from '../lifecycle/tender-lifecycle.types';
 import type { TenderView } from './tender.types';
 
@@ -69,6 +69,9 @@ export function presentTender(tender: TenderRecord, viewer: Viewer): TenderView 
     policyDocumentation: redacted || tender.status !== TenderStatus.SUCCESSFUL ? null : policyDocumentation(tender),
   };
 }
+
+/** A tender another feature has just changed (ordered cover), as the viewer may now see it. */
+export const presentTenderEntity = (tender: Tender, viewer: Viewer): TenderView => presentTender(recordOfEntity(tender), viewer);
 
 function policyDocumentation(tender: TenderRecord): PolicyDocumentationView {
   return {
