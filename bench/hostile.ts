@@ -3,8 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EntityManager } from '@mikro-orm/core';
 import { Insurer } from '../src/insurers';
-import { QuoteRequestStatus } from '../src/quotes/quote-request-status';
-import { QuoteRequest } from '../src/quotes/quote-request.entity';
+import { QuoteRequestStatus, QuoteRequest } from '../src/quotes';
 import { Tender, TenderStatus } from '../src/tenders';
 import { prepareAttacks, type AttackResult, type AttackSetup } from './hostile-attacks';
 

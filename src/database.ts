@@ -6,10 +6,7 @@ import { databaseEngine, ormOptions as engineOptions } from './platform/db/orm-o
 import { ApiClient, RevokedToken } from './auth';
 import { RateLimitCounter } from './platform/http/rate-limit-counter.entity';
 import { Insurer } from './insurers';
-import { EarlyCallback } from './quotes/callback/early-callback.entity';
-import { InsurerCheck } from './quotes/onboarding/insurer-check.entity';
-import { QuoteOption } from './quotes/quote-option.entity';
-import { QuoteRequest } from './quotes/quote-request.entity';
+import { EarlyCallback, InsurerCheck, QuoteOption, QuoteRequest } from './quotes';
 import { Address, BrokerCompany, Customer, Person } from './parties';
 import { LineOfBusiness, TenderHistoryEntry, TenderInvitation, TenderFeed, Tender } from './tenders';
 import { WebhookDelivery } from './webhooks/webhook-delivery.entity';

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { openDatabase } from '../src/database';
 import { loadConfig } from '../src/platform/config';
-import { QuoteRequest } from '../src/quotes/quote-request.entity';
+import { QuoteRequest } from '../src/quotes';
 import { WebhookDelivery } from '../src/webhooks/webhook-delivery.entity';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { createTender, createWorld } from './helpers/fixtures';

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { MAX_NAME_LENGTH } from '../src/api/graphql/request-screening';
-import { QuoteRequest } from '../src/quotes/quote-request.entity';
+import { QuoteRequest } from '../src/quotes';
 import { TenderHistoryEntry, TenderStatus, Tender } from '../src/tenders';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';

@@ -1,9 +1,7 @@
 import type { AbstractSqlConnection } from '@mikro-orm/knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
-import { QuoteOption } from '../src/quotes/quote-option.entity';
-import { QuoteRequestStatus } from '../src/quotes/quote-request-status';
-import { QuoteRequest } from '../src/quotes/quote-request.entity';
+import { QuoteOption, QuoteRequestStatus, QuoteRequest } from '../src/quotes';
 import { SeedService, type SeedResult } from '../src/seed/seed.service';
 import { partiesChanged, Tender } from '../src/tenders';
 import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';

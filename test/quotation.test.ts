@@ -1,9 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
-import { EarlyCallback } from '../src/quotes/callback/early-callback.entity';
+import { EarlyCallback, QuoteOption, QuoteRequest } from '../src/quotes';
 import { EARLY_CALLBACK_TTL_MS } from '../src/quotes/callback/quote-callback.service';
-import { QuoteOption } from '../src/quotes/quote-option.entity';
-import { QuoteRequest } from '../src/quotes/quote-request.entity';
 import { TenderStatus, TenderInvitation, type Tender } from '../src/tenders';
 import { LIMITS } from '../src/platform/validation/rules';
 import type { SimBehaviour } from '../src/insurer-sim/insurer-sim';

@@ -6,7 +6,7 @@ import type { AbstractSqlConnection } from '@mikro-orm/knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/database';
 import { Customer } from '../src/parties';
-import { QuoteRequest } from '../src/quotes/quote-request.entity';
+import { QuoteRequest } from '../src/quotes';
 import { SeedService } from '../src/seed/seed.service';
 import { Tender } from '../src/tenders';
 

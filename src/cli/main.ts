@@ -12,7 +12,7 @@ import { DomainError } from '../platform/errors/domain-error';
 import { schemaSdl } from '../api/graphql/schema';
 import { openApiDocument } from '../api/rest/openapi-document';
 import { InsurerService } from '../insurers';
-import { InsurerChecker, type InsurerCheckReport } from '../quotes/onboarding/insurer-check.service';
+import { InsurerChecker, type InsurerCheckReport } from '../quotes';
 import { LIMITS, isHttpUrl } from '../platform/validation/rules';
 import { parseTimestamp, TIMESTAMP_RULE } from '../platform/validation/timestamp';
 import { SeedService } from '../seed/seed.service';

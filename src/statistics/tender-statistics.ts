@@ -5,7 +5,7 @@ import { TimestampScalar } from '../platform/validation/timestamp';
 import { assertMay, type Viewer } from '../access';
 import { badInput } from '../platform/errors/domain-error';
 import { Insurer } from '../insurers';
-import { QuoteRequestStatus } from '../quotes/quote-request-status';
+import { QuoteRequestStatus } from '../quotes';
 import { LineOfBusiness, TenderStatus } from '../tenders';
 
 @ObjectType('StatusCount')

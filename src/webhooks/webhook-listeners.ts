@@ -1,4 +1,4 @@
-import type { QuoteEventListener } from '../quotes/quote-events';
+import type { QuoteEventListener } from '../quotes';
 import { type TenderChangeListener, TenderStatus } from '../tenders';
 import { WebhookEventType } from './webhook-event-type';
 import { enqueueWebhookEvent } from './webhook-outbox';

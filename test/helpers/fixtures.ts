@@ -2,9 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Insurer } from '../../src/insurers';
 import { Address, BrokerCompany, Customer, Person } from '../../src/parties';
 import { LineOfBusiness, TenderInvitation, Tender, TenderStatus, statusChangeKey } from '../../src/tenders';
-import { QuoteOption } from '../../src/quotes/quote-option.entity';
-import { QuoteRequestStatus } from '../../src/quotes/quote-request-status';
-import { QuoteRequest } from '../../src/quotes/quote-request.entity';
+import { QuoteOption, QuoteRequestStatus, QuoteRequest } from '../../src/quotes';
 import { tenderChanged } from '../../src/tenders/feed/tender-feed';
 
 /** A small, fully known world: two brokers, three insurers, two lines of business. */

@@ -3,10 +3,8 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { buildSchema } from 'type-graphql';
 import { ApiClientResolver } from '../../auth';
 import { InsurerResolver } from '../../insurers';
-import { InsurerCheckResolver } from '../../quotes/onboarding/insurer-check.resolver';
-import { ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver } from '../../quotes/proposal/proposal.resolver';
+import { InsurerCheckResolver, ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver, QuoteResolver } from '../../quotes';
 import { TenderStatisticsResolver } from '../../statistics/tender-statistics.resolver';
-import { QuoteResolver } from '../../quotes/quote.resolver';
 import { TenderLifecycleResolver, TenderResolver } from '../../tenders';
 import { WebhookResolver } from '../../webhooks/webhook.resolver';
 import { authChecker } from './auth-checker';

@@ -5,9 +5,8 @@ import { DomainError } from '../../platform/errors/domain-error';
 import type { TokenService } from '../../auth';
 import { RowBudget } from '../../platform/db/row-budget';
 import type { UrlAllowList } from '../../platform/http/url-allow-list';
-import type { InsurerChecker } from '../../quotes/onboarding/insurer-check.service';
+import type { InsurerChecker, QuoteEventListener } from '../../quotes';
 import type { WebhookContext, WebhookPolicy } from '../../webhooks/webhook-context';
-import type { QuoteEventListener } from '../../quotes/quote-events';
 import type { TenderChangeListener } from '../../tenders';
 
 /**
