@@ -4,7 +4,7 @@ import { buildSchema } from 'type-graphql';
 import { ApiClientResolver } from '../../auth';
 import { InsurerResolver } from '../../insurers';
 import { InsurerCheckResolver, ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver, QuoteResolver } from '../../quotes';
-import { TenderStatisticsResolver } from '../../statistics/tender-statistics.resolver';
+import { TenderStatisticsResolver } from '../../statistics';
 import { TenderLifecycleResolver, TenderResolver } from '../../tenders';
 import { WebhookResolver } from '../../webhooks/webhook.resolver';
 import { authChecker } from './auth-checker';
