@@ -9,9 +9,7 @@ import { Insurer } from './insurers';
 import { EarlyCallback, InsurerCheck, QuoteOption, QuoteRequest } from './quotes';
 import { Address, BrokerCompany, Customer, Person } from './parties';
 import { LineOfBusiness, TenderHistoryEntry, TenderInvitation, TenderFeed, Tender } from './tenders';
-import { WebhookDelivery } from './webhooks/webhook-delivery.entity';
-import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity';
-import { WebhookReplay } from './webhooks/webhook-replay.entity';
+import { WebhookDelivery, WebhookEndpoint, WebhookReplay } from './webhooks';
 
 /** Every feature's entities: the gateway's database. */
 const entities = [

@@ -10,7 +10,7 @@ import { Role } from '../src/access';
 import { openDatabase } from '../src/database';
 import { loadConfig } from '../src/platform/config';
 import { QuoteRequest } from '../src/quotes';
-import { WebhookDelivery } from '../src/webhooks/webhook-delivery.entity';
+import { WebhookDelivery } from '../src/webhooks';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { createTender, createWorld } from './helpers/fixtures';
 import { TEST_JWT_SECRET, createClient, graphql, requestToken, type Gateway } from './helpers/gateway';

@@ -14,9 +14,7 @@ import { Role } from '../src/access';
 import { postgresqlMigrations } from '../src/platform/db/migrations/postgresql';
 import { sqliteMigrations } from '../src/platform/db/migrations/sqlite';
 import { databaseEngine } from '../src/platform/db/orm-options';
-import { WebhookDelivery } from '../src/webhooks/webhook-delivery.entity';
-import { WebhookEndpoint } from '../src/webhooks/webhook-endpoint.entity';
-import { WebhookReplay } from '../src/webhooks/webhook-replay.entity';
+import { WebhookDelivery, WebhookEndpoint, WebhookReplay } from '../src/webhooks';
 
 /** The last migration before quote requests got CANCELLED and their detail columns (issue 11). */
 const BEFORE_CANCELLED = 'Migration20261122200000';

@@ -4,8 +4,7 @@ import { Role } from '../access';
 import type { SimInsurerOptions } from '../insurer-sim/insurer-sim';
 import { Insurer } from '../insurers';
 import { Tender } from '../tenders';
-import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
-import { EVENTS_FOR, newWebhookSecret } from '../webhooks/webhook-endpoint.service';
+import { WebhookEndpoint, EVENTS_FOR, newWebhookSecret } from '../webhooks';
 import { SeedService, insurerSlug } from './seed.service';
 
 export const DEMO_TENDERS = 500;

@@ -6,7 +6,7 @@ import { InsurerResolver } from '../../insurers';
 import { InsurerCheckResolver, ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver, QuoteResolver } from '../../quotes';
 import { TenderStatisticsResolver } from '../../statistics';
 import { TenderLifecycleResolver, TenderResolver } from '../../tenders';
-import { WebhookResolver } from '../../webhooks/webhook.resolver';
+import { WebhookResolver } from '../../webhooks';
 import { authChecker } from './auth-checker';
 
 let built: Promise<GraphQLSchema> | undefined;

@@ -6,7 +6,7 @@ import type { TokenService } from '../../auth';
 import { RowBudget } from '../../platform/db/row-budget';
 import type { UrlAllowList } from '../../platform/http/url-allow-list';
 import type { InsurerChecker, QuoteEventListener } from '../../quotes';
-import type { WebhookContext, WebhookPolicy } from '../../webhooks/webhook-context';
+import type { WebhookContext, WebhookPolicy } from '../../webhooks';
 import type { TenderChangeListener } from '../../tenders';
 
 /**

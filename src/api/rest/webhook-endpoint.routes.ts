@@ -4,7 +4,7 @@ import type { Operation } from '../../access';
 import { badInput, type FieldProblem } from '../../platform/errors/domain-error';
 import { EmptyBody, LIMITS, WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from '../../platform/validation/rules';
 import { parseBody } from '../../platform/validation/validate';
-import { WebhookDeliveryStatus, WebhookEventType } from '../../webhooks/webhook-event-type';
+import { WebhookDeliveryStatus, WebhookEventType } from '../../webhooks';
 import { prepareOperation } from '../graphql/prepared-operation';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
 import { authorisedContext } from '../http/request-context';
