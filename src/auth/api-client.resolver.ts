@@ -44,7 +44,7 @@ export class CreatedApiClient extends ApiClientIdentity {
 }
 
 @ObjectType({ description: 'An API client as operators see it; never its secret.' })
-export class ApiClientView extends ApiClientIdentity {
+class ApiClientView extends ApiClientIdentity {
   @Field(() => String)
   description!: string;
 
@@ -70,7 +70,7 @@ const clientView = (client: ApiClient): ApiClientView => ({
 });
 
 @ObjectType()
-export class Me extends ApiClientIdentity {
+class Me extends ApiClientIdentity {
   @Field(() => TimestampScalar, { description: 'When the access token of this request expires.' })
   tokenExpiresAt!: Date;
 }

@@ -32,7 +32,7 @@ interface TokenStanding {
 
 export type TokenRequest = Static<typeof TokenRequestBody>;
 
-export interface IssuedToken {
+interface IssuedToken {
   access_token: string;
   expiry: string;
 }

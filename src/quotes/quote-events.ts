@@ -10,7 +10,7 @@ export interface QuoteEventTender {
 }
 
 /** What happened in the quotation flow, as the features above quotes (webhooks) see it inside its transaction. */
-export type QuoteEvent =
+type QuoteEvent =
   /** An insurer was invited to a tender (its first quote request there). */
   | { kind: 'invited'; tender: QuoteEventTender; insurerId: string; at: Date }
   /** An insurer's answer was stored: QUOTED with options, or DECLINED. */

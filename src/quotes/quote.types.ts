@@ -6,7 +6,7 @@ import { LIMITS } from '../platform/validation/rules';
 import { QuoteRequestStatus } from './quote-request-status';
 
 @InputType('LimitInput')
-export class LimitInput {
+class LimitInput {
   @Field(() => Float, { description: 'Positive.' })
   insuranceSum!: number;
 
@@ -15,7 +15,7 @@ export class LimitInput {
 }
 
 @InputType('MoneyInput')
-export class MoneyInput {
+class MoneyInput {
   @Field(() => Float, { description: 'Non-negative.' })
   amount!: number;
 
@@ -24,7 +24,7 @@ export class MoneyInput {
 }
 
 @InputType('RiskInformationInput', { description: 'Spec 2.3 risk_information; the fields vary by product.' })
-export class RiskInformationInput {
+class RiskInformationInput {
   @Field(() => MoneyInput, { nullable: true })
   turnover?: MoneyInput;
 
@@ -60,7 +60,7 @@ export class RequestQuotesInput {
 }
 
 @ObjectType('Limit')
-export class LimitView {
+class LimitView {
   @Field(() => Float)
   insuranceSum!: number;
 

@@ -9,7 +9,7 @@ import { QuoteRequestStatus } from '../quotes';
 import { LineOfBusiness, TenderStatus } from '../tenders';
 
 @ObjectType('StatusCount')
-export class StatusCount {
+class StatusCount {
   @Field(() => TenderStatus)
   status!: TenderStatus;
 
@@ -18,7 +18,7 @@ export class StatusCount {
 }
 
 @ObjectType('LineOfBusinessCount')
-export class LineOfBusinessCount {
+class LineOfBusinessCount {
   @Field(() => LineOfBusiness)
   lineOfBusiness!: LineOfBusiness;
 
@@ -27,7 +27,7 @@ export class LineOfBusinessCount {
 }
 
 @ObjectType('InsurerQuoteStatistics')
-export class InsurerQuoteStatistics {
+class InsurerQuoteStatistics {
   @Field(() => Insurer)
   insurer!: Insurer;
 
@@ -45,7 +45,7 @@ export class InsurerQuoteStatistics {
 }
 
 @ObjectType('PremiumDistribution', { description: 'Premiums (without tax) of all quote options, per line of business.' })
-export class PremiumDistribution {
+class PremiumDistribution {
   @Field(() => LineOfBusiness)
   lineOfBusiness!: LineOfBusiness;
 
@@ -93,7 +93,7 @@ export class TenderStatistics {
 }
 
 /** Linear interpolation between closest ranks (the usual "type 7" quantile) of sorted values. */
-export function quantile(sorted: number[], q: number): number {
+function quantile(sorted: number[], q: number): number {
   const position = (sorted.length - 1) * q;
   const lower = Math.floor(position);
   const upper = Math.ceil(position);

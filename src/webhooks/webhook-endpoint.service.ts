@@ -13,7 +13,7 @@ import { WebhookReplay } from './webhook-replay.entity';
 
 const DAY_MS = 24 * 3600_000;
 
-export interface WebhookEndpointChange {
+interface WebhookEndpointChange {
   url?: string | null;
   eventTypes?: WebhookEventType[] | null;
   description?: string | null;

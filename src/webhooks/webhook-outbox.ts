@@ -7,7 +7,7 @@ import { WebhookEndpoint } from './webhook-endpoint.entity';
 import type { WebhookEventType } from './webhook-event-type';
 
 /** Who may hear of an event: the same parties the read APIs show the tender to (docs/webhooks.md). */
-export type Audience = { brokerCompanyId: string } | { insurerIds: readonly string[] } | { invitedTo: string };
+type Audience = { brokerCompanyId: string } | { insurerIds: readonly string[] } | { invitedTo: string };
 
 export interface WebhookEvent {
   type: WebhookEventType;
@@ -20,7 +20,7 @@ export interface WebhookEvent {
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 32);
-export const eventIdOf = (key: string) => `evt_${digest(key)}`;
+const eventIdOf = (key: string) => `evt_${digest(key)}`;
 const deliveryIdOf = (eventId: string, endpointId: string) => `msg_${digest(`${eventId}|${endpointId}`)}`;
 
 async function endpointsOf(em: EntityManager, audience: Audience): Promise<WebhookEndpoint[]> {

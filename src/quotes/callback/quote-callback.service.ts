@@ -23,7 +23,7 @@ const MARK_AVAILABLE = `update quote_request set status = '${QuoteRequestStatus.
  * PROCESSING → AVAILABLE for the insurer's id, due for fetching now; false when it is not PROCESSING (any more).
  * Every callback runs it, so it is one fixed statement, not an ORM update (docs/benchmark.md).
  */
-export async function markAvailable(em: EntityManager, insurerId: string, insurerReference: string, receivedAt: Date): Promise<boolean> {
+async function markAvailable(em: EntityManager, insurerId: string, insurerReference: string, receivedAt: Date): Promise<boolean> {
   const platform = em.getPlatform();
   const now = platform.processDateProperty(new Date());
   const changed = (await em

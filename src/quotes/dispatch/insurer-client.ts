@@ -52,7 +52,7 @@ const FAULTS: Record<PartnerFault, { reason: string; retryable: boolean }> = {
 };
 
 /** What a call needs of an insurer: where its quote API is, and the credential it gave us. */
-export type InsurerEndpoint = Pick<Insurer, 'quoteApiUrl' | 'outboundCredential'>;
+type InsurerEndpoint = Pick<Insurer, 'quoteApiUrl' | 'outboundCredential'>;
 
 /**
  * Insurer systems, through the one partner client (platform/http/partner-client.ts: deadline, byte cap, no

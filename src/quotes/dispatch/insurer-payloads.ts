@@ -10,7 +10,7 @@ export interface QuoteOptionPayload {
   premium: number;
 }
 
-export interface ValidQuote {
+interface ValidQuote {
   options: QuoteOptionPayload[];
   /** For internal users: what was dropped from the insurer's answer, if anything. */
   note: string | null;

@@ -5,7 +5,7 @@ import type { InsurerCheckReport } from './insurer-check.service';
 import type { QuoteContext } from '../quote-context';
 
 @ObjectType('CheckedInsurer', { description: 'The insurer an onboarding check ran against.' })
-export class CheckedInsurerView {
+class CheckedInsurerView {
   @Field(() => ID)
   id!: string;
 
@@ -17,7 +17,7 @@ export class CheckedInsurerView {
 }
 
 @ObjectType('InsurerCheckStep', { description: 'One step of an onboarding check.' })
-export class InsurerCheckStepView {
+class InsurerCheckStepView {
   @Field(() => String, { description: 'acknowledgement, callback, quote, idempotency or duplicate-callback.' })
   name!: string;
 
@@ -35,7 +35,7 @@ export class InsurerCheckStepView {
 }
 
 @ObjectType('InsurerCheckReport', { description: 'The result of an onboarding check: a real quote exchange on a test request no one else sees.' })
-export class InsurerCheckReportView {
+class InsurerCheckReportView {
   @Field(() => CheckedInsurerView)
   insurer!: CheckedInsurerView;
 

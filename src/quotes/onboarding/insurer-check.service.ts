@@ -20,13 +20,13 @@ import { QuoteRequest, type Limit } from '../quote-request.entity';
  */
 
 /** The limits the check asks a quote for. */
-export const CHECK_LIMITS: readonly Limit[] = [
+const CHECK_LIMITS: readonly Limit[] = [
   { insurance_sum: 1_000_000, deductible: 1_000 },
   { insurance_sum: 2_000_000, deductible: 5_000 },
 ];
 
 /** Spec 2.3 risk information, plainly test data. */
-export const CHECK_RISK_INFORMATION = {
+const CHECK_RISK_INFORMATION = {
   turnover: { amount: 1_000_000, currency: 'EUR' },
   type_of_business: 'Onboarding check (test data, not a real risk)',
   website_url: 'https://onboarding-check.example',
@@ -34,7 +34,7 @@ export const CHECK_RISK_INFORMATION = {
 } as const;
 
 /** How long the check waits for the callback unless told otherwise, ms. */
-export const DEFAULT_CHECK_WAIT_MS = 30_000;
+const DEFAULT_CHECK_WAIT_MS = 30_000;
 /** How often the check looks for the callback, ms. */
 const POLL_MS = 50;
 /** A repeated callback is looked for until this long after the first was seen (and the steps between), ms. */
@@ -42,8 +42,8 @@ const REPEAT_WAIT_MS = 500;
 /** Insurer calls one check makes at most, each bounded by QUOTE_TIMEOUT_MS: two POSTs and two GETs. */
 const CALLS = 4;
 
-export const CHECK_STEPS = ['acknowledgement', 'callback', 'quote', 'idempotency', 'duplicate-callback'] as const;
-export type CheckStepName = (typeof CHECK_STEPS)[number];
+const CHECK_STEPS = ['acknowledgement', 'callback', 'quote', 'idempotency', 'duplicate-callback'] as const;
+type CheckStepName = (typeof CHECK_STEPS)[number];
 
 export interface InsurerCheckStep {
   name: CheckStepName;
@@ -63,7 +63,7 @@ export interface InsurerCheckReport {
   steps: InsurerCheckStep[];
 }
 
-export interface InsurerCheckOptions {
+interface InsurerCheckOptions {
   /** How long to wait for the callback after the acknowledgement, ms. */
   waitMs: number;
   /**

@@ -18,7 +18,7 @@ function latestPerInsurer(requests: QuoteRequest[]): QuoteRequest[] {
 }
 
 /** What a viewer may see of quote requests: who asked for them (not insurers); the internal detail (internal users). */
-export interface RequestRedaction {
+interface RequestRedaction {
   showActors: boolean;
   showInternal: boolean;
 }

@@ -33,7 +33,7 @@ export const TRANSITIONS: Record<TenderOperation, Transition> = {
 const CLOCK_SKEW_MS = 60_000;
 
 /** A change of a tender, as the features that react to it see it inside its transaction. */
-export type TenderChange =
+type TenderChange =
   | { kind: 'statusChanged'; tender: Tender; from: TenderStatus; to: TenderStatus; by: Viewer; reason: string | null; at: Date }
   | { kind: 'policyDocumentationConfirmed'; tender: Tender; by: Viewer; at: Date };
 

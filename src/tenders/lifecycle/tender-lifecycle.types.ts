@@ -6,7 +6,7 @@ import { LIMITS } from '../../platform/validation/rules';
 import { TenderStatus } from '../tender-status';
 
 @InputType('AddressInput', { description: 'Every part may be empty; country is an officially assigned ISO 3166-1 alpha-2 code when given.' })
-export class AddressInput {
+class AddressInput {
   @Field(() => String, { defaultValue: '' })
   street: string = '';
 
@@ -24,7 +24,7 @@ export class AddressInput {
 }
 
 @InputType('CustomerInput', { description: 'An existing customer by id, or a new one by companyId, name and address.' })
-export class CustomerInput {
+class CustomerInput {
   @Field(() => ID, { nullable: true })
   id?: string;
 
