@@ -4,12 +4,14 @@ export { TenderHistoryEntry } from './tender-history-entry.entity';
 export { TenderInvitation } from './tender-invitation.entity';
 export { Tender } from './tender.entity';
 export { ALL_STATUSES, OPEN_STATUSES, TenderStatus, statusChangeKey } from './tender-status';
-export type { TenderContext } from './tender-context';
 // read/: who sees which tender, and how
 export { findVisibleTender, isRedactedFor, presentTenderEntity, visibleTenders } from './read/tender-access';
 export { TenderResolver } from './read/tender.resolver';
 export { TenderView } from './read/tender.types';
+// creation/: creating a tender
+export { TenderCreationResolver } from './creation/tender-creation.resolver';
 // lifecycle/: the transitions, and the listeners other features attach to them
+export type { TenderContext } from './lifecycle/tender-context';
 export { TenderLifecycleResolver } from './lifecycle/tender-lifecycle.resolver';
 export { TenderLifecycleService, type TenderChangeListener } from './lifecycle/tender-lifecycle.service';
 // feed/: the revision of what each audience sees

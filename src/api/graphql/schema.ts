@@ -5,7 +5,7 @@ import { ApiClientResolver } from '../../auth';
 import { InsurerResolver } from '../../insurers';
 import { InsurerCheckResolver, ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver, QuoteResolver } from '../../quotes';
 import { TenderStatisticsResolver } from '../../statistics';
-import { TenderLifecycleResolver, TenderResolver } from '../../tenders';
+import { TenderCreationResolver, TenderLifecycleResolver, TenderResolver } from '../../tenders';
 import { WebhookResolver } from '../../webhooks';
 import { authChecker } from './auth-checker';
 
@@ -14,7 +14,7 @@ let built: Promise<GraphQLSchema> | undefined;
 /** The schema is the same for every app in the process; build it once. */
 export function gatewaySchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
-    resolvers: [TenderResolver, TenderLifecycleResolver, InsurerResolver, ApiClientResolver, QuoteResolver, ProposalResolver, ProposalFieldsResolver, QuoteRequestFieldsResolver, TenderStatisticsResolver, InsurerCheckResolver, WebhookResolver],
+    resolvers: [TenderResolver, TenderCreationResolver, TenderLifecycleResolver, InsurerResolver, ApiClientResolver, QuoteResolver, ProposalResolver, ProposalFieldsResolver, QuoteRequestFieldsResolver, TenderStatisticsResolver, InsurerCheckResolver, WebhookResolver],
     authChecker,
     authMode: 'error',
     validate: false,

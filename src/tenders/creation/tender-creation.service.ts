@@ -6,7 +6,7 @@ import { problemsOf } from '../../platform/validation/validate';
 import { flushInTransaction } from '../../platform/db/flush-in-transaction';
 import { Address, BrokerCompany, Customer, Person } from '../../parties';
 import { LineOfBusiness } from '../line-of-business.entity';
-import type { CreateTenderInput, PersonInput } from '../lifecycle/tender-lifecycle.types';
+import type { CreateTenderInput, PersonInput } from './tender-creation.types';
 import { TenderHistoryEntry } from '../tender-history-entry.entity';
 import { Tender } from '../tender.entity';
 import { partiesChanged, tenderChanged } from '../feed/tender-feed';

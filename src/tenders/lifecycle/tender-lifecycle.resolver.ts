@@ -1,24 +1,16 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import { TimestampScalar } from '../../platform/validation/timestamp';
 import { Allowed } from '../../access';
-import type { TenderContext } from '../tender-context';
+import type { TenderContext } from './tender-context';
 import { historyLoader } from './tender-history.loader';
-import { TenderCreationService } from '../creation/tender-creation.service';
 import { TenderLifecycleService } from './tender-lifecycle.service';
-import { CreateTenderInput, TenderHistoryEntryView } from './tender-lifecycle.types';
 import { recordOfEntity } from '../read/tender-record';
 import { presentHistory, presentTender } from '../read/tender-access';
-import { TenderView } from '../read/tender.types';
+import { TenderHistoryEntryView, TenderView } from '../read/tender.types';
 
 /** The tender lifecycle (DESIGN 3): each mutation answers the tender as the caller may now see it. */
 @Resolver(() => TenderView)
 export class TenderLifecycleResolver {
-  @Allowed('createTender')
-  @Mutation(() => TenderView, { description: 'Creates a tender in QUOTES_AVAILABLE (the user interface\'s path).' })
-  async createTender(@Arg('input', () => CreateTenderInput) input: CreateTenderInput, @Ctx() { em, viewer }: TenderContext): Promise<TenderView> {
-    return presentTender(recordOfEntity(await new TenderCreationService(em, viewer).create(input)), viewer);
-  }
-
   @Allowed('startNegotiation')
   @Mutation(() => TenderView, { description: 'QUOTES_AVAILABLE or REOPENED → IN_NEGOTIATION.' })
   async startNegotiation(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { em, viewer, tenderChanges }: TenderContext): Promise<TenderView> {

@@ -5,8 +5,7 @@ import { Tender } from '../tender.entity';
 import { TenderStatus } from '../tender-status';
 import type { TenderHistoryEntry } from '../tender-history-entry.entity';
 import { countInvitations, countTenders, recordOfEntity, type TenderRecord } from './tender-record';
-import { PolicyDocumentationStatus, type PolicyDocumentationView, type TenderHistoryEntryView } from '../lifecycle/tender-lifecycle.types';
-import type { TenderView } from './tender.types';
+import { PolicyDocumentationStatus, type PolicyDocumentationView, type TenderHistoryEntryView, type TenderView } from './tender.types';
 
 /**
  * Which tenders a viewer may see and which of their fields, as the access policy's scope and field rules say:

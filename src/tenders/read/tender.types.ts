@@ -1,11 +1,50 @@
 import { JSONObjectScalar } from '../../platform/validation/json';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { TimestampScalar } from '../../platform/validation/timestamp';
+import { Role } from '../../access';
 import { BrokerCompany, Customer, Person } from '../../parties';
 import { LineOfBusiness } from '../line-of-business.entity';
-import { PolicyDocumentationView } from '../lifecycle/tender-lifecycle.types';
 import { TenderStatus } from '../tender-status';
 import { LIMITS } from '../../platform/validation/rules';
+
+@ObjectType('TenderHistoryEntry', { simpleResolvers: true, description: 'One status change: who, when, from, to, why.' })
+export class TenderHistoryEntryView {
+  @Field(() => TimestampScalar)
+  at!: Date;
+
+  @Field(() => String, { nullable: true, description: 'app_id of the client that made the change; withheld from insurers.' })
+  actor!: string | null;
+
+  @Field(() => Role)
+  actorRole!: Role;
+
+  @Field(() => TenderStatus, { nullable: true, description: 'Null for the creation.' })
+  fromStatus!: TenderStatus | null;
+
+  @Field(() => TenderStatus)
+  toStatus!: TenderStatus;
+
+  @Field(() => String, { nullable: true })
+  reason!: string | null;
+}
+
+export enum PolicyDocumentationStatus {
+  PENDING = 'PENDING',
+  CONFIRMED = 'CONFIRMED',
+}
+registerEnumType(PolicyDocumentationStatus, { name: 'PolicyDocumentationStatus' });
+
+@ObjectType('PolicyDocumentation', { simpleResolvers: true, description: 'Of a SUCCESSFUL tender: PENDING until the winning insurer confirms it.' })
+export class PolicyDocumentationView {
+  @Field(() => PolicyDocumentationStatus)
+  status!: PolicyDocumentationStatus;
+
+  @Field(() => String, { nullable: true })
+  policyNumber!: string | null;
+
+  @Field(() => TimestampScalar, { nullable: true })
+  confirmedAt!: Date | null;
+}
 
 export enum TenderSortField {
   CREATED_AT = 'createdAt',

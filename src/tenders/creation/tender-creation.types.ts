@@ -1,9 +1,6 @@
 import { JSONObjectScalar } from '../../platform/validation/json';
-import { Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
-import { TimestampScalar } from '../../platform/validation/timestamp';
-import { Role } from '../../access';
+import { Field, Float, ID, InputType } from 'type-graphql';
 import { LIMITS } from '../../platform/validation/rules';
-import { TenderStatus } from '../tender-status';
 
 @InputType('AddressInput', { description: 'Every part may be empty; country is an officially assigned ISO 3166-1 alpha-2 code when given.' })
 class AddressInput {
@@ -81,43 +78,4 @@ export class CreateTenderInput {
 
   @Field(() => JSONObjectScalar, { nullable: true, description: `Product-specific risk information (at most ${LIMITS.freeJsonBytes / 1024} KiB).` })
   riskInformation?: Record<string, unknown>;
-}
-
-@ObjectType('TenderHistoryEntry', { simpleResolvers: true, description: 'One status change: who, when, from, to, why.' })
-export class TenderHistoryEntryView {
-  @Field(() => TimestampScalar)
-  at!: Date;
-
-  @Field(() => String, { nullable: true, description: 'app_id of the client that made the change; withheld from insurers.' })
-  actor!: string | null;
-
-  @Field(() => Role)
-  actorRole!: Role;
-
-  @Field(() => TenderStatus, { nullable: true, description: 'Null for the creation.' })
-  fromStatus!: TenderStatus | null;
-
-  @Field(() => TenderStatus)
-  toStatus!: TenderStatus;
-
-  @Field(() => String, { nullable: true })
-  reason!: string | null;
-}
-
-export enum PolicyDocumentationStatus {
-  PENDING = 'PENDING',
-  CONFIRMED = 'CONFIRMED',
-}
-registerEnumType(PolicyDocumentationStatus, { name: 'PolicyDocumentationStatus' });
-
-@ObjectType('PolicyDocumentation', { simpleResolvers: true, description: 'Of a SUCCESSFUL tender: PENDING until the winning insurer confirms it.' })
-export class PolicyDocumentationView {
-  @Field(() => PolicyDocumentationStatus)
-  status!: PolicyDocumentationStatus;
-
-  @Field(() => String, { nullable: true })
-  policyNumber!: string | null;
-
-  @Field(() => TimestampScalar, { nullable: true })
-  confirmedAt!: Date | null;
 }
