@@ -1,10 +1,10 @@
 /**
  * The import directions of DESIGN 6, checked by `npm run lint:deps` (in CI):
  *
- *   platform  ←  access  ←  parties, insurers  ←  auth, tenders  ←  quotes  ←  webhooks  ←  api  ←  main, cli, seed
+ *   platform  ←  access  ←  parties, insurers  ←  auth, tenders  ←  quotes  ←  statistics, webhooks  ←  api  ←  main, cli, seed
  *
  * A folder imports only from folders to its left, and only those each rule below names (tenders and quotes need
- * nothing of auth, so they may not import it). Entities may name each other across features (a tender's ordered
+ * nothing of auth, so they may not import it), and a feature only through its front door (below). Entities may name each other across features (a tender's ordered
  * option is a quote option); nothing else goes back up. Every HTTP route is in src/api (the web frameworks are
  * imported nowhere else). The insurer simulator is an independent peer: it imports nothing from the gateway.
  */
@@ -20,6 +20,30 @@ const layer = (name, mayImport) => ({
 });
 
 const FEATURE_BASE = ['platform', 'access'];
+
+/**
+ * Each feature has one front door, its index.ts: from outside the feature (the other features, api, the composition,
+ * bench) a feature is imported only through it. An entity may still name another feature's entity file: the ORM's
+ * relation graph crosses features, and a face would load the whole feature while the entities are being defined.
+ */
+const FEATURES = ['access', 'parties', 'insurers', 'auth', 'tenders', 'quotes', 'statistics', 'webhooks'];
+const ENTITY = '\\.(entity|embeddable)\\.ts$';
+const frontDoor = (feature) => [
+  {
+    name: `${feature}-only-through-its-front-door`,
+    comment: `outside src/${feature}, import it through src/${feature}/index.ts only`,
+    severity: 'error',
+    from: { path: '^(src|bench)/', pathNot: [`^src/${feature}/`, ENTITY] },
+    to: { path: `^src/${feature}/`, pathNot: `^src/${feature}/index\\.ts$` },
+  },
+  {
+    name: `${feature}-only-through-its-front-door-or-entities`,
+    comment: `an entity outside src/${feature} names its entities, or imports it through src/${feature}/index.ts`,
+    severity: 'error',
+    from: { path: ENTITY, pathNot: `^src/${feature}/` },
+    to: { path: `^src/${feature}/`, pathNot: [`^src/${feature}/index\\.ts$`, ENTITY] },
+  },
+];
 
 module.exports = {
   forbidden: [
@@ -40,7 +64,9 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/(tenders|platform|access|parties|insurers)/', '^src/quotes/.+\\.entity\\.ts$'] },
     },
     layer('quotes', [...FEATURE_BASE, 'parties', 'insurers', 'tenders']),
+    layer('statistics', [...FEATURE_BASE, 'insurers', 'tenders', 'quotes']),
     layer('webhooks', [...FEATURE_BASE, 'parties', 'insurers', 'auth', 'tenders', 'quotes']),
+    ...FEATURES.flatMap(frontDoor),
     {
       name: 'api-imports-features-not-composition',
       comment: 'the API adapts the features; it does not reach into the start, the CLI, the seed data or the simulator',

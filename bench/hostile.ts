@@ -2,11 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EntityManager } from '@mikro-orm/core';
-import { Insurer } from '../src/insurers/insurer.entity';
-import { QuoteRequestStatus } from '../src/quotes/quote-request-status';
-import { QuoteRequest } from '../src/quotes/quote-request.entity';
-import { Tender } from '../src/tenders/tender.entity';
-import { TenderStatus } from '../src/tenders/tender-status';
+import { Insurer } from '../src/insurers';
+import { QuoteRequestStatus, QuoteRequest } from '../src/quotes';
+import { Tender, TenderStatus } from '../src/tenders';
 import { prepareAttacks, type AttackResult, type AttackSetup } from './hostile-attacks';
 
 /**

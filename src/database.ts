@@ -4,26 +4,13 @@ import { MikroORM, type Options } from '@mikro-orm/core';
 import type { Config } from './platform/config';
 import { databaseEngine, ormOptions as engineOptions } from './platform/db/orm-options';
 import { schemaDrift, withScratchDatabase } from './platform/db/migration-check';
-import { ApiClient } from './auth/api-client.entity';
-import { RevokedToken } from './auth/revoked-token.entity';
+import { ApiClient, RevokedToken } from './auth';
 import { RateLimitCounter } from './platform/http/rate-limit-counter.entity';
-import { Insurer } from './insurers/insurer.entity';
-import { EarlyCallback } from './quotes/early-callback.entity';
-import { InsurerCheck } from './quotes/insurer-check.entity';
-import { QuoteOption } from './quotes/quote-option.entity';
-import { QuoteRequest } from './quotes/quote-request.entity';
-import { Address } from './parties/address.embeddable';
-import { BrokerCompany } from './parties/broker-company.entity';
-import { Customer } from './parties/customer.entity';
-import { Person } from './parties/person.entity';
-import { LineOfBusiness } from './tenders/line-of-business.entity';
-import { TenderHistoryEntry } from './tenders/tender-history-entry.entity';
-import { TenderInvitation } from './tenders/tender-invitation.entity';
-import { TenderFeed } from './tenders/feed/tender-feed.entity';
-import { Tender } from './tenders/tender.entity';
-import { WebhookDelivery } from './webhooks/webhook-delivery.entity';
-import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity';
-import { WebhookReplay } from './webhooks/webhook-replay.entity';
+import { Insurer } from './insurers';
+import { EarlyCallback, InsurerCheck, QuoteOption, QuoteRequest } from './quotes';
+import { Address, BrokerCompany, Customer, Person } from './parties';
+import { LineOfBusiness, TenderHistoryEntry, TenderInvitation, TenderFeed, Tender } from './tenders';
+import { WebhookDelivery, WebhookEndpoint, WebhookReplay } from './webhooks';
 
 /** Every feature's entities: the gateway's database. */
 const entities = [

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import { createApp } from './api/app';
-import { withJwtSecret } from './auth/jwt-secret';
+import { withJwtSecret } from './auth';
 import { ConfigError, loadConfig, type Config } from './platform/config';
 import { createHttpServer } from './api/http/server';
 import { openDatabase, openWorkerDatabase } from './database';

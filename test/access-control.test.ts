@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
-import type { Tender } from '../src/tenders/tender.entity';
-import { TenderStatus } from '../src/tenders/tender-status';
+import { Role } from '../src/access';
+import { type Tender, TenderStatus } from '../src/tenders';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 

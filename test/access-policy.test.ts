@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, may, type Operation } from '../src/access/access-policy';
-import { ROLES, Role } from '../src/access/role';
-import type { Viewer } from '../src/access/viewer';
+import { ROLES, Role, type Viewer } from '../src/access';
 import { gatewaySchema } from '../src/api/graphql/schema';
 import { createWorld } from './helpers/fixtures';
 import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';

@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../src/auth/api-client.entity';
-import { Role } from '../src/access/role';
+import { ApiClient } from '../src/auth';
+import { Role } from '../src/access';
 import { RateLimitCounter } from '../src/platform/http/rate-limit-counter.entity';
 import { createWorld, type World } from './helpers/fixtures';
 import { TEST_JWT_SECRET, createClient, json, getJson, requestToken, startGateway, type Credentials, type Gateway } from './helpers/gateway';

@@ -6,9 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/database';
-import { Tender } from '../src/tenders/tender.entity';
-import { TenderInvitation } from '../src/tenders/tender-invitation.entity';
-import { ALL_STATUSES } from '../src/tenders/tender-status';
+import { Tender, TenderInvitation, ALL_STATUSES } from '../src/tenders';
 import { dropDatabaseFor, databaseUrlFor } from './helpers/database';
 import { getJson, requestToken, startGateway, TEST_JWT_SECRET } from './helpers/gateway';
 

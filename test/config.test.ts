@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withJwtSecret } from '../src/auth/jwt-secret';
+import { withJwtSecret } from '../src/auth';
 import { ConfigError, loadConfig } from '../src/platform/config';
 
 const emptyFolder = () => mkdtempSync(join(tmpdir(), 'tender-exchange-config-'));

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { createTender, createWorld } from './helpers/fixtures';
 import { startGateway, tokenFor, type Gateway } from './helpers/gateway';
 

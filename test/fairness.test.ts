@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../src/auth/api-client.entity';
-import { Role } from '../src/access/role';
+import { ApiClient } from '../src/auth';
+import { Role } from '../src/access';
 import { createWorld } from './helpers/fixtures';
 import { createClient, graphql, requestToken, startGateway, type Credentials, type Gateway } from './helpers/gateway';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
-import { QuoteRequest } from '../src/quotes/quote-request.entity';
+import { Role } from '../src/access';
+import { QuoteRequest } from '../src/quotes';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 

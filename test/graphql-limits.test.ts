@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { OperationGate } from '../src/api/graphql/operation-gate';
 import { RowBudget } from '../src/platform/db/row-budget';
 import { DomainError } from '../src/platform/errors/domain-error';
-import { TenderHistoryEntry } from '../src/tenders/tender-history-entry.entity';
-import { TenderStatus } from '../src/tenders/tender-status';
+import { TenderHistoryEntry, TenderStatus } from '../src/tenders';
 import { MAX_BODY_DEPTH, MAX_JSON_FIELD_DEPTH } from '../src/platform/validation/json';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';

@@ -2,12 +2,10 @@ import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { MAX_NAME_LENGTH } from '../src/api/graphql/request-screening';
-import { QuoteRequest } from '../src/quotes/quote-request.entity';
-import { TenderHistoryEntry } from '../src/tenders/tender-history-entry.entity';
-import { TenderStatus } from '../src/tenders/tender-status';
-import { Tender } from '../src/tenders/tender.entity';
+import { QuoteRequest } from '../src/quotes';
+import { TenderHistoryEntry, TenderStatus, Tender } from '../src/tenders';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { schemaSdl } from '../src/api/graphql/schema';
-import { Insurer } from '../src/insurers/insurer.entity';
-import { TenderStatus } from '../src/tenders/tender-status';
+import { Insurer } from '../src/insurers';
+import { TenderStatus } from '../src/tenders';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { graphql, requestToken, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import type { World } from './helpers/fixtures';
 import { createTender, createWorld, receivedQuote } from './helpers/fixtures';
 import { TEST_JWT_SECRET, createClient, startGateway, tokenFor, type Gateway } from './helpers/gateway';

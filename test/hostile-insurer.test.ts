@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { loadConfig, ConfigError } from '../src/platform/config';
-import { Insurer } from '../src/insurers/insurer.entity';
-import { QuoteOption } from '../src/quotes/quote-option.entity';
-import type { Tender } from '../src/tenders/tender.entity';
+import { Insurer } from '../src/insurers';
+import { QuoteOption, QuoteRequest } from '../src/quotes';
+import type { Tender } from '../src/tenders';
 import { createTender, createWorld } from './helpers/fixtures';
 import { graphql, startGateway, TEST_JWT_SECRET, tokenFor, type Gateway } from './helpers/gateway';
 import { HUGE_BYTES, startHostileInsurers, type HostileInsurers, type Misbehaviour } from './helpers/hostile-insurer';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 import { CALLBACK_PATH } from '../src/api/rest/quote-callback.routes';
-import { QuoteRequest } from '../src/quotes/quote-request.entity';
 
 const REQUEST_QUOTES = `mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id status insurer { id } } }`;
 const QUOTE_REQUESTS = `query($tenderId: ID!) {

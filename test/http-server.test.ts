@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { startGateway, tokenFor, type Gateway } from './helpers/gateway';
 
 let gateway: Gateway;

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
-import { Tender } from '../src/tenders/tender.entity';
-import { TenderStatus } from '../src/tenders/tender-status';
+import { Role } from '../src/access';
+import { Tender, TenderStatus } from '../src/tenders';
 import { createTender, type World } from './helpers/fixtures';
 import { createClient, getJson, graphql, requestToken, tokenFor, type Gateway } from './helpers/gateway';
 import { pagingWorld } from './helpers/paging-world';

@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/platform/config';
-import type { Insurer } from '../src/insurers/insurer.entity';
-import { InsurerClient, PartnerError, retryDelay } from '../src/quotes/insurer-client';
+import type { Insurer } from '../src/insurers';
+import { InsurerClient, PartnerError, retryDelay } from '../src/quotes/dispatch/insurer-client';
 import { TEST_JWT_SECRET } from './helpers/gateway';
 
 const config = loadConfig({ JWT_SECRET: TEST_JWT_SECRET, QUOTE_TIMEOUT_MS: '300', QUOTE_BACKOFF_BASE_MS: '100', QUOTE_BACKOFF_MAX_MS: '1000' }).quotes;

@@ -5,19 +5,16 @@ import type { MikroORM } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/database';
-import { QuoteOption } from '../src/quotes/quote-option.entity';
-import { QuoteRequest } from '../src/quotes/quote-request.entity';
+import { QuoteOption, QuoteRequest } from '../src/quotes';
 import { createTender, createWorld } from './helpers/fixtures';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { TEST_JWT_SECRET } from './helpers/gateway';
-import { ApiClient } from '../src/auth/api-client.entity';
-import { Role } from '../src/access/role';
+import { ApiClient } from '../src/auth';
+import { Role } from '../src/access';
 import { postgresqlMigrations } from '../src/platform/db/migrations/postgresql';
 import { sqliteMigrations } from '../src/platform/db/migrations/sqlite';
 import { databaseEngine } from '../src/platform/db/orm-options';
-import { WebhookDelivery } from '../src/webhooks/webhook-delivery.entity';
-import { WebhookEndpoint } from '../src/webhooks/webhook-endpoint.entity';
-import { WebhookReplay } from '../src/webhooks/webhook-replay.entity';
+import { WebhookDelivery, WebhookEndpoint, WebhookReplay } from '../src/webhooks';
 
 /** The last migration before quote requests got CANCELLED and their detail columns (issue 11). */
 const BEFORE_CANCELLED = 'Migration20261122200000';

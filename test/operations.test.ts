@@ -5,7 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import express from 'express';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { loadConfig } from '../src/platform/config';
 import { requestTimeout } from '../src/api/http/request-timeout';
 import { openApiDocument } from '../src/api/rest/openapi-document';

@@ -1,12 +1,9 @@
 import type { AbstractSqlConnection } from '@mikro-orm/knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
-import { QuoteOption } from '../src/quotes/quote-option.entity';
-import { QuoteRequestStatus } from '../src/quotes/quote-request-status';
-import { QuoteRequest } from '../src/quotes/quote-request.entity';
+import { Role } from '../src/access';
+import { QuoteOption, QuoteRequestStatus, QuoteRequest } from '../src/quotes';
 import { SeedService, type SeedResult } from '../src/seed/seed.service';
-import { partiesChanged } from '../src/tenders/feed/tender-feed';
-import { Tender } from '../src/tenders/tender.entity';
+import { partiesChanged, Tender } from '../src/tenders';
 import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 
 let gateway: Gateway;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { SeedService, type SeedResult } from '../src/seed/seed.service';
 import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
-import { TenderStatus } from '../src/tenders/tender-status';
+import { Role } from '../src/access';
+import { TenderStatus } from '../src/tenders';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { getJson, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { createWorld } from './helpers/fixtures';
 import { createClient, getJson, graphql, requestToken, startGateway, tokenFor, type Credentials, type Gateway } from './helpers/gateway';
 

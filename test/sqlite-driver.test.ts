@@ -5,10 +5,10 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection } from '@mikro-orm/knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/database';
-import { Customer } from '../src/parties/customer.entity';
-import { QuoteRequest } from '../src/quotes/quote-request.entity';
+import { Customer } from '../src/parties';
+import { QuoteRequest } from '../src/quotes';
 import { SeedService } from '../src/seed/seed.service';
-import { Tender } from '../src/tenders/tender.entity';
+import { Tender } from '../src/tenders';
 
 /**
  * The gateway's SQLite driver (src/platform/db/sqlite-driver.ts) on a SQLite file, whatever engine the suite runs

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { createTender, type World } from './helpers/fixtures';
 import { getJson, graphql, tokenFor, type Gateway } from './helpers/gateway';
 import { PAGING_STATUSES, pagingWorld } from './helpers/paging-world';

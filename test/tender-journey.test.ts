@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
+import { Role } from '../src/access';
 import { createWorld, type World } from './helpers/fixtures';
 import { getJson, graphql, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
-import { rolesFor } from '../src/access/access-policy';
-import { TenderHistoryEntry } from '../src/tenders/tender-history-entry.entity';
-import { TRANSITIONS, type TenderOperation } from '../src/tenders/tender-lifecycle.service';
-import { Tender } from '../src/tenders/tender.entity';
-import { ALL_STATUSES, TenderStatus } from '../src/tenders/tender-status';
+import { Role, rolesFor } from '../src/access';
+import { TenderHistoryEntry, Tender, ALL_STATUSES, TenderStatus } from '../src/tenders';
+import { TRANSITIONS, type TenderOperation } from '../src/tenders/lifecycle/tender-lifecycle.service';
 import { createTender, createWorld, receivedQuote, type World } from './helpers/fixtures';
 import { getJson, graphql, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 

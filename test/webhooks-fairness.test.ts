@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
-import type { Tender } from '../src/tenders/tender.entity';
+import { Role } from '../src/access';
+import type { Tender } from '../src/tenders';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 import { waitFor } from './helpers/simulator';

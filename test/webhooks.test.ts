@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Role } from '../src/access/role';
-import type { Tender } from '../src/tenders/tender.entity';
-import { WebhookDelivery } from '../src/webhooks/webhook-delivery.entity';
+import { Role } from '../src/access';
+import type { Tender } from '../src/tenders';
+import { WebhookDelivery } from '../src/webhooks';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { graphql, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';

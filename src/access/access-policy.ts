@@ -72,7 +72,7 @@ export const Allowed = (operation: Operation): MethodDecorator & PropertyDecorat
  * Whose records a viewer reads: internal users and analysts everyone's, a broker its company's, an insurer the
  * tenders it was invited to and its own quote requests and record.
  */
-export type Scope = { kind: 'all' } | { kind: 'brokerCompany'; brokerCompanyId: string } | { kind: 'insurer'; insurerId: string };
+type Scope = { kind: 'all' } | { kind: 'brokerCompany'; brokerCompanyId: string } | { kind: 'insurer'; insurerId: string };
 
 export function scopeOf(viewer: Viewer): Scope {
   switch (viewer.role) {

@@ -2,7 +2,7 @@ import { Entity, Enum, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } 
 import { newId } from '../platform/db/ids';
 import { Insurer } from '../insurers/insurer.entity';
 import { BrokerCompany } from '../parties/broker-company.entity';
-import { Role } from '../access/role';
+import { Role } from '../access';
 import { LIMITS } from '../platform/validation/rules';
 
 @Entity({ tableName: 'api_client' })

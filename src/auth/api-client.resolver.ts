@@ -1,10 +1,8 @@
 import { Arg, Ctx, Field, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { TimestampScalar } from '../platform/validation/timestamp';
-import { Allowed } from '../access/access-policy';
-import type { RequestContext } from '../access/request-context';
-import { Role } from '../access/role';
-import { Insurer } from '../insurers/insurer.entity';
-import { BrokerCompany } from '../parties/broker-company.entity';
+import { Allowed, type RequestContext, Role } from '../access';
+import { Insurer } from '../insurers';
+import { BrokerCompany } from '../parties';
 import type { ApiClient } from './api-client.entity';
 import { ApiClientService } from './api-client.service';
 
@@ -46,7 +44,7 @@ export class CreatedApiClient extends ApiClientIdentity {
 }
 
 @ObjectType({ description: 'An API client as operators see it; never its secret.' })
-export class ApiClientView extends ApiClientIdentity {
+class ApiClientView extends ApiClientIdentity {
   @Field(() => String)
   description!: string;
 
@@ -72,7 +70,7 @@ const clientView = (client: ApiClient): ApiClientView => ({
 });
 
 @ObjectType()
-export class Me extends ApiClientIdentity {
+class Me extends ApiClientIdentity {
   @Field(() => TimestampScalar, { description: 'When the access token of this request expires.' })
   tokenExpiresAt!: Date;
 }

@@ -3,10 +3,10 @@ import type { EntityManager } from '@mikro-orm/core';
 import { badInput, notFound } from '../platform/errors/domain-error';
 import { CreateApiClientRules } from '../platform/validation/rules';
 import { problemsOf } from '../platform/validation/validate';
-import { Insurer } from '../insurers/insurer.entity';
-import { BrokerCompany } from '../parties/broker-company.entity';
+import { Insurer } from '../insurers';
+import { BrokerCompany } from '../parties';
 import { ApiClient } from './api-client.entity';
-import { ROLES, Role } from '../access/role';
+import { ROLES, Role } from '../access';
 import { generateSecret, hashSecret } from './secret-hash';
 
 export interface CreateApiClientInput {

@@ -5,9 +5,8 @@ import type { Config } from '../platform/config';
 import { DomainError, badInput } from '../platform/errors/domain-error';
 import { ApiClient } from './api-client.entity';
 import { RevokedToken } from './revoked-token.entity';
-import { ROLES, Role } from '../access/role';
+import { ROLES, Role, type Viewer } from '../access';
 import { verifySecret } from './secret-hash';
-import type { Viewer } from '../access/viewer';
 import type { Static } from '@sinclair/typebox';
 import { TokenRequestBody } from '../platform/validation/rules';
 import { parseTimestamp } from '../platform/validation/timestamp';
@@ -33,7 +32,7 @@ interface TokenStanding {
 
 export type TokenRequest = Static<typeof TokenRequestBody>;
 
-export interface IssuedToken {
+interface IssuedToken {
   access_token: string;
   expiry: string;
 }

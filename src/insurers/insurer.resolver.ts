@@ -1,6 +1,5 @@
 import { Arg, Ctx, Field, FieldResolver, InputType, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { Allowed, sees } from '../access/access-policy';
-import type { RequestContext } from '../access/request-context';
+import { Allowed, sees, type RequestContext } from '../access';
 import { Insurer } from './insurer.entity';
 import { InsurerService } from './insurer.service';
 

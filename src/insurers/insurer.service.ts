@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { scopeOf } from '../access/access-policy';
-import type { Viewer } from '../access/viewer';
+import { scopeOf, type Viewer } from '../access';
 import { DomainError, badInput } from '../platform/errors/domain-error';
 import { CreateInsurerRules, isHttpUrl } from '../platform/validation/rules';
 import { problemsOf, refused } from '../platform/validation/validate';

@@ -1,5 +1,5 @@
-import type { TenderContext } from '../tenders/tender-context';
-import type { InsurerChecker } from './insurer-check.service';
+import type { TenderContext } from '../tenders';
+import type { InsurerChecker } from './onboarding/insurer-check.service';
 import type { QuoteEventListener } from './quote-events';
 
 /** The request context of the quotation operations: who reacts to an invitation inside its transaction. */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import type { TenderStatus } from '../tenders/tender-status';
+import type { TenderStatus } from '../tenders';
 import type { QuoteRequestStatus } from './quote-request-status';
 
 /** The tender an event is about, as it stood when the event was recorded: what its audiences are told. */
@@ -10,7 +10,7 @@ export interface QuoteEventTender {
 }
 
 /** What happened in the quotation flow, as the features above quotes (webhooks) see it inside its transaction. */
-export type QuoteEvent =
+type QuoteEvent =
   /** An insurer was invited to a tender (its first quote request there). */
   | { kind: 'invited'; tender: QuoteEventTender; insurerId: string; at: Date }
   /** An insurer's answer was stored: QUOTED with options, or DECLINED. */

@@ -1,14 +1,9 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { assertMay } from '../access/access-policy';
-import type { Viewer } from '../access/viewer';
+import { assertMay, type Viewer } from '../access';
 import { newId } from '../platform/db/ids';
 import { DomainError, badInput, type FieldProblem } from '../platform/errors/domain-error';
-import { Insurer } from '../insurers/insurer.entity';
-import { TenderInvitation } from '../tenders/tender-invitation.entity';
-import { insurersInvited } from '../tenders/feed/tender-feed';
-import { Tender } from '../tenders/tender.entity';
-import { findVisibleTender } from '../tenders/tender-access';
-import { TenderStatus } from '../tenders/tender-status';
+import { Insurer } from '../insurers';
+import { TenderInvitation, insurersInvited, Tender, findVisibleTender, TenderStatus } from '../tenders';
 import { LIMITS, RequestQuotesRules, isHttpUrl } from '../platform/validation/rules';
 import { problemsOf, refused } from '../platform/validation/validate';
 import { QuoteRequest, type Limit } from './quote-request.entity';

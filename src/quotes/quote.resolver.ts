@@ -1,15 +1,11 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { Allowed } from '../access/access-policy';
-import type { RequestContext } from '../access/request-context';
-import { recordOfEntity } from '../tenders/read/tender-record';
-import { findVisibleTender, isRedactedFor, presentTender } from '../tenders/tender-access';
-import type { TenderContext } from '../tenders/tender-context';
-import { TenderView } from '../tenders/tender.types';
-import { orderCover } from './order-cover.service';
+import { Allowed, type RequestContext } from '../access';
+import { findVisibleTender, isRedactedFor, presentTenderEntity, type TenderContext, TenderView } from '../tenders';
+import { orderCover } from './proposal/order-cover.service';
 import type { QuoteContext } from './quote-context';
-import { proposalLoader } from './proposal.loader';
+import { proposalLoader } from './proposal/proposal.loader';
 import { QuoteRequestService } from './quote-request.service';
-import { ProposalView } from './proposal.types';
+import { ProposalView } from './proposal/proposal.types';
 import { QuoteRequestView, RequestQuotesInput } from './quote.types';
 
 @Resolver()
@@ -51,6 +47,6 @@ export class QuoteResolver {
     @Arg('quoteOptionId', () => ID) quoteOptionId: string,
     @Ctx() { em, viewer, tenderChanges }: TenderContext,
   ): Promise<TenderView> {
-    return presentTender(recordOfEntity(await orderCover(em, viewer, tenderChanges, tenderId, quoteOptionId)), viewer);
+    return presentTenderEntity(await orderCover(em, viewer, tenderChanges, tenderId, quoteOptionId), viewer);
   }
 }

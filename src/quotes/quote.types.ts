@@ -1,12 +1,12 @@
 import { JSONObjectScalar } from '../platform/validation/json';
 import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { TimestampScalar } from '../platform/validation/timestamp';
-import { Insurer } from '../insurers/insurer.entity';
+import { Insurer } from '../insurers';
 import { LIMITS } from '../platform/validation/rules';
 import { QuoteRequestStatus } from './quote-request-status';
 
 @InputType('LimitInput')
-export class LimitInput {
+class LimitInput {
   @Field(() => Float, { description: 'Positive.' })
   insuranceSum!: number;
 
@@ -15,7 +15,7 @@ export class LimitInput {
 }
 
 @InputType('MoneyInput')
-export class MoneyInput {
+class MoneyInput {
   @Field(() => Float, { description: 'Non-negative.' })
   amount!: number;
 
@@ -24,7 +24,7 @@ export class MoneyInput {
 }
 
 @InputType('RiskInformationInput', { description: 'Spec 2.3 risk_information; the fields vary by product.' })
-export class RiskInformationInput {
+class RiskInformationInput {
   @Field(() => MoneyInput, { nullable: true })
   turnover?: MoneyInput;
 
@@ -60,7 +60,7 @@ export class RequestQuotesInput {
 }
 
 @ObjectType('Limit')
-export class LimitView {
+class LimitView {
   @Field(() => Float)
   insuranceSum!: number;
 

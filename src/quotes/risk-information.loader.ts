@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { RequestContext } from '../access/request-context';
+import type { RequestContext } from '../access';
 import { jsonOfColumn } from '../platform/db/column-values';
 import { rowsOfJson } from '../platform/db/row-budget';
 

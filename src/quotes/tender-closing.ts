@@ -1,6 +1,5 @@
-import type { TenderChangeListener } from '../tenders/tender-lifecycle.service';
-import { TenderStatus } from '../tenders/tender-status';
-import { Reason } from './insurer-client';
+import { type TenderChangeListener, TenderStatus } from '../tenders';
+import { Reason } from './dispatch/insurer-client';
 import { QuoteRequestStatus } from './quote-request-status';
 import { QuoteRequest } from './quote-request.entity';
 

@@ -1,12 +1,10 @@
 import type { MikroORM } from '@mikro-orm/core';
-import { ApiClient } from '../auth/api-client.entity';
-import { ApiClientService } from '../auth/api-client.service';
-import { Role } from '../access/role';
+import { ApiClient, ApiClientService } from '../auth';
+import { Role } from '../access';
 import type { SimInsurerOptions } from '../insurer-sim/insurer-sim';
-import { Insurer } from '../insurers/insurer.entity';
-import { Tender } from '../tenders/tender.entity';
-import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
-import { EVENTS_FOR, newWebhookSecret } from '../webhooks/webhook-endpoint.service';
+import { Insurer } from '../insurers';
+import { Tender } from '../tenders';
+import { WebhookEndpoint, EVENTS_FOR, newWebhookSecret } from '../webhooks';
 import { SeedService, insurerSlug } from './seed.service';
 
 export const DEMO_TENDERS = 500;

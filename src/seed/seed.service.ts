@@ -1,15 +1,9 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { bulkInsert } from '../platform/db/bulk-insert';
 import { DomainError } from '../platform/errors/domain-error';
-import { Insurer } from '../insurers/insurer.entity';
-import { BrokerCompany } from '../parties/broker-company.entity';
-import { Customer } from '../parties/customer.entity';
-import { Person } from '../parties/person.entity';
-import { LineOfBusiness } from '../tenders/line-of-business.entity';
-import { TenderInvitation } from '../tenders/tender-invitation.entity';
-import { partiesChanged } from '../tenders/feed/tender-feed';
-import { Tender } from '../tenders/tender.entity';
-import { TenderStatus, statusChangeKey } from '../tenders/tender-status';
+import { Insurer } from '../insurers';
+import { BrokerCompany, Customer, Person } from '../parties';
+import { LineOfBusiness, TenderInvitation, partiesChanged, Tender, TenderStatus, statusChangeKey } from '../tenders';
 
 export interface SeedOptions {
   tenders: number;

@@ -1,5 +1,5 @@
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
-import { Role } from '../access/role';
+import { Role } from '../access';
 import { newId } from '../platform/db/ids';
 import { Tender } from './tender.entity';
 import { TenderStatus } from './tender-status';

@@ -1,5 +1,5 @@
 import type { UrlAllowList } from '../platform/http/url-allow-list';
-import type { QuoteContext } from '../quotes/quote-context';
+import type { QuoteContext } from '../quotes';
 
 /** What the endpoint rules need: the URL policy for partners' endpoints, the grace of a rotated secret, the replay volume. */
 export interface WebhookPolicy {

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import { assertMay, type Operation } from '../access/access-policy';
-import { Role } from '../access/role';
-import type { Viewer } from '../access/viewer';
-import { ApiClient } from '../auth/api-client.entity';
+import { assertMay, type Operation, Role, type Viewer } from '../access';
+import { ApiClient } from '../auth';
 import { leaseIsFreeFilter } from '../platform/db/outbox-worker';
 import { DomainError, badInput, notFound } from '../platform/errors/domain-error';
 import { LIMITS, PageRules, WebhookEndpointRules, parseHttpUrl } from '../platform/validation/rules';
@@ -16,7 +14,7 @@ import { WebhookReplay } from './webhook-replay.entity';
 
 const DAY_MS = 24 * 3600_000;
 
-export interface WebhookEndpointChange {
+interface WebhookEndpointChange {
   url?: string | null;
   eventTypes?: WebhookEventType[] | null;
   description?: string | null;

@@ -1,6 +1,5 @@
-import type { QuoteEventListener } from '../quotes/quote-events';
-import type { TenderChangeListener } from '../tenders/tender-lifecycle.service';
-import { TenderStatus } from '../tenders/tender-status';
+import type { QuoteEventListener } from '../quotes';
+import { type TenderChangeListener, TenderStatus } from '../tenders';
 import { WebhookEventType } from './webhook-event-type';
 import { enqueueWebhookEvent } from './webhook-outbox';
 

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import { Role } from '../access/role';
-import { TenderInvitation } from '../tenders/tender-invitation.entity';
-import type { TenderStatus } from '../tenders/tender-status';
+import { Role } from '../access';
+import { TenderInvitation, type TenderStatus } from '../tenders';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import type { WebhookEventType } from './webhook-event-type';
 
 /** Who may hear of an event: the same parties the read APIs show the tender to (docs/webhooks.md). */
-export type Audience = { brokerCompanyId: string } | { insurerIds: readonly string[] } | { invitedTo: string };
+type Audience = { brokerCompanyId: string } | { insurerIds: readonly string[] } | { invitedTo: string };
 
 export interface WebhookEvent {
   type: WebhookEventType;
@@ -21,7 +20,7 @@ export interface WebhookEvent {
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 32);
-export const eventIdOf = (key: string) => `evt_${digest(key)}`;
+const eventIdOf = (key: string) => `evt_${digest(key)}`;
 const deliveryIdOf = (eventId: string, endpointId: string) => `msg_${digest(`${eventId}|${endpointId}`)}`;
 
 async function endpointsOf(em: EntityManager, audience: Audience): Promise<WebhookEndpoint[]> {

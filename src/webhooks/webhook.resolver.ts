@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { TimestampScalar } from '../platform/validation/timestamp';
-import { Allowed } from '../access/access-policy';
+import { Allowed } from '../access';
 import type { WebhookContext } from './webhook-context';
 import type { WebhookDelivery } from './webhook-delivery.entity';
 import type { WebhookEndpoint } from './webhook-endpoint.entity';

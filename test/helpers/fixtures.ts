@@ -1,17 +1,9 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { Insurer } from '../../src/insurers/insurer.entity';
-import { Address } from '../../src/parties/address.embeddable';
-import { BrokerCompany } from '../../src/parties/broker-company.entity';
-import { Customer } from '../../src/parties/customer.entity';
-import { Person } from '../../src/parties/person.entity';
-import { LineOfBusiness } from '../../src/tenders/line-of-business.entity';
-import { QuoteOption } from '../../src/quotes/quote-option.entity';
-import { QuoteRequestStatus } from '../../src/quotes/quote-request-status';
-import { QuoteRequest } from '../../src/quotes/quote-request.entity';
+import { Insurer } from '../../src/insurers';
+import { Address, BrokerCompany, Customer, Person } from '../../src/parties';
+import { LineOfBusiness, TenderInvitation, Tender, TenderStatus, statusChangeKey } from '../../src/tenders';
+import { QuoteOption, QuoteRequestStatus, QuoteRequest } from '../../src/quotes';
 import { tenderChanged } from '../../src/tenders/feed/tender-feed';
-import { TenderInvitation } from '../../src/tenders/tender-invitation.entity';
-import { Tender } from '../../src/tenders/tender.entity';
-import { TenderStatus, statusChangeKey } from '../../src/tenders/tender-status';
 
 /** A small, fully known world: two brokers, three insurers, two lines of business. */
 export async function createWorld(em: EntityManager) {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Role } from '../../src/access/role';
-import { Insurer } from '../../src/insurers/insurer.entity';
+import { Role } from '../../src/access';
+import { Insurer } from '../../src/insurers';
 import { createClient, requestToken, type Credentials, type Gateway } from './gateway';
 
 /**

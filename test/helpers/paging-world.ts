@@ -1,5 +1,5 @@
-import { Role } from '../../src/access/role';
-import { TenderStatus } from '../../src/tenders/tender-status';
+import { Role } from '../../src/access';
+import { TenderStatus } from '../../src/tenders';
 import { createTender, createWorld, type World } from './fixtures';
 import { startGateway, tokenFor, type Gateway } from './gateway';
 

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { Role } from '../../src/access/role';
-import { Insurer } from '../../src/insurers/insurer.entity';
+import { Role } from '../../src/access';
+import { Insurer } from '../../src/insurers';
 import { InsurerSimulator, type SimBehaviour, type SimOptions } from '../../src/insurer-sim/insurer-sim';
 import { createClient, type Credentials, type Gateway } from './gateway';
 

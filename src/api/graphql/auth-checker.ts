@@ -1,7 +1,5 @@
 import type { AuthChecker } from 'type-graphql';
-import type { Role } from '../../access/role';
-import { assertRole } from '../../access/viewer';
-import type { RequestContext } from '../../access/request-context';
+import { type Role, assertRole, type RequestContext } from '../../access';
 
 /** `@Authorized(Role.X, ...)` on a resolver: any other role gets FORBIDDEN with the roles named. */
 export const authChecker: AuthChecker<RequestContext, Role> = ({ context }, roles) => {

@@ -22,7 +22,7 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { setNewest } from '../../platform/bounded-map';
-import type { RequestContext } from '../../access/request-context';
+import type { RequestContext } from '../../access';
 
 type Gateway = NonNullable<ApolloServerOptionsWithGateway<RequestContext>['gateway']>;
 type Executor = Awaited<ReturnType<Gateway['load']>>['executor'];

@@ -2,7 +2,7 @@ import { parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql'
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { DomainError } from '../../platform/errors/domain-error';
 import { asDomainError } from '../../platform/errors/normalize';
-import type { RequestContext } from '../../access/request-context';
+import type { RequestContext } from '../../access';
 
 export interface PreparedOperation {
   run(context: RequestContext, variables: Record<string, unknown>): Promise<Record<string, unknown>>;

@@ -1,15 +1,12 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
-import { ApiClientResolver } from '../../auth/api-client.resolver';
-import { InsurerResolver } from '../../insurers/insurer.resolver';
-import { InsurerCheckResolver } from '../../quotes/insurer-check.resolver';
-import { ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver } from '../../quotes/proposal.resolver';
-import { TenderStatisticsResolver } from '../../quotes/tender-statistics.resolver';
-import { QuoteResolver } from '../../quotes/quote.resolver';
-import { TenderLifecycleResolver } from '../../tenders/tender-lifecycle.resolver';
-import { TenderResolver } from '../../tenders/tender.resolver';
-import { WebhookResolver } from '../../webhooks/webhook.resolver';
+import { ApiClientResolver } from '../../auth';
+import { InsurerResolver } from '../../insurers';
+import { InsurerCheckResolver, ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver, QuoteResolver } from '../../quotes';
+import { TenderStatisticsResolver } from '../../statistics';
+import { TenderCreationResolver, TenderLifecycleResolver, TenderResolver } from '../../tenders';
+import { WebhookResolver } from '../../webhooks';
 import { authChecker } from './auth-checker';
 
 let built: Promise<GraphQLSchema> | undefined;
@@ -17,7 +14,7 @@ let built: Promise<GraphQLSchema> | undefined;
 /** The schema is the same for every app in the process; build it once. */
 export function gatewaySchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
-    resolvers: [TenderResolver, TenderLifecycleResolver, InsurerResolver, ApiClientResolver, QuoteResolver, ProposalResolver, ProposalFieldsResolver, QuoteRequestFieldsResolver, TenderStatisticsResolver, InsurerCheckResolver, WebhookResolver],
+    resolvers: [TenderResolver, TenderCreationResolver, TenderLifecycleResolver, InsurerResolver, ApiClientResolver, QuoteResolver, ProposalResolver, ProposalFieldsResolver, QuoteRequestFieldsResolver, TenderStatisticsResolver, InsurerCheckResolver, WebhookResolver],
     authChecker,
     authMode: 'error',
     validate: false,

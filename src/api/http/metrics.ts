@@ -2,9 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import type { RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { DispatcherObserver } from '../../quotes/quote-dispatcher';
-import { QuoteRequestStatus } from '../../quotes/quote-request-status';
-import { QuoteRequest } from '../../quotes/quote-request.entity';
+import { type DispatcherObserver, QuoteRequestStatus, QuoteRequest } from '../../quotes';
 
 /** Prometheus metrics of one app instance (its own registry, so several apps can share a process). */
 export class Metrics {

@@ -1,16 +1,13 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Request, RequestHandler, Response } from 'express';
-import { assertMay, type Operation } from '../../access/access-policy';
+import { assertMay, type Operation, type RequestContext, type Viewer } from '../../access';
 import { DomainError } from '../../platform/errors/domain-error';
-import type { RequestContext } from '../../access/request-context';
-import type { Viewer } from '../../access/viewer';
-import type { TokenService } from '../../auth/token.service';
+import type { TokenService } from '../../auth';
 import { RowBudget } from '../../platform/db/row-budget';
 import type { UrlAllowList } from '../../platform/http/url-allow-list';
-import type { InsurerChecker } from '../../quotes/insurer-check.service';
-import type { WebhookContext, WebhookPolicy } from '../../webhooks/webhook-context';
-import type { QuoteEventListener } from '../../quotes/quote-events';
-import type { TenderChangeListener } from '../../tenders/tender-lifecycle.service';
+import type { InsurerChecker, QuoteEventListener } from '../../quotes';
+import type { WebhookContext, WebhookPolicy } from '../../webhooks';
+import type { TenderChangeListener } from '../../tenders';
 
 /**
  * Why a request's signal aborted: its answer went out (or could no longer), so work done for it is wasted. A

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import { Router } from 'express';
-import type { TokenService } from '../../auth/token.service';
+import type { TokenService } from '../../auth';
 import { rateLimit } from 'express-rate-limit';
 import type { Config } from '../../platform/config';
 import { EmptyBody, LIMITS } from '../../platform/validation/rules';

@@ -1,7 +1,7 @@
 import type { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import { Router, type RequestHandler, type Response } from 'express';
-import type { RequestContext } from '../../access/request-context';
+import type { RequestContext } from '../../access';
 import { DomainError } from '../../platform/errors/domain-error';
 import { LIMITS } from '../../platform/validation/rules';
 import { contextError } from '../graphql/apollo';

@@ -1,6 +1,6 @@
-import { rolesFor } from '../../access/access-policy';
+import { rolesFor } from '../../access';
 import { Cursor, EmptyBody, LIMITS, LineOfBusinessId, PolicyDocumentationBody, QuoteCallbackBody, Timestamp, TokenRequestBody } from '../../platform/validation/rules';
-import { ALL_STATUSES } from '../../tenders/tender-status';
+import { ALL_STATUSES } from '../../tenders';
 import { CALLBACK_PATH } from './quote-callback.routes';
 import { bearerErrors, conditional, headers, id, ifNoneMatch, listOf, notModified, nullable, problem, ref, tags, timestamp, withConventions } from './openapi-parts';
 import { SORT_FIELDS } from './tender-query-params';

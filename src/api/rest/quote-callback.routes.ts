@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
 import { LIMITS } from '../../platform/validation/rules';
 import { authorisedContext } from '../http/request-context';
-import { parseCallback, receiveCallback } from '../../quotes/quote-callback.service';
+import { parseCallback, receiveCallback } from '../../quotes';
 
 export const CALLBACK_PATH = '/aggregation-gateway/v1/public/producer-integration/quotes/available';
 

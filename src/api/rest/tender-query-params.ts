@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { badInput, type FieldProblem } from '../../platform/errors/domain-error';
-import { TenderStatus } from '../../tenders/tender-status';
+import { TenderStatus } from '../../tenders';
 import { Cursor, LineOfBusinessId, PageRules, PolicyDocumentationBody, Timestamp } from '../../platform/validation/rules';
 import { parseTimestamp } from '../../platform/validation/timestamp';
 import { parseBody, problemsOf, repeatedKeys } from '../../platform/validation/validate';

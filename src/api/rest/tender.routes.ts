@@ -1,13 +1,12 @@
 import { Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { Operation } from '../../access/access-policy';
+import type { Operation } from '../../access';
 import { prepareOperation } from '../graphql/prepared-operation';
 import { LIMITS } from '../../platform/validation/rules';
 import { authorisedContext } from '../http/request-context';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
 import { conditionalRead, representationOf } from '../http/entity-tag';
-import { feedRevisionOf } from '../../tenders/feed/tender-feed';
-import { ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../../tenders/tender-status';
+import { feedRevisionOf, ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../../tenders';
 import { assertNoQuery, parseListQuery, parsePolicyDocumentation } from './tender-query-params';
 import { REST_CONFIRM_POLICY_DOCUMENTATION, REST_TENDER_BY_ID, REST_TENDER_LIST } from './tender-operations.graphql';
 import { INTEGRATION_PREFIX } from './read-only-apis';

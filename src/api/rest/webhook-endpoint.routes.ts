@@ -1,10 +1,10 @@
 import { Router, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { Operation } from '../../access/access-policy';
+import type { Operation } from '../../access';
 import { badInput, type FieldProblem } from '../../platform/errors/domain-error';
 import { EmptyBody, LIMITS, WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from '../../platform/validation/rules';
 import { parseBody } from '../../platform/validation/validate';
-import { WebhookDeliveryStatus, WebhookEventType } from '../../webhooks/webhook-event-type';
+import { WebhookDeliveryStatus, WebhookEventType } from '../../webhooks';
 import { prepareOperation } from '../graphql/prepared-operation';
 import { jsonBody, methodNotAllowed } from '../http/json-body';
 import { authorisedContext } from '../http/request-context';

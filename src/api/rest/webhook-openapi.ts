@@ -1,7 +1,7 @@
-import { rolesFor } from '../../access/access-policy';
+import { rolesFor } from '../../access';
 import { EmptyBody, LIMITS, WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from '../../platform/validation/rules';
-import { ALL_STATUSES } from '../../tenders/tender-status';
-import { WEBHOOK_EVENT_TYPES, WebhookDeliveryStatus } from '../../webhooks/webhook-event-type';
+import { ALL_STATUSES } from '../../tenders';
+import { WEBHOOK_EVENT_TYPES, WebhookDeliveryStatus } from '../../webhooks';
 import { bearerErrors, listOf, nullable, problem, ref, timestamp } from './openapi-parts';
 import { WEBHOOK_ROUTES } from './webhook-endpoint.routes';
 

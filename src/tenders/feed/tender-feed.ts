@@ -1,6 +1,5 @@
 import type { EntityManager, MetadataStorage } from '@mikro-orm/core';
-import { scopeOf } from '../../access/access-policy';
-import type { Viewer } from '../../access/viewer';
+import { scopeOf, type Viewer } from '../../access';
 import { setNewest } from '../../platform/bounded-map';
 
 /**
@@ -18,7 +17,7 @@ const brokerScope = (brokerCompanyId: string) => `broker:${brokerCompanyId}`;
 const insurerScope = (insurerId: string) => `insurer:${insurerId}`;
 
 /** The audience whose revision covers what this viewer sees. */
-export function feedScopeOf(viewer: Viewer): string {
+function feedScopeOf(viewer: Viewer): string {
   const scope = scopeOf(viewer);
   if (scope.kind === 'brokerCompany') return brokerScope(scope.brokerCompanyId);
   if (scope.kind === 'insurer') return insurerScope(scope.insurerId);

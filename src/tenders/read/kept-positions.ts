@@ -13,7 +13,7 @@ const kept = new WeakMap<MetadataStorage, Map<string, Map<number, Position>>>();
 const MAX_LISTS = 2_000;
 const MAX_PER_LIST = 64;
 
-export interface KeptPosition {
+interface KeptPosition {
   /** The index of the first tender after `position`. */
   index: number;
   position: Position;

@@ -5,7 +5,7 @@ import { timestampOfMillis } from '../../platform/validation/timestamp';
 import { problemsOf } from '../../platform/validation/validate';
 import { Tender } from '../tender.entity';
 import { TenderStatus } from '../tender-status';
-import { SortDirection, TenderSortField } from '../tender.types';
+import { SortDirection, TenderSortField } from './tender.types';
 import type { TenderRecord } from './tender-record';
 
 /** One key of a list's order; the list's last key is always the id, in the direction of the key before it. */

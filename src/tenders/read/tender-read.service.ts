@@ -1,14 +1,14 @@
 import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
-import type { Viewer } from '../../access/viewer';
+import type { Viewer } from '../../access';
 import { badInput, notFound } from '../../platform/errors/domain-error';
 import { Tender } from '../tender.entity';
 import { findTenderRecords, type TenderRecord } from './tender-record';
 import { afterPosition, cursorAfter, positionOf, positionOfRecord, signatureOf, type OrderKey, type Position } from './tender-cursor';
 import { keepPositions, nearestKept } from './kept-positions';
 import { ALL_STATUSES } from '../tender-status';
-import { countVisibleTenders, presentTender, visibleTenders } from '../tender-access';
+import { countVisibleTenders, presentTender, visibleTenders } from './tender-access';
 import { countAtRevision, currentRevisionOf, feedRevisionOf } from '../feed/tender-feed';
-import { SortDirection, TenderSortField, type TenderListArgs, type TenderPage, type TenderView } from '../tender.types';
+import { SortDirection, TenderSortField, type TenderListArgs, type TenderPage, type TenderView } from './tender.types';
 import { PageRules } from '../../platform/validation/rules';
 import { problemsOf, repeatedKeys } from '../../platform/validation/validate';
 

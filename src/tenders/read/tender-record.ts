@@ -1,9 +1,6 @@
 import { ReferenceKind, raw, type EntityManager, type FilterQuery, type MetadataStorage, type QueryOrderMap, type RawQueryFragment } from '@mikro-orm/core';
 import type { QBFilterQuery, EntityManager as SqlEntityManager } from '@mikro-orm/knex';
-import type { Address } from '../../parties/address.embeddable';
-import type { BrokerCompany } from '../../parties/broker-company.entity';
-import type { Customer } from '../../parties/customer.entity';
-import type { Person } from '../../parties/person.entity';
+import type { Address, BrokerCompany, Customer, Person } from '../../parties';
 import type { LineOfBusiness } from '../line-of-business.entity';
 import { Tender } from '../tender.entity';
 import { TenderInvitation } from '../tender-invitation.entity';

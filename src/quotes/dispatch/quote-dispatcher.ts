@@ -1,0 +1,311 @@
+import { randomUUID } from 'node:crypto';
+import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/core';
+import type { QuoteDispatchConfig } from '../../platform/config';
+import type { Logger } from 'pino';
+import { dateOfColumn, jsonOfColumn } from '../../platform/db/column-values';
+import { newId } from '../../platform/db/ids';
+import { leaseIsFree, OutboxWorker, type Claimed, type Outbox } from '../../platform/db/outbox-worker';
+import { TenderStatus } from '../../tenders';
+import { sanitise } from '../../platform/http/partner-client';
+import { InsurerClient, PartnerError, Reason, retryDelay } from './insurer-client';
+import { parseAcknowledgement, parseQuote } from './insurer-payloads';
+import { claimEarlyCallback } from '../callback/quote-callback.service';
+import type { QuoteEventListener, QuoteEventTender } from '../quote-events';
+import { QuoteOption } from '../quote-option.entity';
+import { DISPATCHABLE, QuoteRequestStatus } from '../quote-request-status';
+import { QuoteRequest, type Limit } from '../quote-request.entity';
+
+const DISPATCHABLE_SQL = DISPATCHABLE.map((status) => `'${status}'`).join(', ');
+/** Rows of partners other than the busy ones (whose ids are the parameters). */
+const notOf = (busy: readonly string[]) => (busy.length > 0 ? ` and insurer_id not in (${busy.map(() => '?').join(', ')})` : '');
+
+/**
+ * Takes the lease on a request still due and free, and returns what its step needs: its own columns, its
+ * insurer's address and credential, its tender's status and broker. One statement on both engines (the
+ * subqueries of RETURNING read the other tables; SQLite allows no joined table there).
+ */
+const LEASE = `update quote_request set lease_owner = ?, lease_until = ?
+  where id = ? and status in (${DISPATCHABLE_SQL}) and ${leaseIsFree()}
+  returning id, status, attempts, limits, risk_information, insurer_reference, tender_id, insurer_id,
+    (select t.status from tender t where t.id = quote_request.tender_id) as tender_status,
+    (select t.broker_company_id from tender t where t.id = quote_request.tender_id) as broker_company_id,
+    (select i.quote_api_url from insurer i where i.id = quote_request.insurer_id) as quote_api_url,
+    (select i.outbound_credential from insurer i where i.id = quote_request.insurer_id) as outbound_credential`;
+
+interface LeasedRow {
+  id: string;
+  status: QuoteRequestStatus;
+  attempts: number | string;
+  limits: unknown;
+  risk_information: unknown;
+  insurer_reference: string | null;
+  tender_id: string;
+  tender_status: TenderStatus;
+  broker_company_id: string;
+  insurer_id: string;
+  quote_api_url: string;
+  outbound_credential: string | null;
+}
+
+/** What a step works on: read in one statement, not as entities (docs/benchmark.md: the dispatcher's CPU). */
+interface LeasedRequest {
+  id: string;
+  status: QuoteRequestStatus;
+  attempts: number;
+  limits: Limit[];
+  riskInformation: Record<string, unknown>;
+  insurerReference: string | null;
+  tender: QuoteEventTender;
+  insurer: { id: string; quoteApiUrl: string; outboundCredential?: string };
+}
+
+function leasedRequest(row: LeasedRow): LeasedRequest {
+  return {
+    id: row.id,
+    status: row.status,
+    attempts: Number(row.attempts),
+    limits: jsonOfColumn<Limit[]>(row.limits),
+    riskInformation: jsonOfColumn<Record<string, unknown>>(row.risk_information),
+    insurerReference: row.insurer_reference,
+    tender: { id: row.tender_id, status: row.tender_status, brokerCompanyId: row.broker_company_id },
+    insurer: { id: row.insurer_id, quoteApiUrl: row.quote_api_url, outboundCredential: row.outbound_credential ?? undefined },
+  };
+}
+
+const STEP: Partial<Record<QuoteRequestStatus, string>> = {
+  [QuoteRequestStatus.QUEUED]: 'sending the quotation request',
+  [QuoteRequestStatus.AVAILABLE]: 'fetching the quote',
+};
+
+/** What the dispatcher reports; the metrics count it. */
+export interface DispatcherObserver {
+  retryScheduled(): void;
+  failed(): void;
+}
+
+/**
+ * Delivers the quote-request outbox: sends QUEUED requests (`POST /quotes`) and fetches the quotes of
+ * AVAILABLE ones (`GET /quotes/{id}`). Work is claimed row by row with a lease, so several dispatchers (and a
+ * restarted one) never work on one request at once, and whatever a crash interrupted is picked up again when
+ * its lease runs out. Every state change is a conditional update on (status, lease owner).
+ */
+export class QuoteDispatcher implements Outbox<LeasedRequest> {
+  readonly owner = randomUUID();
+  private readonly worker: OutboxWorker<LeasedRequest>;
+  private readonly client: InsurerClient;
+  private readonly observer?: DispatcherObserver;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly config: QuoteDispatchConfig,
+    private readonly options: { logger: Logger; client?: InsurerClient; observer?: DispatcherObserver; listeners?: readonly QuoteEventListener[] },
+  ) {
+    this.client = options.client ?? new InsurerClient(config);
+    this.observer = options.observer;
+    this.worker = new OutboxWorker(
+      'quote dispatcher',
+      this,
+      { concurrency: config.concurrency, perPartner: config.concurrencyPerInsurer, pollIntervalMs: config.pollIntervalMs },
+      options.logger,
+    );
+  }
+
+  private get logger(): Logger {
+    return this.options.logger;
+  }
+
+  start(): void {
+    this.worker.start();
+  }
+
+  /** Finishes the work in hand, then stops; nothing is lost: unfinished rows stay in the outbox. */
+  stop(): Promise<void> {
+    return this.worker.stop();
+  }
+
+  /** New work was recorded (for one insurer, when known): look now instead of at the next poll. */
+  wake = (insurerId?: string): void => this.worker.wake(insurerId);
+
+  async nextDue(busy: readonly string[]): Promise<Date | undefined> {
+    const [next] = await this.execute<{ next_attempt_at: unknown }[]>(
+      `select next_attempt_at from quote_request where status in (${DISPATCHABLE_SQL})${notOf(busy)} order by next_attempt_at asc limit 1`,
+      [...busy],
+      'all',
+    );
+    return next?.next_attempt_at === null || next?.next_attempt_at === undefined ? undefined : dateOfColumn(next.next_attempt_at);
+  }
+
+  async due(limit: number, busy: readonly string[]): Promise<Claimed[]> {
+    const now = this.orm.em.getPlatform().processDateProperty(new Date());
+    const due = await this.execute<{ id: string; insurer_id: string }[]>(
+      `select id, insurer_id from quote_request where status in (${DISPATCHABLE_SQL}) and next_attempt_at <= ? and ${leaseIsFree()}${notOf(busy)} order by next_attempt_at asc limit ?`,
+      [now, now, ...busy, limit],
+      'all',
+    );
+    return due.map((row) => ({ id: row.id, partner: row.insurer_id }));
+  }
+
+  async lease(id: string): Promise<LeasedRequest | undefined> {
+    const now = new Date();
+    const platform = this.orm.em.getPlatform();
+    const [row] = await this.execute<LeasedRow[]>(
+      LEASE,
+      [this.owner, platform.processDateProperty(new Date(now.getTime() + this.config.leaseMs)), id, platform.processDateProperty(now)],
+      'all',
+    );
+    return row ? leasedRequest(row) : undefined;
+  }
+
+  /**
+   * The outbox's own statements (due, next due, lease) are fixed SQL: they run for every step and every wake-up,
+   * and through the ORM (criteria, partial entities) they were most of the dispatcher's CPU (docs/benchmark.md).
+   */
+  private execute<T>(sql: string, params: unknown[], method: 'all'): Promise<T> {
+    return this.orm.em.getConnection().execute(sql, params, method) as Promise<T>;
+  }
+
+  async process(request: LeasedRequest): Promise<void> {
+    const em = this.orm.em.fork();
+    try {
+      // A request recorded while its tender was being closed: nothing is sent for a closed tender.
+      if (request.tender.status === TenderStatus.CLOSED) await this.cancel(em, request);
+      else if (request.status === QuoteRequestStatus.QUEUED) await this.send(em, request);
+      else if (request.status === QuoteRequestStatus.AVAILABLE) await this.fetchQuote(em, request);
+    } catch (error) {
+      const failure = error instanceof PartnerError ? error : new PartnerError(Reason.internal, sanitise(String((error as Error)?.message ?? error)), true);
+      if (!(error instanceof PartnerError)) this.logger.error({ err: error, quoteRequest: request.id }, 'quote request step failed');
+      await this.recordFailure(em, request, failure);
+    }
+  }
+
+  /** A conditional update that only the lease holder of a request in `from` can make; releases the lease. */
+  private finish(em: EntityManager, request: LeasedRequest, from: QuoteRequestStatus, changes: Partial<QuoteRequest>): Promise<number> {
+    return em.nativeUpdate(
+      QuoteRequest,
+      { id: request.id, status: from, leaseOwner: this.owner },
+      { ...changes, leaseOwner: null, leaseUntil: null, updatedAt: new Date() },
+    );
+  }
+
+  private async cancel(em: EntityManager, request: LeasedRequest): Promise<void> {
+    await this.finish(em, request, request.status, {
+      status: QuoteRequestStatus.CANCELLED,
+      failureReason: Reason.tenderClosed,
+      failureDetail: `the tender was closed before ${STEP[request.status] ?? 'processing'}`,
+      nextAttemptAt: null,
+    });
+  }
+
+  private async send(em: EntityManager, request: LeasedRequest): Promise<void> {
+    const answer = await this.client.requestQuote(
+      request.insurer,
+      { limits: request.limits, risk_information: request.riskInformation },
+      request.id,
+    );
+    const insurerReference = parseAcknowledgement(answer);
+    let promoted: boolean;
+    try {
+      // The acknowledgement and a callback that came before it are stored together: no crash parts them.
+      promoted = await em.transactional(async (tx) => {
+        const stored = await this.finish(tx, request, QuoteRequestStatus.QUEUED, {
+          status: QuoteRequestStatus.PROCESSING,
+          insurerReference,
+          acknowledgedAt: new Date(),
+          attempts: 0,
+          nextAttemptAt: null,
+          lastError: null,
+          lastErrorDetail: null,
+        });
+        return stored === 1 && (await claimEarlyCallback(tx, request.insurer.id, insurerReference));
+      });
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) {
+        throw new PartnerError(Reason.invalidAcknowledgement, `the insurer answered with id ${insurerReference}, which it already gave another request`, false);
+      }
+      throw error;
+    }
+    if (promoted) this.wake(request.insurer.id);
+  }
+
+  private async fetchQuote(em: EntityManager, request: LeasedRequest): Promise<void> {
+    const reference = request.insurerReference!;
+    const { options, note } = parseQuote(await this.client.fetchQuote(request.insurer, reference), reference, request.limits);
+    await em.transactional(async (tx) => {
+      // Conditional on AVAILABLE: a close of the tender meanwhile made it CANCELLED, and no quote is stored.
+      const stored = await this.finish(tx, request, QuoteRequestStatus.AVAILABLE, {
+        status: options.length > 0 ? QuoteRequestStatus.QUOTED : QuoteRequestStatus.DECLINED,
+        quotedAt: new Date(),
+        attempts: 0,
+        nextAttemptAt: null,
+        lastError: null,
+        lastErrorDetail: null,
+        quoteNote: note,
+      });
+      if (stored !== 1) return; // the lease was lost (whoever holds it stores the quote), or the request was cancelled
+      const event = {
+        kind: 'quoteReceived' as const,
+        tender: request.tender,
+        quoteRequestId: request.id,
+        insurerId: request.insurer.id,
+        status: options.length > 0 ? QuoteRequestStatus.QUOTED : QuoteRequestStatus.DECLINED,
+        at: new Date(),
+      };
+      for (const listener of this.options.listeners ?? []) await listener(tx, event);
+      if (options.length === 0) return;
+      // One insert, no unit of work to compute: the options are new rows and nothing else changes.
+      await tx.insertMany(
+        QuoteOption,
+        options.map((option, position) => ({
+          id: newId(),
+          quoteRequest: request.id,
+          position,
+          insuranceSum: option.insurance_sum,
+          deductible: option.deductible,
+          premium: option.premium,
+        })),
+      );
+    });
+  }
+
+  /**
+   * Every failed step counts an attempt. Should recording fail too (a database error, a connection lost), it is
+   * recorded once more with only our own words in it, so the attempts still count and a request cannot loop.
+   */
+  private async recordFailure(em: EntityManager, request: LeasedRequest, error: PartnerError): Promise<void> {
+    try {
+      await this.storeFailure(em, request, error);
+    } catch (cause) {
+      this.logger.error({ err: cause, quoteRequest: request.id }, 'could not record the failure; recording it without the detail');
+      const bare = new PartnerError(error.reason, 'the detail of this failure could not be recorded; see the logs', error.retryable, error.retryAfterMs);
+      await this.storeFailure(this.orm.em.fork(), request, bare).catch((again: unknown) =>
+        this.logger.error({ err: again, quoteRequest: request.id }, 'could not record the failure; the lease will expire and the step run again'),
+      );
+    }
+  }
+
+  private async storeFailure(em: EntityManager, request: LeasedRequest, error: PartnerError): Promise<void> {
+    const attempts = request.attempts + 1;
+    const detail = sanitise(`${STEP[request.status] ?? 'processing'}: ${error.detail}`);
+    this.logger.warn({ quoteRequest: request.id, insurer: request.insurer.id, attempts, retryable: error.retryable, reason: error.reason, detail }, 'quote request step failed');
+    if (!error.retryable || attempts >= this.config.maxAttempts) {
+      this.observer?.failed();
+      await this.finish(em, request, request.status, {
+        status: QuoteRequestStatus.FAILED,
+        failureReason: error.retryable ? `${error.reason} (gave up after ${attempts} attempts)` : error.reason,
+        failureDetail: detail,
+        lastError: error.reason,
+        lastErrorDetail: detail,
+        attempts,
+        nextAttemptAt: null,
+      });
+      return;
+    }
+    this.observer?.retryScheduled();
+    await this.finish(em, request, request.status, {
+      attempts,
+      lastError: error.reason,
+      lastErrorDetail: detail,
+      nextAttemptAt: new Date(Date.now() + retryDelay(this.config, attempts, error.retryAfterMs)),
+    });
+  }
+}

@@ -1,0 +1,19 @@
+/** The face of quotes: what the API, webhooks, statistics and the composition use of quoting. */
+export { QuoteOption } from './quote-option.entity';
+export { QuoteRequestStatus } from './quote-request-status';
+export { QuoteRequest } from './quote-request.entity';
+export type { QuoteContext } from './quote-context';
+export type { QuoteEventListener } from './quote-events';
+export { QuoteResolver } from './quote.resolver';
+export { cancelQuoteRequestsOfClosedTender } from './tender-closing';
+// dispatch/: the outbox that delivers quote requests to insurers
+export { QuoteDispatcher, type DispatcherObserver } from './dispatch/quote-dispatcher';
+// callback/: an insurer's "your quote is ready"
+export { EarlyCallback } from './callback/early-callback.entity';
+export { parseCallback, receiveCallback } from './callback/quote-callback.service';
+// proposal/: the offers side by side
+export { ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver } from './proposal/proposal.resolver';
+// onboarding/: the check of an insurer's system
+export { InsurerCheck } from './onboarding/insurer-check.entity';
+export { InsurerCheckResolver } from './onboarding/insurer-check.resolver';
+export { InsurerChecker, type InsurerCheckReport } from './onboarding/insurer-check.service';

@@ -1,0 +1,177 @@
+import type { EntityManager } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/knex';
+import { Field, Float, Int, ObjectType } from 'type-graphql';
+import { TimestampScalar } from '../platform/validation/timestamp';
+import { assertMay, type Viewer } from '../access';
+import { badInput } from '../platform/errors/domain-error';
+import { Insurer } from '../insurers';
+import { QuoteRequestStatus } from '../quotes';
+import { LineOfBusiness, TenderStatus } from '../tenders';
+
+@ObjectType('StatusCount')
+class StatusCount {
+  @Field(() => TenderStatus)
+  status!: TenderStatus;
+
+  @Field(() => Int)
+  count!: number;
+}
+
+@ObjectType('LineOfBusinessCount')
+class LineOfBusinessCount {
+  @Field(() => LineOfBusiness)
+  lineOfBusiness!: LineOfBusiness;
+
+  @Field(() => Int)
+  count!: number;
+}
+
+@ObjectType('InsurerQuoteStatistics')
+class InsurerQuoteStatistics {
+  @Field(() => Insurer)
+  insurer!: Insurer;
+
+  @Field(() => Int, { description: 'Quote requests sent to the insurer for tenders of the period.' })
+  requests!: number;
+
+  @Field(() => Int, { description: 'Of those, answered with a quote or a decline.' })
+  responses!: number;
+
+  @Field(() => Float, { description: 'responses / requests, 0 to 1.' })
+  responseRate!: number;
+
+  @Field(() => Float, { nullable: true, description: 'Median seconds from the request to the stored answer.' })
+  medianResponseSeconds!: number | null;
+}
+
+@ObjectType('PremiumDistribution', { description: 'Premiums (without tax) of all quote options, per line of business.' })
+class PremiumDistribution {
+  @Field(() => LineOfBusiness)
+  lineOfBusiness!: LineOfBusiness;
+
+  @Field(() => Int)
+  options!: number;
+
+  @Field(() => Float)
+  min!: number;
+
+  @Field(() => Float)
+  p25!: number;
+
+  @Field(() => Float)
+  median!: number;
+
+  @Field(() => Float)
+  p75!: number;
+
+  @Field(() => Float)
+  max!: number;
+}
+
+@ObjectType('TenderStatistics', { description: 'Over the tenders created in [from, to).' })
+export class TenderStatistics {
+  @Field(() => TimestampScalar, { nullable: true })
+  from!: Date | null;
+
+  @Field(() => TimestampScalar, { nullable: true })
+  to!: Date | null;
+
+  @Field(() => Int)
+  tenders!: number;
+
+  @Field(() => [StatusCount])
+  byStatus!: StatusCount[];
+
+  @Field(() => [LineOfBusinessCount])
+  byLineOfBusiness!: LineOfBusinessCount[];
+
+  @Field(() => [InsurerQuoteStatistics])
+  insurers!: InsurerQuoteStatistics[];
+
+  @Field(() => [PremiumDistribution])
+  premiums!: PremiumDistribution[];
+}
+
+/** Linear interpolation between closest ranks (the usual "type 7" quantile) of sorted values. */
+function quantile(sorted: number[], q: number): number {
+  const position = (sorted.length - 1) * q;
+  const lower = Math.floor(position);
+  const upper = Math.ceil(position);
+  return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
+}
+
+const RESPONDED = [QuoteRequestStatus.QUOTED, QuoteRequestStatus.DECLINED];
+
+/** Aggregates for analysts: counts grouped in SQL; medians and quantiles computed over the period's rows. */
+export async function tenderStatistics(em: EntityManager, viewer: Viewer, from?: Date | null, to?: Date | null): Promise<TenderStatistics> {
+  assertMay(viewer, 'tenderStatistics');
+  if (from && to && from >= to) throw badInput('The period is empty', [{ parameter: 'to', message: 'must lie after from' }]);
+  const knex = (em as SqlEntityManager).getKnex();
+  const platform = em.getPlatform();
+  const inPeriod = (query: ReturnType<typeof knex>) => {
+    if (from) query.where('t.created_at', '>=', platform.processDateProperty(from) as never);
+    if (to) query.where('t.created_at', '<', platform.processDateProperty(to) as never);
+    return query;
+  };
+  const [byStatus, byLine, requests, premiums] = await Promise.all([
+    inPeriod(knex('tender as t').select('t.status').count({ count: '*' }).groupBy('t.status')),
+    inPeriod(knex('tender as t').select('t.line_of_business_id as id').count({ count: '*' }).groupBy('t.line_of_business_id')),
+    inPeriod(knex('quote_request as q').join('tender as t', 't.id', 'q.tender_id').select('q.insurer_id', 'q.status', 'q.created_at', 'q.quoted_at')),
+    inPeriod(
+      knex('quote_option as o')
+        .join('quote_request as q', 'q.id', 'o.quote_request_id')
+        .join('tender as t', 't.id', 'q.tender_id')
+        .where('q.status', QuoteRequestStatus.QUOTED)
+        .select('t.line_of_business_id as id', 'o.premium')
+        .orderBy('o.premium'),
+    ),
+  ]);
+  const lines = new Map((await em.find(LineOfBusiness, {})).map((line) => [line.id, line]));
+  const insurers = new Map((await em.find(Insurer, {})).map((insurer) => [insurer.id, insurer]));
+
+  const perInsurer = new Map<string, { requests: number; seconds: number[] }>();
+  for (const row of requests as { insurer_id: string; status: QuoteRequestStatus; created_at: Date | number; quoted_at: Date | number | null }[]) {
+    const entry = perInsurer.get(row.insurer_id) ?? { requests: 0, seconds: [] };
+    entry.requests++;
+    if (RESPONDED.includes(row.status) && row.quoted_at !== null) {
+      entry.seconds.push((new Date(row.quoted_at).getTime() - new Date(row.created_at).getTime()) / 1000);
+    }
+    perInsurer.set(row.insurer_id, entry);
+  }
+  const perLine = new Map<string, number[]>();
+  for (const row of premiums as { id: string; premium: number }[]) perLine.set(row.id, [...(perLine.get(row.id) ?? []), Number(row.premium)]);
+
+  const statusCounts = byStatus as { status: TenderStatus; count: number | string }[];
+  return {
+    from: from ?? null,
+    to: to ?? null,
+    tenders: statusCounts.reduce((sum, row) => sum + Number(row.count), 0),
+    byStatus: statusCounts.map((row) => ({ status: row.status, count: Number(row.count) })).sort((a, b) => a.status.localeCompare(b.status)),
+    byLineOfBusiness: (byLine as { id: string; count: number | string }[])
+      .map((row) => ({ lineOfBusiness: lines.get(row.id)!, count: Number(row.count) }))
+      .sort((a, b) => a.lineOfBusiness.name.localeCompare(b.lineOfBusiness.name)),
+    insurers: [...perInsurer]
+      .map(([id, entry]) => {
+        const seconds = [...entry.seconds].sort((a, b) => a - b);
+        return {
+          insurer: insurers.get(id)!,
+          requests: entry.requests,
+          responses: seconds.length,
+          responseRate: seconds.length / entry.requests,
+          medianResponseSeconds: seconds.length ? quantile(seconds, 0.5) : null,
+        };
+      })
+      .sort((a, b) => a.insurer.name.localeCompare(b.insurer.name)),
+    premiums: [...perLine]
+      .map(([id, values]) => ({
+        lineOfBusiness: lines.get(id)!,
+        options: values.length,
+        min: values[0],
+        p25: quantile(values, 0.25),
+        median: quantile(values, 0.5),
+        p75: quantile(values, 0.75),
+        max: values[values.length - 1],
+      }))
+      .sort((a, b) => a.lineOfBusiness.name.localeCompare(b.lineOfBusiness.name)),
+  };
+}

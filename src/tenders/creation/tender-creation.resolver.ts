@@ -1,0 +1,16 @@
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { Allowed, type RequestContext } from '../../access';
+import { TenderCreationService } from './tender-creation.service';
+import { CreateTenderInput } from './tender-creation.types';
+import { recordOfEntity } from '../read/tender-record';
+import { presentTender } from '../read/tender-access';
+import { TenderView } from '../read/tender.types';
+
+@Resolver(() => TenderView)
+export class TenderCreationResolver {
+  @Allowed('createTender')
+  @Mutation(() => TenderView, { description: 'Creates a tender in QUOTES_AVAILABLE (the user interface\'s path).' })
+  async createTender(@Arg('input', () => CreateTenderInput) input: CreateTenderInput, @Ctx() { em, viewer }: RequestContext): Promise<TenderView> {
+    return presentTender(recordOfEntity(await new TenderCreationService(em, viewer).create(input)), viewer);
+  }
+}

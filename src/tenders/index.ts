@@ -1,0 +1,19 @@
+/** The face of tenders: what other features, the API and the composition use of a tender. */
+export { LineOfBusiness } from './line-of-business.entity';
+export { TenderHistoryEntry } from './tender-history-entry.entity';
+export { TenderInvitation } from './tender-invitation.entity';
+export { Tender } from './tender.entity';
+export { ALL_STATUSES, OPEN_STATUSES, TenderStatus, statusChangeKey } from './tender-status';
+// read/: who sees which tender, and how
+export { findVisibleTender, isRedactedFor, presentTenderEntity, visibleTenders } from './read/tender-access';
+export { TenderResolver } from './read/tender.resolver';
+export { TenderView } from './read/tender.types';
+// creation/: creating a tender
+export { TenderCreationResolver } from './creation/tender-creation.resolver';
+// lifecycle/: the transitions, and the listeners other features attach to them
+export type { TenderContext } from './lifecycle/tender-context';
+export { TenderLifecycleResolver } from './lifecycle/tender-lifecycle.resolver';
+export { TenderLifecycleService, type TenderChangeListener } from './lifecycle/tender-lifecycle.service';
+// feed/: the revision of what each audience sees
+export { TenderFeed } from './feed/tender-feed.entity';
+export { feedRevisionOf, insurersInvited, partiesChanged } from './feed/tender-feed';

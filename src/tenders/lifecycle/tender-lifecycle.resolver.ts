@@ -1,0 +1,61 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { TimestampScalar } from '../../platform/validation/timestamp';
+import { Allowed } from '../../access';
+import type { TenderContext } from './tender-context';
+import { historyLoader } from './tender-history.loader';
+import { TenderLifecycleService } from './tender-lifecycle.service';
+import { recordOfEntity } from '../read/tender-record';
+import { presentHistory, presentTender } from '../read/tender-access';
+import { TenderHistoryEntryView, TenderView } from '../read/tender.types';
+
+/** The tender lifecycle (DESIGN 3): each mutation answers the tender as the caller may now see it. */
+@Resolver(() => TenderView)
+export class TenderLifecycleResolver {
+  @Allowed('startNegotiation')
+  @Mutation(() => TenderView, { description: 'QUOTES_AVAILABLE or REOPENED → IN_NEGOTIATION.' })
+  async startNegotiation(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { em, viewer, tenderChanges }: TenderContext): Promise<TenderView> {
+    return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).startNegotiation(tenderId)), viewer);
+  }
+
+  @Allowed('finaliseContract')
+  @Mutation(() => TenderView, { description: 'IN_COVERNOTE → SUCCESSFUL, by the insurer of the ordered option.' })
+  async finaliseContract(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { em, viewer, tenderChanges }: TenderContext): Promise<TenderView> {
+    return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).finaliseContract(tenderId)), viewer);
+  }
+
+  @Allowed('closeTender')
+  @Mutation(() => TenderView, { description: 'Any open status → CLOSED.' })
+  async closeTender(
+    @Arg('tenderId', () => ID) tenderId: string,
+    @Arg('reason', () => String) reason: string,
+    @Ctx() { em, viewer, tenderChanges }: TenderContext,
+  ): Promise<TenderView> {
+    return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).closeTender(tenderId, reason)), viewer);
+  }
+
+  @Allowed('reopenTender')
+  @Mutation(() => TenderView, { description: 'CLOSED → REOPENED; an earlier order to cover no longer stands.' })
+  async reopenTender(
+    @Arg('tenderId', () => ID) tenderId: string,
+    @Arg('reason', () => String, { nullable: true }) reason: string | null,
+    @Ctx() { em, viewer, tenderChanges }: TenderContext,
+  ): Promise<TenderView> {
+    return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).reopenTender(tenderId, reason)), viewer);
+  }
+
+  @Allowed('confirmPolicyDocumentation')
+  @Mutation(() => TenderView, { description: 'The winning insurer confirms the policy documentation of a SUCCESSFUL tender.' })
+  async confirmPolicyDocumentation(
+    @Arg('tenderId', () => ID) tenderId: string,
+    @Arg('policyNumber', () => String) policyNumber: string,
+    @Arg('confirmedAt', () => TimestampScalar, { nullable: true }) confirmedAt: Date | null,
+    @Ctx() { em, viewer, tenderChanges }: TenderContext,
+  ): Promise<TenderView> {
+    return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).confirmPolicyDocumentation(tenderId, policyNumber, confirmedAt)), viewer);
+  }
+
+  @FieldResolver(() => [TenderHistoryEntryView], { description: 'Every status change, oldest first.' })
+  async history(@Root() view: TenderView, @Ctx() context: TenderContext): Promise<TenderHistoryEntryView[]> {
+    return presentHistory(await historyLoader(context).load(view.id), view.redacted, context.viewer);
+  }
+}

@@ -1,7 +1,0 @@
-import type { RequestContext } from '../access/request-context';
-import type { TenderChangeListener } from './tender-lifecycle.service';
-
-/** The request context of the tender operations: who reacts to a status change inside its transaction. */
-export interface TenderContext extends RequestContext {
-  tenderChanges: readonly TenderChangeListener[];
-}

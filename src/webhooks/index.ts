@@ -1,0 +1,10 @@
+/** The face of webhooks: what the API and the composition use to deliver tender events to partners. */
+export { WebhookDelivery } from './webhook-delivery.entity';
+export { WebhookEndpoint } from './webhook-endpoint.entity';
+export { WebhookReplay } from './webhook-replay.entity';
+export type { WebhookContext, WebhookPolicy } from './webhook-context';
+export { WebhookDispatcher } from './webhook-dispatcher';
+export { EVENTS_FOR, newWebhookSecret } from './webhook-endpoint.service';
+export { WEBHOOK_EVENT_TYPES, WebhookDeliveryStatus, WebhookEventType } from './webhook-event-type';
+export { quoteEventsToWebhooks, tenderChangesToWebhooks } from './webhook-listeners';
+export { WebhookResolver } from './webhook.resolver';
