@@ -21,7 +21,7 @@ import { requestTimeout } from './http/request-timeout';
 import { securityHeaders } from './http/security-headers';
 import { authRoutes } from './rest/auth.routes';
 import { docsRoutes } from './rest/docs.routes';
-import { EXPLORER_PATH, explorerRoutes } from './rest/explorer.routes';
+import { EXPLORER_PATH, explorerRoutes } from './rest/explorer/explorer.routes';
 import { graphqlRoutes } from './rest/graphql.routes';
 import { operationsRoutes } from './rest/health.routes';
 import { quoteCallbackRoutes } from './rest/quote-callback.routes';

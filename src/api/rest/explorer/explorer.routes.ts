@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Router, type Response } from 'express';
-import { DomainError } from '../../platform/errors/domain-error';
-import { methodNotAllowed } from '../http/json-body';
-import { sendProblem } from '../http/problem';
-import { PrecompressedAssets } from '../http/static-assets';
+import { DomainError } from '../../../platform/errors/domain-error';
+import { methodNotAllowed } from '../../http/json-body';
+import { sendProblem } from '../../http/problem';
+import { PrecompressedAssets } from '../../http/static-assets';
 
 /**
  * `/graphiql`: a GraphQL explorer that needs no internet. Apollo Sandbox (the landing page of `/graphql`) loads
@@ -91,90 +91,11 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-const STYLES = `html { height: 100%; overflow: hidden; }
-body { height: 100%; margin: 0; padding: 0; display: flex; flex-direction: column; font-family: system-ui, sans-serif; }
-.explorer-bar { display: flex; align-items: center; gap: 0.5rem; padding: 0.4rem 0.75rem; border-bottom: 1px solid #d0d4da; font-size: 14px; }
-.explorer-bar input { flex: 1; max-width: 40rem; padding: 0.25rem 0.4rem; font: inherit; }
-.explorer-bar button { font: inherit; }
-#explorer-token-status { color: #5f6670; }
-#graphiql { flex: 1; min-height: 0; }
-`;
-
 /**
- * The page's own script. The token lives in sessionStorage (this tab only) and leaves the page only as
- * `Authorization: Bearer` on POSTs to /graphql on this host; without one, nothing is sent.
+ * The page's own script and styles: the files beside this one in `src/`, whether the gateway runs from `src/` (tsx)
+ * or from `dist/` (the compiler copies no .js or .css; both trees put this file four levels below the package root).
  */
-const SCRIPT = `(function () {
-  'use strict';
-  var KEY = 'tender-exchange.explorer.token';
-  var form = document.getElementById('explorer-token-form');
-  var input = document.getElementById('explorer-token');
-  var clear = document.getElementById('explorer-token-clear');
-  var status = document.getElementById('explorer-token-status');
-  var token = '';
-  try { token = sessionStorage.getItem(KEY) || ''; } catch (e) { token = ''; }
-  input.value = token;
-
-  function asResult(response) {
-    return response.text().then(function (text) {
-      try { return JSON.parse(text); } catch (e) {
-        return { errors: [{ message: 'HTTP ' + response.status + ': ' + text.slice(0, 500) }] };
-      }
-    });
-  }
-
-  function makeFetcher() {
-    return function fetcher(params) {
-      if (!token) {
-        return Promise.resolve({ errors: [{ message: 'Paste a bearer token in the field above (POST /auth/token gives one); an analyst or internal token also loads the schema.' }] });
-      }
-      return fetch('/graphql', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json, application/json', Authorization: 'Bearer ' + token },
-        body: JSON.stringify(params),
-        credentials: 'omit',
-        cache: 'no-store',
-      }).then(asResult);
-    };
-  }
-
-  var params = new URLSearchParams(window.location.search);
-  var root = ReactDOM.createRoot(document.getElementById('graphiql'));
-  var generation = 0;
-  function render() {
-    status.textContent = token ? 'token set (kept in this tab only)' : 'no token';
-    // A new token mounts GraphiQL afresh: it loads the schema with the token, and shows no answer given to the
-    // old one (its tabs and queries come back from its storage). A query in the URL fills the first editor only.
-    root.render(React.createElement(GraphiQL, {
-      key: generation,
-      fetcher: makeFetcher(),
-      query: generation === 0 ? params.get('query') || undefined : undefined,
-      variables: generation === 0 ? params.get('variables') || undefined : undefined,
-      defaultEditorToolsVisibility: false,
-      // No Headers tab: GraphiQL's query history keeps the headers of every query in localStorage, whatever
-      // shouldPersistHeaders says. The token field is the one place for the token.
-      isHeadersEditorEnabled: false,
-      shouldPersistHeaders: false,
-    }));
-    generation += 1;
-  }
-
-  var pending;
-  function useToken(value) {
-    token = value.trim().replace(/^Bearer\\s+/i, '');
-    try {
-      if (token) sessionStorage.setItem(KEY, token); else sessionStorage.removeItem(KEY);
-    } catch (e) { /* storage unavailable: the token stays in this page only */ }
-    clearTimeout(pending);
-    pending = setTimeout(render, 300);
-  }
-  input.addEventListener('input', function () { useToken(input.value); });
-  // The token is never submitted anywhere (the CSP's form-action 'none' agrees): Enter only applies it.
-  form.addEventListener('submit', function (event) { event.preventDefault(); useToken(input.value); });
-  clear.addEventListener('click', function () { input.value = ''; useToken(''); });
-  render();
-})();
-`;
+const OWN_FILES = join(__dirname, '..', '..', '..', '..', 'src', 'api', 'rest', 'explorer');
 
 const NO_CACHE = 'no-cache';
 const FOR_GOOD = 'public, max-age=31536000, immutable';
@@ -196,8 +117,9 @@ export function explorerRoutes(): Router {
     next();
   });
   router.get(EXPLORER_PATH, (_req, res) => sendText(res, 'html', PAGE));
-  router.get(`${EXPLORER_PATH}/explorer.js`, (_req, res) => sendText(res, 'application/javascript', SCRIPT));
-  router.get(`${EXPLORER_PATH}/explorer.css`, (_req, res) => sendText(res, 'text/css', STYLES));
+  for (const name of ['explorer.js', 'explorer.css']) {
+    router.get(`${EXPLORER_PATH}/${name}`, (req, res, next) => assets.send(req, res, next, name, { file: join(OWN_FILES, name) }, NO_CACHE));
+  }
   router.get(`${EXPLORER_PATH}/assets/:pkg/:name`, (req, res, next) => {
     const url = `${EXPLORER_PATH}/assets/${req.params.pkg}/${req.params.name}`;
     const file = files.get(url);
