@@ -124,14 +124,7 @@ module.exports = {
       severity: 'error',
       from: {
         orphan: true,
-        pathNot: [
-          '^src/main\\.ts$',
-          '^src/cli/main\\.ts$',
-          '^src/insurer-sim/main\\.ts$',
-          '^src/demo/',
-          '^bench/run\\.ts$',
-          '\\.d\\.ts$',
-        ],
+        pathNot: ['^src/main\\.ts$', '^src/cli/main\\.ts$', '^src/insurer-sim/main\\.ts$', '^src/demo/', '^bench/run\\.ts$', '\\.d\\.ts$'],
       },
       to: {},
     },

@@ -41,8 +41,16 @@ export default tseslint.config(
     // The explorer page's own script: a browser script with GraphiQL's UMD globals, not a TypeScript module.
     files: ['src/api/rest/explorer/explorer.js'],
     extends: [tseslint.configs.disableTypeChecked],
-    languageOptions: { sourceType: 'script', globals: { ...globals.browser, React: 'readonly', ReactDOM: 'readonly', GraphiQL: 'readonly' } },
+    languageOptions: {
+      sourceType: 'script',
+      globals: { ...globals.browser, React: 'readonly', ReactDOM: 'readonly', GraphiQL: 'readonly' },
+    },
   },
-  { files: ['**/*.cjs'], extends: [tseslint.configs.disableTypeChecked], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  {
+    files: ['**/*.cjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   prettier,
 );

@@ -37,7 +37,8 @@ function openQuery(): Query {
   }
   const db = new sqlite3.Database(url, sqlite3.OPEN_READONLY);
   const text = sql('?', '?');
-  return (limit, skip) => new Promise((resolve, reject) => db.all(text, [limit, skip], (error, rows: Row[]) => (error ? reject(error) : resolve(rows))));
+  return (limit, skip) =>
+    new Promise((resolve, reject) => db.all(text, [limit, skip], (error, rows: Row[]) => (error ? reject(error) : resolve(rows))));
 }
 
 /** SQLite keeps datetimes as epoch milliseconds, PostgreSQL's driver gives Date objects: Number() reads both. */
@@ -86,7 +87,11 @@ app.get('/tenders', async (req, res) => {
       },
       policy_documentation:
         row.status === 'SUCCESSFUL'
-          ? { status: row.policy_number ? 'CONFIRMED' : 'PENDING', policy_number: row.policy_number, confirmed_at: row.policy_confirmed_at ? iso(row.policy_confirmed_at) : null }
+          ? {
+              status: row.policy_number ? 'CONFIRMED' : 'PENDING',
+              policy_number: row.policy_number,
+              confirmed_at: row.policy_confirmed_at ? iso(row.policy_confirmed_at) : null,
+            }
           : null,
     })),
   });

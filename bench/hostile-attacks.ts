@@ -59,12 +59,38 @@ export interface Certificate {
 export function loopbackCertificate(dir: string): Certificate {
   const keyFile = join(dir, 'receiver.key');
   const certFile = join(dir, 'receiver.crt');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
   return { keyFile, certFile };
 }
 
 /** A webhook receiver that answers 204 after `delayMs`, calling `onEvent` with each delivery's body as it arrives. */
-async function startReceiver(certificate: Certificate, delayMs: number, onEvent: (event: { type: string; occurred_at: string; data: { tender_id: string } }) => void) {
+async function startReceiver(
+  certificate: Certificate,
+  delayMs: number,
+  onEvent: (event: { type: string; occurred_at: string; data: { tender_id: string } }) => void,
+) {
   const server: Server = createServer({ key: readFileSync(certificate.keyFile), cert: readFileSync(certificate.certFile) }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -93,13 +119,17 @@ export async function prepareAttacks(gw: string, setup: AttackSetup): Promise<{ 
         headers: { ...headers, 'content-type': 'application/json' },
         body: JSON.stringify({ query, variables }),
       });
-      return { status: response.status, body: (await response.json()) as { data?: Record<string, unknown>; errors?: { extensions?: { code?: string } }[] } };
+      return {
+        status: response.status,
+        body: (await response.json()) as { data?: Record<string, unknown>; errors?: { extensions?: { code?: string } }[] },
+      };
     } catch {
       return { status: 0, body: {} };
     }
   };
   /** An HTTP status, and the first error's code where there is one. */
-  const outcome = (answer: Awaited<ReturnType<typeof graphql>>) => `${answer.status}${answer.body.errors?.[0]?.extensions?.code ? ` ${answer.body.errors[0].extensions.code}` : ''}`;
+  const outcome = (answer: Awaited<ReturnType<typeof graphql>>) =>
+    `${answer.status}${answer.body.errors?.[0]?.extensions?.code ? ` ${answer.body.errors[0].extensions.code}` : ''}`;
 
   const victimLatencies: number[] = [];
   let victimWaiting = false;
@@ -112,13 +142,17 @@ export async function prepareAttacks(gw: string, setup: AttackSetup): Promise<{ 
       input: { url, eventTypes: ['TENDER_STATUS_CHANGED'] },
     });
   const victimEndpoint = await register(setup.victim, victimReceiver.url);
-  if (victimEndpoint.status !== 200) throw new Error(`the victim could not register its webhook endpoint: ${JSON.stringify(victimEndpoint.body)}`);
+  if (victimEndpoint.status !== 200)
+    throw new Error(`the victim could not register its webhook endpoint: ${JSON.stringify(victimEndpoint.body)}`);
   let attackerEndpoints = 0;
-  for (let i = 0; i < SLOW_ENDPOINTS; i++) if ((await register(setup.attacker, `${slowReceiver.url}/${i}`)).status === 200) attackerEndpoints++;
+  for (let i = 0; i < SLOW_ENDPOINTS; i++)
+    if ((await register(setup.attacker, `${slowReceiver.url}/${i}`)).status === 200) attackerEndpoints++;
 
   /** Closes and reopens a tender: two status changes. */
   const toggle = async (headers: Headers, tenderId: string) => {
-    const closed = await graphql(headers, 'mutation ($id: ID!) { closeTender(tenderId: $id, reason: "bench") { status } }', { id: tenderId });
+    const closed = await graphql(headers, 'mutation ($id: ID!) { closeTender(tenderId: $id, reason: "bench") { status } }', {
+      id: tenderId,
+    });
     const reopened = await graphql(headers, 'mutation ($id: ID!) { reopenTender(tenderId: $id) { status } }', { id: tenderId });
     return (closed.status === 200 ? 1 : 0) + (reopened.status === 200 ? 1 : 0);
   };
@@ -157,17 +191,38 @@ export async function prepareAttacks(gw: string, setup: AttackSetup): Promise<{ 
     })();
     const heavyQuotes = (async () => {
       const [tenderId] = setup.attackerTenders;
-      const input = { tenderId, insurerIds: setup.insurerIds, limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }], riskInformation: { typeOfBusiness: 'bench', additional: HEAVY_ADDITIONAL } };
+      const input = {
+        tenderId,
+        insurerIds: setup.insurerIds,
+        limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }],
+        riskInformation: { typeOfBusiness: 'bench', additional: HEAVY_ADDITIONAL },
+      };
       while (Date.now() < until) {
-        count(heavyQuoteRequests, outcome(await graphql(setup.attacker, 'mutation ($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', { input })));
+        count(
+          heavyQuoteRequests,
+          outcome(
+            await graphql(setup.attacker, 'mutation ($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', { input }),
+          ),
+        );
         // What once killed the gateway again after every restart: a cheap-looking read of that tender.
-        count(heavyReads, outcome(await graphql(setup.analyst, 'query ($id: ID!) { proposal(tenderId: $id) { taxRate } }', { id: tenderId })));
-        count(heavyReads, outcome(await graphql(setup.analyst, 'query ($id: ID!) { quoteRequests(tenderId: $id) { id status riskInformation } }', { id: tenderId })));
+        count(
+          heavyReads,
+          outcome(await graphql(setup.analyst, 'query ($id: ID!) { proposal(tenderId: $id) { taxRate } }', { id: tenderId })),
+        );
+        count(
+          heavyReads,
+          outcome(
+            await graphql(setup.analyst, 'query ($id: ID!) { quoteRequests(tenderId: $id) { id status riskInformation } }', {
+              id: tenderId,
+            }),
+          ),
+        );
         await sleep(100);
       }
     })();
     const webhookFlood = (async () => {
-      for (let i = 0; Date.now() < until; i++) attackerStatusChanges += await toggle(setup.attacker, setup.attackerTenders[1 + (i % (setup.attackerTenders.length - 1))]);
+      for (let i = 0; Date.now() < until; i++)
+        attackerStatusChanges += await toggle(setup.attacker, setup.attackerTenders[1 + (i % (setup.attackerTenders.length - 1))]);
     })();
     const victimReads = (async () => {
       while (Date.now() < until) {
@@ -184,6 +239,15 @@ export async function prepareAttacks(gw: string, setup: AttackSetup): Promise<{ 
     victimReceiver.server.close();
     slowReceiver.server.closeAllConnections();
     slowReceiver.server.close();
-    return { longNames, heavyQuoteRequests, heavyReads, attackerStatusChanges, attackerEndpoints, victimEventsBeforeMs, victimEventsDuringMs, victimReadsMs };
+    return {
+      longNames,
+      heavyQuoteRequests,
+      heavyReads,
+      attackerStatusChanges,
+      attackerEndpoints,
+      victimEventsBeforeMs,
+      victimEventsDuringMs,
+      victimReadsMs,
+    };
   }
 }

@@ -24,7 +24,8 @@ const FIELDS = `fragment F on Tender { id status product taxRate createdAt updat
   customer { name companyId address { street houseNumber zip city country } } brokerCompany { name } personInCharge { email firstName lastName } }`;
 /** 49 pages of 200: 9 849 estimated rows, under the 10 000 per operation. */
 const HEAVY = `{ ${Array.from({ length: 49 }, (_, i) => `t${i}: tenders(limit: 200, skip: ${i * 200}) { count items { ...F } }`).join(' ')} } ${FIELDS}`;
-const distinct = (n: number) => `{ ${Array.from({ length: 40 }, (_, i) => `d${n}_${i}: tenders(limit: 1, skip: ${(n + i) % 1000}) { items { id status product } }`).join(' ')} }`;
+const distinct = (n: number) =>
+  `{ ${Array.from({ length: 40 }, (_, i) => `d${n}_${i}: tenders(limit: 1, skip: ${(n + i) % 1000}) { items { id status product } }`).join(' ')} }`;
 
 export interface HostileResult {
   survived: boolean;
@@ -50,11 +51,18 @@ export async function startTricklingInsurer(): Promise<{ server: Server; url: st
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-export const percentile = (values: number[], p: number) => (values.length ? [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] : NaN);
+export const percentile = (values: number[], p: number) =>
+  values.length ? [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] : NaN;
 
 function rssMiB(pid: number): number {
   try {
-    return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024;
+    return (
+      Number(
+        execFileSync('ps', ['-o', 'rss=', '-p', String(pid)])
+          .toString()
+          .trim(),
+      ) / 1024
+    );
   } catch {
     return 0;
   }
@@ -71,7 +79,11 @@ export async function hostileScenario(
   attackSetup: AttackSetup,
 ): Promise<HostileResult> {
   const post = (body: unknown, headers = auth) =>
-    fetch(`${gw}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+    fetch(`${gw}/graphql`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(
       async (response) => (await response.arrayBuffer(), response.status),
       () => 0,
     );
@@ -107,7 +119,17 @@ export async function hostileScenario(
     for (const tender of open) {
       if (Date.now() >= until) break;
       const insurerIds = [insurers.healthy.id, ...insurers.slow.map((insurer) => insurer.id)];
-      await post({ query: mutation, variables: { input: { tenderId: tender.id, insurerIds, limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }], riskInformation: { typeOfBusiness: 'bench' } } } });
+      await post({
+        query: mutation,
+        variables: {
+          input: {
+            tenderId: tender.id,
+            insurerIds,
+            limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }],
+            riskInformation: { typeOfBusiness: 'bench' },
+          },
+        },
+      });
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   })();
@@ -116,11 +138,16 @@ export async function hostileScenario(
   await new Promise((resolve) => setTimeout(resolve, 5000));
   clearInterval(sampler);
 
-  const survived = await fetch(`${gw}/healthz`).then((response) => response.ok, () => false);
+  const survived = await fetch(`${gw}/healthz`).then(
+    (response) => response.ok,
+    () => false,
+  );
   const healthy = await em.fork().find(QuoteRequest, { insurer: insurers.healthy.id, status: QuoteRequestStatus.QUOTED });
   const latencies = healthy.map((request) => request.quotedAt!.getTime() - request.createdAt.getTime());
   const slowRequests: Record<string, number> = {};
-  for (const request of await em.fork().find(QuoteRequest, { insurer: { $in: insurers.slow.map((insurer) => insurer.id) } }, { fields: ['status'] })) {
+  for (const request of await em
+    .fork()
+    .find(QuoteRequest, { insurer: { $in: insurers.slow.map((insurer) => insurer.id) } }, { fields: ['status'] })) {
     slowRequests[request.status] = (slowRequests[request.status] ?? 0) + 1;
   }
   return {

@@ -19,7 +19,13 @@ export interface PacedResult {
  * connection spends at once at the start of each second, so "200/s on 20 connections" arrives as bursts of 20
  * at once.
  */
-export async function pacedPosts(url: string, headers: Record<string, string>, bodies: readonly string[], rate: number, expected: number): Promise<PacedResult> {
+export async function pacedPosts(
+  url: string,
+  headers: Record<string, string>,
+  bodies: readonly string[],
+  rate: number,
+  expected: number,
+): Promise<PacedResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const latencies: number[] = [];
   let unexpected = 0;
@@ -27,11 +33,15 @@ export async function pacedPosts(url: string, headers: Record<string, string>, b
   const start = performance.now();
   const post = (body: string) =>
     new Promise<number>((resolve, reject) => {
-      const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.once('end', () => resolve(res.statusCode ?? 0));
-        res.once('error', reject);
-      });
+      const req = request(
+        url,
+        { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          res.once('end', () => resolve(res.statusCode ?? 0));
+          res.once('error', reject);
+        },
+      );
       req.once('error', reject);
       req.end(body);
     });
@@ -51,5 +61,12 @@ export async function pacedPosts(url: string, headers: Record<string, string>, b
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (share: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))] ?? 0);
-  return { sent: bodies.length, unexpected, errors, p50Ms: at(0.5), p99Ms: at(0.99), requestsPerSecond: Math.round(bodies.length / elapsed) };
+  return {
+    sent: bodies.length,
+    unexpected,
+    errors,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    requestsPerSecond: Math.round(bodies.length / elapsed),
+  };
 }

@@ -17,6 +17,7 @@ export function productionStart(): { env: Record<string, string>; nodeOptions: s
   if (parts[0] === 'exec') parts.shift();
   const [command, ...args] = parts;
   const entry = args.pop();
-  if (command !== 'node' || !entry || args.some((arg) => !arg.startsWith('--'))) throw new Error(`start:prod should be [NAME=value ...] [exec] node [--option ...] <entry>, it is: ${script}`);
+  if (command !== 'node' || !entry || args.some((arg) => !arg.startsWith('--')))
+    throw new Error(`start:prod should be [NAME=value ...] [exec] node [--option ...] <entry>, it is: ${script}`);
   return { env, nodeOptions: args, entry };
 }

@@ -39,7 +39,13 @@ const standing = db.prepare(
 
 type Row = Record<string, string | number | null>;
 const iso = (value: string | number | null) => (value === null ? null : new Date(value).toISOString());
-const address = (row: Row, p: string) => ({ street: row[`${p}_street`], house_number: row[`${p}_house`], zip: row[`${p}_zip`], city: row[`${p}_city`], country: row[`${p}_country`] });
+const address = (row: Row, p: string) => ({
+  street: row[`${p}_street`],
+  house_number: row[`${p}_house`],
+  zip: row[`${p}_zip`],
+  city: row[`${p}_city`],
+  country: row[`${p}_country`],
+});
 
 /** Spec 2.1, in the order and shape the gateway's REST shim gives it (an internal viewer: nothing withheld). */
 function tender(row: Row) {
@@ -54,9 +60,22 @@ function tender(row: Row) {
     line_of_business: { _id: row.l_id, name: row.l_name },
     customer: { _id: row.c_id, address: address(row, 'c'), company_id: row.c_company_id, name: row.c_name },
     broker_company: { _id: row.b_id, address: address(row, 'b'), company_id: row.b_company_id, email: row.b_email, name: row.b_name },
-    person_in_charge: { _id: row.p_id, account_id: row.p_account_id, email: row.p_email, first_name: row.p_first, last_name: row.p_last, salutation: row.p_salutation },
+    person_in_charge: {
+      _id: row.p_id,
+      account_id: row.p_account_id,
+      email: row.p_email,
+      first_name: row.p_first,
+      last_name: row.p_last,
+      salutation: row.p_salutation,
+    },
     policy_documentation:
-      row.status === 'SUCCESSFUL' ? { status: row.policy_number ? 'CONFIRMED' : 'PENDING', policy_number: row.policy_number, confirmed_at: iso(row.policy_confirmed_at) } : null,
+      row.status === 'SUCCESSFUL'
+        ? {
+            status: row.policy_number ? 'CONFIRMED' : 'PENDING',
+            policy_number: row.policy_number,
+            confirmed_at: iso(row.policy_confirmed_at),
+          }
+        : null,
   };
 }
 
@@ -71,7 +90,11 @@ function authenticated(header: string | undefined): boolean {
   const match = /^bearer +(\S+)$/i.exec(header ?? '');
   if (!match) return false;
   try {
-    const claims = jwt.verify(match[1], secret, { algorithms: ['HS256'], issuer: 'tender-exchange', audience: 'tender-exchange-api' }) as jwt.JwtPayload;
+    const claims = jwt.verify(match[1], secret, {
+      algorithms: ['HS256'],
+      issuer: 'tender-exchange',
+      audience: 'tender-exchange-api',
+    }) as jwt.JwtPayload;
     const found = standing.get(claims.jti, claims.sub) as { disabled_at: unknown; generation: number; revoked: number | null } | undefined;
     return Boolean(found) && !found!.revoked && found!.disabled_at === null && Number(found!.generation) === (claims.gen ?? 0);
   } catch {
@@ -89,8 +112,14 @@ const server = createServer((req, res) => {
     const rows = page.all(limit + 1, skip) as Row[];
     const shown = rows.slice(0, limit);
     const last = shown[shown.length - 1];
-    const next = rows.length > limit ? Buffer.from(JSON.stringify([1, 'createdAt:desc,id:desc', Number(last.created_at), last.id])).toString('base64url') : null;
-    return send(res, 200, { metadata: { count: String(count.get()), skip: String(skip), limit: String(limit), sort: {}, next }, payload: shown.map(tender) });
+    const next =
+      rows.length > limit
+        ? Buffer.from(JSON.stringify([1, 'createdAt:desc,id:desc', Number(last.created_at), last.id])).toString('base64url')
+        : null;
+    return send(res, 200, {
+      metadata: { count: String(count.get()), skip: String(skip), limit: String(limit), sort: {}, next },
+      payload: shown.map(tender),
+    });
   }
   const item = /^\/api\/v1\/tenders\/([^/]+)$/.exec(target.pathname);
   const row = item ? (one.get(decodeURIComponent(item[1])) as Row | undefined) : undefined;

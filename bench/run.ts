@@ -23,7 +23,15 @@ import { Tender, TenderStatus } from '../src/tenders';
 import { pacedPosts } from './paced-posts';
 import { productionStart } from './production-start';
 import { loopbackCertificate } from './hostile-attacks';
-import { HEAVY_CONNECTIONS, HOSTILE_SECONDS, SLOW_INSURERS, hostileScenario, percentile, startTricklingInsurer, type HostileResult } from './hostile';
+import {
+  HEAVY_CONNECTIONS,
+  HOSTILE_SECONDS,
+  SLOW_INSURERS,
+  hostileScenario,
+  percentile,
+  startTricklingInsurer,
+  type HostileResult,
+} from './hostile';
 
 /**
  * `npm run bench`: for each engine (BENCH_ENGINES, default "sqlite,postgresql"), seeds BENCH_TENDERS tenders
@@ -95,7 +103,12 @@ function watchRss(pid: number): RssWatch {
   let windowPeak = 0;
   const timer = setInterval(() => {
     try {
-      const rss = Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) * 1024;
+      const rss =
+        Number(
+          execFileSync('ps', ['-o', 'rss=', '-p', String(pid)])
+            .toString()
+            .trim(),
+        ) * 1024;
       peak = Math.max(peak, rss);
       windowPeak = Math.max(windowPeak, rss);
     } catch {
@@ -123,7 +136,13 @@ async function once(options: autocannon.Options): Promise<autocannon.Result> {
 function print(figure: Figure): Figure {
   // An unchanged poll is answered 304 by design; autocannon counts it as non-2xx.
   const expected304 = figure.scenario.includes('(304)');
-  const flags = [figure.non2xx && !expected304 ? `${figure.non2xx} non-2xx` : '', expected304 && !figure.non2xx ? 'answered in full, not 304' : '', figure.errors ? `${figure.errors} errors` : ''].filter(Boolean).join(', ');
+  const flags = [
+    figure.non2xx && !expected304 ? `${figure.non2xx} non-2xx` : '',
+    expected304 && !figure.non2xx ? 'answered in full, not 304' : '',
+    figure.errors ? `${figure.errors} errors` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   const cpu = figure.cpuMsPerRequest === undefined ? '' : `  CPU ${figure.cpuMsPerRequest.toFixed(2).padStart(5)} ms/req`;
   const rss = figure.peakRssBytes === undefined ? '' : `  RSS ≤ ${(figure.peakRssBytes / 2 ** 20).toFixed(0)} MB`;
   console.log(
@@ -136,7 +155,9 @@ function print(figure: Figure): Figure {
 function cpuMs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return undefined;
@@ -152,7 +173,9 @@ interface Scenario {
 
 /** Runs the scenarios in turns, ROUNDS times, and reports each one's medians. */
 async function inTurns(scenarios: Scenario[]): Promise<Figure[]> {
-  const results = new Map<string, { result: autocannon.Result; cpuMsPerRequest?: number; peakRssBytes?: number }[]>(scenarios.map((s) => [s.scenario, []]));
+  const results = new Map<string, { result: autocannon.Result; cpuMsPerRequest?: number; peakRssBytes?: number }[]>(
+    scenarios.map((s) => [s.scenario, []]),
+  );
   for (let round = 0; round < ROUNDS; round++) {
     for (const { scenario, options, pid } of scenarios) {
       const watched = pid !== undefined && pid === gatewayRss?.pid ? gatewayRss : undefined;
@@ -161,7 +184,11 @@ async function inTurns(scenarios: Scenario[]): Promise<Figure[]> {
       const result = await once(options);
       // autocannon stops sending, but what it sent is still in the server's queue: one more request, answered
       // behind them, says the backlog is gone, so it neither counts against the next scenario nor is missed here.
-      const settled = await fetch(options.url!, { method: options.method, headers: options.headers as Record<string, string>, body: options.body as string | undefined })
+      const settled = await fetch(options.url!, {
+        method: options.method,
+        headers: options.headers as Record<string, string>,
+        body: options.body as string | undefined,
+      })
         .then(async (response) => (await response.text(), 1))
         .catch(() => 0);
       const after = cpuMs(pid);
@@ -202,7 +229,11 @@ async function token(base: string, credentials: { appId: string; secret: string 
 }
 
 /** The Authorization header of a new API client's token. */
-async function tokenHeaders(base: string, orm: MikroORM, binding: { role: Role; insurerId?: string; brokerCompanyId?: string }): Promise<Record<string, string>> {
+async function tokenHeaders(
+  base: string,
+  orm: MikroORM,
+  binding: { role: Role; insurerId?: string; brokerCompanyId?: string },
+): Promise<Record<string, string>> {
   const created = await new ApiClientService(orm.em.fork()).create({ ...binding, description: `bench ${binding.role}` });
   return { authorization: `Bearer ${await token(base, { appId: created.client.appId, secret: created.secret })}` };
 }
@@ -263,12 +294,26 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     const em = orm.em.fork();
     const insurer = em.create(Insurer, { name: 'Bench Insurance', quoteApiUrl: insurerSystem.url, createdAt: new Date() });
     await em.flush();
-    const insurerClient = await new ApiClientService(orm.em.fork()).create({ role: Role.INSURER, insurerId: insurer.id, description: 'bench callbacks' });
+    const insurerClient = await new ApiClientService(orm.em.fork()).create({
+      role: Role.INSURER,
+      insurerId: insurer.id,
+      description: 'bench callbacks',
+    });
     // The hostile scenario's insurers: one healthy simulated insurer, and systems that trickle their answers.
-    const healthy = em.create(Insurer, { name: 'Healthy Insurance', quoteApiUrl: insurerSystem.url.replace(/bench$/, 'healthy'), createdAt: new Date() });
-    const slow = Array.from({ length: SLOW_INSURERS }, (_, i) => em.create(Insurer, { name: `Trickling Insurance ${i}`, quoteApiUrl: trickling.url, createdAt: new Date() }));
+    const healthy = em.create(Insurer, {
+      name: 'Healthy Insurance',
+      quoteApiUrl: insurerSystem.url.replace(/bench$/, 'healthy'),
+      createdAt: new Date(),
+    });
+    const slow = Array.from({ length: SLOW_INSURERS }, (_, i) =>
+      em.create(Insurer, { name: `Trickling Insurance ${i}`, quoteApiUrl: trickling.url, createdAt: new Date() }),
+    );
     await em.flush();
-    const healthyClient = await new ApiClientService(orm.em.fork()).create({ role: Role.INSURER, insurerId: healthy.id, description: 'bench healthy insurer' });
+    const healthyClient = await new ApiClientService(orm.em.fork()).create({
+      role: Role.INSURER,
+      insurerId: healthy.id,
+      description: 'bench healthy insurer',
+    });
     console.log(`seeded ${TENDERS} tenders in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
 
     const gw = `http://127.0.0.1:${GATEWAY_PORT}`;
@@ -283,20 +328,23 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
 
     const started = Date.now();
     // BENCH_GATEWAY_ARGS: extra node options for the gateway, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-    const gateway = start([...PRODUCTION.nodeOptions, ...(process.env.BENCH_GATEWAY_ARGS ?? '').split(' ').filter(Boolean), PRODUCTION.entry], {
-      ...PRODUCTION.env,
-      ...env,
-      NODE_ENV: 'production',
-      PORT: String(GATEWAY_PORT),
-      DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      AUTH_RATE_LIMIT: '1000000',
-      // The simulated insurers and the hostile scenario's webhook receivers live on loopback, which production refuses unless listed.
-      INSURER_URL_ALLOW: '127.0.0.1',
-      WEBHOOK_URL_ALLOW: '127.0.0.1',
-      NODE_EXTRA_CA_CERTS: certificate.certFile,
-    });
+    const gateway = start(
+      [...PRODUCTION.nodeOptions, ...(process.env.BENCH_GATEWAY_ARGS ?? '').split(' ').filter(Boolean), PRODUCTION.entry],
+      {
+        ...PRODUCTION.env,
+        ...env,
+        NODE_ENV: 'production',
+        PORT: String(GATEWAY_PORT),
+        DEMO: 'false',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '1000000',
+        AUTH_RATE_LIMIT: '1000000',
+        // The simulated insurers and the hostile scenario's webhook receivers live on loopback, which production refuses unless listed.
+        INSURER_URL_ALLOW: '127.0.0.1',
+        WEBHOOK_URL_ALLOW: '127.0.0.1',
+        NODE_EXTRA_CA_CERTS: certificate.certFile,
+      },
+    );
     processes.push(gateway);
     const rss = watchRss(gateway.pid!);
     gatewayRss = rss;
@@ -304,25 +352,42 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     exited.catch(() => undefined);
     await Promise.race([waitFor('the gateway', async () => (await fetch(`${gw}/readyz`)).ok, 60_000), exited]);
     const readyMs = Date.now() - started;
-    const baseline = start(['--import', 'tsx', 'bench/baseline-server.ts'], { BENCH_DATABASE_URL: database.url, PORT: String(BASELINE_PORT) });
+    const baseline = start(['--import', 'tsx', 'bench/baseline-server.ts'], {
+      BENCH_DATABASE_URL: database.url,
+      PORT: String(BASELINE_PORT),
+    });
     processes.push(baseline);
     const base = `http://127.0.0.1:${BASELINE_PORT}`;
     await waitFor('the baseline', async () => (await fetch(`${base}/tenders?limit=1`)).ok, 60_000);
 
     const auth = { authorization: `Bearer ${await token(gw, { appId: internal.client.appId, secret: internal.secret })}` };
-    const first = ((await (await fetch(`${gw}/api/v1/tenders?limit=1`, { headers: auth })).json()) as { payload: { _id: string }[] }).payload[0]._id;
+    const first = ((await (await fetch(`${gw}/api/v1/tenders?limit=1`, { headers: auth })).json()) as { payload: { _id: string }[] })
+      .payload[0]._id;
     // The raw reference (SQLite only: better-sqlite3), checked byte for byte against the gateway before it is timed.
     const ref = `http://127.0.0.1:${REFERENCE_PORT}`;
     const withReference = engine === 'sqlite';
     let referencePid: number | undefined;
     if (withReference) {
-      const referenceProcess = start(['--import', 'tsx', 'bench/reference-server.ts'], { BENCH_DATABASE_URL: database.url, JWT_SECRET, PORT: String(REFERENCE_PORT) });
+      const referenceProcess = start(['--import', 'tsx', 'bench/reference-server.ts'], {
+        BENCH_DATABASE_URL: database.url,
+        JWT_SECRET,
+        PORT: String(REFERENCE_PORT),
+      });
       processes.push(referenceProcess);
       referencePid = referenceProcess.pid;
-      await waitFor('the reference', async () => (await fetch(`${ref}/api/v1/tenders?limit=1`, { headers: auth }).catch(() => ({ ok: false }))).ok, 60_000);
-      for (const path of ['/api/v1/tenders?limit=50', `/api/v1/tenders?limit=50&skip=${Math.max(0, TENDERS - 50)}`, `/api/v1/tenders/${first}`]) {
+      await waitFor(
+        'the reference',
+        async () => (await fetch(`${ref}/api/v1/tenders?limit=1`, { headers: auth }).catch(() => ({ ok: false }))).ok,
+        60_000,
+      );
+      for (const path of [
+        '/api/v1/tenders?limit=50',
+        `/api/v1/tenders?limit=50&skip=${Math.max(0, TENDERS - 50)}`,
+        `/api/v1/tenders/${first}`,
+      ]) {
         const [ours, theirs] = await Promise.all([gw, ref].map(async (host) => (await fetch(`${host}${path}`, { headers: auth })).text()));
-        if (ours !== theirs) throw new Error(`the reference answers ${path} differently from the gateway:\n${ours.slice(0, 400)}\n${theirs.slice(0, 400)}`);
+        if (ours !== theirs)
+          throw new Error(`the reference answers ${path} differently from the gateway:\n${ours.slice(0, 400)}\n${theirs.slice(0, 400)}`);
       }
       console.log('  the reference answers byte for byte as the gateway does');
     }
@@ -330,27 +395,52 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     const graphqlPage = JSON.stringify({ query: REST_TENDER_LIST, variables: { limit: 50 } });
 
     // Warm-up: JIT compilation and caches, not measured.
-    for (const url of [`${base}/tenders?limit=50`, `${gw}/api/v1/tenders?limit=50`]) await autocannon({ url, headers: auth, connections: CONNECTIONS, amount: 300 });
+    for (const url of [`${base}/tenders?limit=50`, `${gw}/api/v1/tenders?limit=50`])
+      await autocannon({ url, headers: auth, connections: CONNECTIONS, amount: 300 });
 
     const figures: Figure[] = [];
     const reference = (scenario: string, path: string): Scenario[] =>
       withReference ? [{ scenario: `reference: ${scenario}`, options: { url: `${ref}${path}`, headers: auth }, pid: referencePid }] : [];
-    const rest = (scenario: string, path: string, headers: Record<string, string> = auth): Scenario => ({ scenario, options: { url: `${gw}${path}`, headers }, pid: gateway.pid });
+    const rest = (scenario: string, path: string, headers: Record<string, string> = auth): Scenario => ({
+      scenario,
+      options: { url: `${gw}${path}`, headers },
+      pid: gateway.pid,
+    });
     /** The cursor that continues a list after its first `skip` tenders. */
     const cursorAt = async (path: string, skip: number, headers: Record<string, string>) =>
-      ((await (await fetch(`${gw}${path}?limit=50&skip=${Math.max(0, skip - 50)}`, { headers })).json()) as { metadata: { next: string } }).metadata.next;
+      ((await (await fetch(`${gw}${path}?limit=50&skip=${Math.max(0, skip - 50)}`, { headers })).json()) as { metadata: { next: string } })
+        .metadata.next;
     /** An unchanged poll: the page's own ETag in If-None-Match. */
-    const unchanged = async (path: string) => ({ ...auth, 'if-none-match': (await fetch(`${gw}${path}`, { headers: auth })).headers.get('etag')! });
+    const unchanged = async (path: string) => ({
+      ...auth,
+      'if-none-match': (await fetch(`${gw}${path}`, { headers: auth })).headers.get('etag')!,
+    });
     if (SCENARIOS.has('reads')) {
       // Each role's first page and deepest page, by skip and by cursor: a broker with the most tenders, the insurer with the most invitations.
       const roles = await Promise.all(
         [
           { role: 'internal', path: '/api/v1/tenders', headers: auth },
-          { role: 'broker', path: '/api/v1/tenders', headers: await tokenHeaders(gw, orm, { role: Role.BROKER, brokerCompanyId: seeded.brokerCompanies[0].id }) },
-          { role: 'insurer', path: '/public/v1/tenders', headers: await tokenHeaders(gw, orm, { role: Role.INSURER, insurerId: seeded.insurers[0].id }) },
+          {
+            role: 'broker',
+            path: '/api/v1/tenders',
+            headers: await tokenHeaders(gw, orm, { role: Role.BROKER, brokerCompanyId: seeded.brokerCompanies[0].id }),
+          },
+          {
+            role: 'insurer',
+            path: '/public/v1/tenders',
+            headers: await tokenHeaders(gw, orm, { role: Role.INSURER, insurerId: seeded.insurers[0].id }),
+          },
         ].map(async (viewer) => {
-          const count = Number(((await (await fetch(`${gw}${viewer.path}?limit=1`, { headers: viewer.headers })).json()) as { metadata: { count: string } }).metadata.count);
-          return { ...viewer, count, deep: Math.max(0, count - 50), after: await cursorAt(viewer.path, Math.max(0, count - 50), viewer.headers) };
+          const count = Number(
+            ((await (await fetch(`${gw}${viewer.path}?limit=1`, { headers: viewer.headers })).json()) as { metadata: { count: string } })
+              .metadata.count,
+          );
+          return {
+            ...viewer,
+            count,
+            deep: Math.max(0, count - 50),
+            after: await cursorAt(viewer.path, Math.max(0, count - 50), viewer.headers),
+          };
         }),
       );
       figures.push(
@@ -375,7 +465,11 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
         ])),
         ...(await inTurns([
           ...reference(`deep page (skip ${deepSkip})`, `/api/v1/tenders?limit=50&skip=${deepSkip}`),
-          { scenario: `baseline: deep page (skip ${deepSkip})`, options: { url: `${base}/tenders?limit=50&skip=${deepSkip}` }, pid: baseline.pid },
+          {
+            scenario: `baseline: deep page (skip ${deepSkip})`,
+            options: { url: `${base}/tenders?limit=50&skip=${deepSkip}` },
+            pid: baseline.pid,
+          },
           rest(`REST deep page (skip ${deepSkip})`, `/api/v1/tenders?limit=50&skip=${deepSkip}`),
         ])),
         ...(await inTurns(
@@ -405,21 +499,38 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     rss.window();
     const callback = SCENARIOS.has('callback')
       ? await callbackScenario(orm.em.fork(), gw, auth, insurer, { appId: insurerClient.client.appId, secret: insurerClient.secret })
-      : { figure: { scenario: 'callback', requestsPerSecond: 0, p50Ms: NaN, p99Ms: NaN, non2xx: 0, errors: 0 }, sent: 0, honoured: 0, drainMs: 0, within20Ms: NaN };
+      : {
+          figure: { scenario: 'callback', requestsPerSecond: 0, p50Ms: NaN, p99Ms: NaN, non2xx: 0, errors: 0 },
+          sent: 0,
+          honoured: 0,
+          drainMs: 0,
+          within20Ms: NaN,
+        };
     if (SCENARIOS.has('callback')) figures.push(print({ ...callback.figure, peakRssBytes: rss.window() }));
     const peakRss = rss.stop();
     let hostile: HostileResult | undefined;
     if (SCENARIOS.has('hostile')) {
-      console.log(`  hostile: ${HOSTILE_SECONDS} s of the heaviest allowed GraphQL operations, distinct documents and trickling insurers...`);
+      console.log(
+        `  hostile: ${HOSTILE_SECONDS} s of the heaviest allowed GraphQL operations, distinct documents and trickling insurers...`,
+      );
       const heavyTokens: string[] = [];
       for (let i = 0; i < HEAVY_CONNECTIONS; i++) {
         const heavyClient = await new ApiClientService(orm.em.fork()).create({ role: Role.INTERNAL, description: `bench heavy ${i}` });
         heavyTokens.push(await token(gw, { appId: heavyClient.client.appId, secret: heavyClient.secret }));
       }
       const openTenders = async (brokerCompanyId: string, limit: number) =>
-        (await orm.em.fork().find(Tender, { brokerCompany: brokerCompanyId, status: { $in: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED] } }, { fields: ['id'], limit })).map(
-          (tender) => tender.id,
-        );
+        (
+          await orm.em
+            .fork()
+            .find(
+              Tender,
+              {
+                brokerCompany: brokerCompanyId,
+                status: { $in: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED] },
+              },
+              { fields: ['id'], limit },
+            )
+        ).map((tender) => tender.id);
       const [attackerCompany, victimCompany] = seeded.brokerCompanies.slice(1, 3);
       const attackSetup = {
         attacker: await tokenHeaders(gw, orm, { role: Role.BROKER, brokerCompanyId: attackerCompany.id }),
@@ -442,7 +553,8 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     bystanders: another broker's first page ${ms(attacks.victimReadsMs)}; its webhook events before the attacks ${ms(attacks.victimEventsBeforeMs)}, during them ${ms(attacks.victimEventsDuringMs)}`);
     }
 
-    const by = (name: string) => figures.find((f) => f.scenario.startsWith(name)) ?? { requestsPerSecond: NaN, p50Ms: NaN, cpuMsPerRequest: NaN };
+    const by = (name: string) =>
+      figures.find((f) => f.scenario.startsWith(name)) ?? { requestsPerSecond: NaN, p50Ms: NaN, cpuMsPerRequest: NaN };
     const vsReference = (ours: string, theirs: string) => by(ours).requestsPerSecond / by(`reference: ${theirs}`).requestsPerSecond;
     /** How much more a request costs than another, by throughput (1 = the same). */
     const costRatio = (heavier: string, lighter: string) => by(lighter).requestsPerSecond / by(heavier).requestsPerSecond;
@@ -459,14 +571,28 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
       oneTenderVsReference: vsReference('REST one tender', 'one tender'),
       notModifiedVsPage: by('REST the same page, unchanged').requestsPerSecond / by('REST /api').requestsPerSecond,
       notModifiedVsTender: by('REST one tender, unchanged').requestsPerSecond / by('REST one tender').requestsPerSecond,
-      deepSkipVsFirst: Object.fromEntries(['internal', 'broker', 'insurer'].map((role) => [role, costRatio(`${role}: deep page (skip`, `${role}: first page`)])),
-      deepCursorVsFirst: Object.fromEntries(['internal', 'broker', 'insurer'].map((role) => [role, costRatio(`${role}: deep page (after`, `${role}: first page`)])),
-      cpuMsPerRequest: { rest: cpu('REST /api'), graphql: cpu('GraphQL'), reference: cpu('reference: first page'), oneTender: cpu('REST one tender'), referenceOneTender: cpu('reference: one tender') },
+      deepSkipVsFirst: Object.fromEntries(
+        ['internal', 'broker', 'insurer'].map((role) => [role, costRatio(`${role}: deep page (skip`, `${role}: first page`)]),
+      ),
+      deepCursorVsFirst: Object.fromEntries(
+        ['internal', 'broker', 'insurer'].map((role) => [role, costRatio(`${role}: deep page (after`, `${role}: first page`)]),
+      ),
+      cpuMsPerRequest: {
+        rest: cpu('REST /api'),
+        graphql: cpu('GraphQL'),
+        reference: cpu('reference: first page'),
+        oneTender: cpu('REST one tender'),
+        referenceOneTender: cpu('reference: one tender'),
+      },
       // The fixed part of a request and the part per tender, from limits 10 and 200.
-      cpuMsPerTender: { gateway: (cpu('REST limit 200') - cpu('REST limit 10')) / 190, reference: (cpu('reference: limit 200') - cpu('reference: limit 10')) / 190 },
+      cpuMsPerTender: {
+        gateway: (cpu('REST limit 200') - cpu('REST limit 10')) / 190,
+        reference: (cpu('reference: limit 200') - cpu('reference: limit 10')) / 190,
+      },
     };
     const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
-    const line = (what: string, value: string, target: string, ok?: boolean) => `${what.padEnd(48)}${value.padStart(9)}   ${target.padEnd(16)} ${ok === undefined ? '' : mark(ok)}`;
+    const line = (what: string, value: string, target: string, ok?: boolean) =>
+      `${what.padEnd(48)}${value.padStart(9)}   ${target.padEnd(16)} ${ok === undefined ? '' : mark(ok)}`;
     const fixed = (perRequest: number, perTender: number, tenders: number) => perRequest - perTender * tenders;
     // Only the targets of the scenarios that ran.
     const targets = [
@@ -477,12 +603,27 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
             ...(withReference
               ? [
                   line('REST page / raw reference', ratios.restVsReference.toFixed(2), 'target ≥ 0.6', ratios.restVsReference >= 0.6),
-                  line('GraphQL page / raw reference', ratios.graphqlVsReference.toFixed(2), 'target ≥ 0.45', ratios.graphqlVsReference >= 0.45),
+                  line(
+                    'GraphQL page / raw reference',
+                    ratios.graphqlVsReference.toFixed(2),
+                    'target ≥ 0.45',
+                    ratios.graphqlVsReference >= 0.45,
+                  ),
                   line('REST limit 10 / raw reference', ratios.limit10VsReference.toFixed(2), '(printed)'),
-                  line('REST limit 200 / raw reference', ratios.limit200VsReference.toFixed(2), 'target ≥ 0.6', ratios.limit200VsReference >= 0.6),
+                  line(
+                    'REST limit 200 / raw reference',
+                    ratios.limit200VsReference.toFixed(2),
+                    'target ≥ 0.6',
+                    ratios.limit200VsReference >= 0.6,
+                  ),
                   line('REST limit 1 (count) / raw reference', ratios.countVsReference.toFixed(2), '(printed)'),
                   line('REST deep page / raw reference', ratios.deepVsReference.toFixed(2), '(printed)'),
-                  line('REST one tender / raw reference', ratios.oneTenderVsReference.toFixed(2), 'target ≥ 0.25', ratios.oneTenderVsReference >= 0.25),
+                  line(
+                    'REST one tender / raw reference',
+                    ratios.oneTenderVsReference.toFixed(2),
+                    'target ≥ 0.25',
+                    ratios.oneTenderVsReference >= 0.25,
+                  ),
                   line(
                     'CPU per request, page of 50',
                     `${ratios.cpuMsPerRequest.rest.toFixed(2)}`,
@@ -498,15 +639,30 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
             line('unchanged poll (304) / full page', ratios.notModifiedVsPage.toFixed(1), 'target ≥ 5', ratios.notModifiedVsPage >= 5),
             line('unchanged tender (304) / full tender', ratios.notModifiedVsTender.toFixed(1), '(printed)'),
             ...['internal', 'broker', 'insurer'].flatMap((role) => [
-              line(`${role}: deep page by skip / first page`, ratios.deepSkipVsFirst[role].toFixed(2), 'cost; ≤ 1.3', ratios.deepSkipVsFirst[role] <= 1.3),
-              line(`${role}: deep page by cursor / first page`, ratios.deepCursorVsFirst[role].toFixed(2), 'cost; ≤ 1.3', ratios.deepCursorVsFirst[role] <= 1.3),
+              line(
+                `${role}: deep page by skip / first page`,
+                ratios.deepSkipVsFirst[role].toFixed(2),
+                'cost; ≤ 1.3',
+                ratios.deepSkipVsFirst[role] <= 1.3,
+              ),
+              line(
+                `${role}: deep page by cursor / first page`,
+                ratios.deepCursorVsFirst[role].toFixed(2),
+                'cost; ≤ 1.3',
+                ratios.deepCursorVsFirst[role] <= 1.3,
+              ),
             ]),
           ]
         : []),
       ...(SCENARIOS.has('callback')
         ? [
             // p99 < 20 ms by the gateway's own histogram: at least 99 % answered within its 20 ms bucket.
-            line(`callbacks within 20 ms at ${CALLBACK_RATE}/s (gateway)`, `${callback.within20Ms.toFixed(1)} %`, 'target ≥ 99 %', callback.within20Ms >= 99),
+            line(
+              `callbacks within 20 ms at ${CALLBACK_RATE}/s (gateway)`,
+              `${callback.within20Ms.toFixed(1)} %`,
+              'target ≥ 99 %',
+              callback.within20Ms >= 99,
+            ),
             line('callback p99 at the load generator', `${callback.figure.p99Ms} ms`, '(printed)'),
             line('callbacks honoured', `${callback.honoured}/${callback.sent}`, 'target all', callback.honoured === callback.sent),
           ]
@@ -519,7 +675,13 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
 
     mkdirSync('bench/results', { recursive: true });
     const file = join('bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${engine}.json`);
-    const machine = { cpu: cpus()[0]?.model, cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: process.platform };
+    const machine = {
+      cpu: cpus()[0]?.model,
+      cores: cpus().length,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      platform: process.platform,
+    };
     const settings = { tenders: TENDERS, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, callbackRate: CALLBACK_RATE };
     writeFileSync(
       file,
@@ -550,14 +712,27 @@ async function callbackScenario(
   insurer: Insurer,
   credentials: { appId: string; secret: string },
 ): Promise<{ figure: Figure; sent: number; honoured: number; drainMs: number; within20Ms: number }> {
-  const tenders = await em.find(Tender, { status: { $in: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED] } }, { fields: ['id'], limit: CALLBACKS, orderBy: { id: 'asc' } });
+  const tenders = await em.find(
+    Tender,
+    { status: { $in: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED] } },
+    { fields: ['id'], limit: CALLBACKS, orderBy: { id: 'asc' } },
+  );
   const mutation = `mutation ($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }`;
   const queue = [...tenders];
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       for (let tender = queue.shift(); tender; tender = queue.shift()) {
-        const input = { tenderId: tender.id, insurerIds: [insurer.id], limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }], riskInformation: { typeOfBusiness: 'bench' } };
-        const response = await fetch(`${gw}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query: mutation, variables: { input } }) });
+        const input = {
+          tenderId: tender.id,
+          insurerIds: [insurer.id],
+          limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }],
+          riskInformation: { typeOfBusiness: 'bench' },
+        };
+        const response = await fetch(`${gw}/graphql`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: mutation, variables: { input } }),
+        });
         const body = (await response.json()) as { errors?: unknown[] };
         if (body.errors) throw new Error(`requestQuotes: ${JSON.stringify(body.errors)}`);
       }
@@ -565,7 +740,9 @@ async function callbackScenario(
   );
   const count = (status: QuoteRequestStatus[]) => em.fork().count(QuoteRequest, { insurer: insurer.id, status: { $in: status } });
   await waitFor('acknowledgements', async () => (await count([QuoteRequestStatus.PROCESSING])) === tenders.length);
-  const references = (await em.fork().find(QuoteRequest, { insurer: insurer.id }, { fields: ['insurerReference'] })).map((r) => r.insurerReference!);
+  const references = (await em.fork().find(QuoteRequest, { insurer: insurer.id }, { fields: ['insurerReference'] })).map(
+    (r) => r.insurerReference!,
+  );
 
   const insurerAuth = `Bearer ${await token(gw, credentials)}`;
   const sentAt = Date.now();
@@ -576,10 +753,19 @@ async function callbackScenario(
     CALLBACK_RATE,
     202,
   );
-  const within = async (seconds: number) => `${(await serverSideShare(gw, CALLBACK_PATH, seconds)).toFixed(1)} % within ${seconds * 1000} ms`;
-  console.log(`  callbacks answered by the gateway (its own histogram): ${await within(0.005)}, ${await within(0.01)}, ${await within(0.02)}, ${await within(0.1)}`);
+  const within = async (seconds: number) =>
+    `${(await serverSideShare(gw, CALLBACK_PATH, seconds)).toFixed(1)} % within ${seconds * 1000} ms`;
+  console.log(
+    `  callbacks answered by the gateway (its own histogram): ${await within(0.005)}, ${await within(0.01)}, ${await within(0.02)}, ${await within(0.1)}`,
+  );
   const within20Ms = await serverSideShare(gw, CALLBACK_PATH, 0.02);
-  if (process.env.BENCH_DEBUG) console.log((await (await fetch(`${gw}/metrics`)).text()).split('\n').filter((l) => /eventloop_lag|quote_requests|heap_space_size_(total|used)|process_resident/.test(l) && !l.startsWith('#')).join('\n'));
+  if (process.env.BENCH_DEBUG)
+    console.log(
+      (await (await fetch(`${gw}/metrics`)).text())
+        .split('\n')
+        .filter((l) => /eventloop_lag|quote_requests|heap_space_size_(total|used)|process_resident/.test(l) && !l.startsWith('#'))
+        .join('\n'),
+    );
   const done = [QuoteRequestStatus.QUOTED, QuoteRequestStatus.DECLINED];
   const honoured = await waitFor(
     'every callback to be honoured',
@@ -611,14 +797,19 @@ async function serverSideShare(gw: string, route: string, seconds: number): Prom
   const count = (le: string) =>
     text
       .split('\n')
-      .filter((line) => line.startsWith('http_request_duration_seconds_bucket') && line.includes(`route="${route}"`) && line.includes(`le="${le}"`))
+      .filter(
+        (line) =>
+          line.startsWith('http_request_duration_seconds_bucket') && line.includes(`route="${route}"`) && line.includes(`le="${le}"`),
+      )
       .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
   const total = count('+Inf');
   return total ? (count(String(seconds)) / total) * 100 : NaN;
 }
 
 async function main(): Promise<void> {
-  console.log(`${TENDERS} tenders; ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections; ${cpus().length} cores (${cpus()[0]?.model}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+  console.log(
+    `${TENDERS} tenders; ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections; ${cpus().length} cores (${cpus()[0]?.model}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+  );
   for (const engine of ENGINES) {
     if (engine !== 'sqlite' && engine !== databaseEngine(POSTGRES_URL)) throw new Error(`unknown engine ${engine}`);
     await benchEngine(engine);

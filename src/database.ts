@@ -37,7 +37,8 @@ const entities = [
 ];
 
 /** The ORM options for the configured database, as the application, the CLI and `mikro-orm.config.ts` use them. */
-export const ormOptions = (config: Pick<Config, 'databaseUrl'>, overrides: Partial<Options> = {}): Options => engineOptions(config, entities, overrides);
+export const ormOptions = (config: Pick<Config, 'databaseUrl'>, overrides: Partial<Options> = {}): Options =>
+  engineOptions(config, entities, overrides);
 
 /** Opens the configured database (creating a SQLite file's folder) and applies pending migrations. */
 export async function openDatabase(

@@ -28,7 +28,9 @@ Tender Exchange gateway on ${base}
   console.log('\nDemo credentials (app_id / secret):');
   for (const client of DEMO_CLIENTS) console.log(`  ${client.role.padEnd(9)} ${client.appId} / ${client.secret}`);
   if (simulated.length > 0) {
-    console.log(`\nInsurer simulator: ${simulated.length} insurers at ${simulatorBaseUrl(config.simPort)}/insurers/<slug>, answering requestQuotes`);
+    console.log(
+      `\nInsurer simulator: ${simulated.length} insurers at ${simulatorBaseUrl(config.simPort)}/insurers/<slug>, answering requestQuotes`,
+    );
     console.log(`  and verifying the gateway's signed tender events: ${simulatorBaseUrl(config.simPort)}/insurers/<slug>/_sim/webhooks`);
   }
   console.log(`

@@ -50,14 +50,20 @@ describe('who sees which tenders', () => {
   });
 
   it('an insurer token cannot read any broker path', async () => {
-    for (const path of ['/api/v1/tenders', '/api/v1/tenders/open', '/api/v1/tenders/successful', '/api/v1/tenders/closed', `/api/v1/tenders/${tenders.openForAlpha.id}`]) {
+    for (const path of [
+      '/api/v1/tenders',
+      '/api/v1/tenders/open',
+      '/api/v1/tenders/successful',
+      '/api/v1/tenders/closed',
+      `/api/v1/tenders/${tenders.openForAlpha.id}`,
+    ]) {
       const { status, body } = await getJson(gateway, path, tokens.alpha);
       expect(status, path).toBe(403);
       expect(body.code).toBe('FORBIDDEN');
     }
   });
 
-  it('a broker sees only its company\'s tenders, and others\' are 404', async () => {
+  it("a broker sees only its company's tenders, and others' are 404", async () => {
     const { body } = await getJson(gateway, '/api/v1/tenders', tokens.broker1);
     expect(ids(body.payload)).toEqual([tenders.secondBrokers.id]);
     const foreign = await getJson(gateway, `/api/v1/tenders/${tenders.openForAlpha.id}`, tokens.broker1);
@@ -67,7 +73,12 @@ describe('who sees which tenders', () => {
   it('a broker reads /public/v1/tenders/open but no other insurer path', async () => {
     const open = await getJson(gateway, '/public/v1/tenders/open', tokens.broker0);
     expect(ids(open.body.payload)).toEqual([tenders.openForAlpha.id, tenders.openForBeta.id].sort());
-    for (const path of ['/public/v1/tenders', '/public/v1/tenders/closed', '/public/v1/tenders/successful', `/public/v1/tenders/${tenders.openForAlpha.id}`]) {
+    for (const path of [
+      '/public/v1/tenders',
+      '/public/v1/tenders/closed',
+      '/public/v1/tenders/successful',
+      `/public/v1/tenders/${tenders.openForAlpha.id}`,
+    ]) {
       expect((await getJson(gateway, path, tokens.broker0)).status, path).toBe(403);
     }
   });
@@ -111,9 +122,21 @@ describe('privacy redaction for insurers', () => {
   });
 
   it('GraphQL marks redacted tenders and nulls the same fields', async () => {
-    const { body } = await graphql(gateway, tokens.beta, 'query($id: ID!) { tender(id: $id) { redacted taxRate customer { name } brokerCompany { name } personInCharge { email } product } }', {
-      id: tenders.wonByAlpha.id,
+    const { body } = await graphql(
+      gateway,
+      tokens.beta,
+      'query($id: ID!) { tender(id: $id) { redacted taxRate customer { name } brokerCompany { name } personInCharge { email } product } }',
+      {
+        id: tenders.wonByAlpha.id,
+      },
+    );
+    expect(body.data.tender).toEqual({
+      redacted: true,
+      taxRate: null,
+      customer: null,
+      brokerCompany: null,
+      personInCharge: null,
+      product: 'Cyber Protect',
     });
-    expect(body.data.tender).toEqual({ redacted: true, taxRate: null, customer: null, brokerCompany: null, personInCharge: null, product: 'Cyber Protect' });
   });
 });

@@ -55,11 +55,22 @@ const SPECIFIED: Record<Operation, readonly Role[]> = {
 
 /** What an allowed role gets: an answer (OK), or the error code past the role checks. */
 type Outcome = 'OK' | 'NOT_FOUND' | 'BAD_USER_INPUT';
-type Probe = ({ graphql: string; variables?: Record<string, unknown> } | { method: 'GET' | 'POST' | 'DELETE'; path: string; body?: unknown }) & { allowed: Outcome | Outcome[] };
+type Probe = (
+  { graphql: string; variables?: Record<string, unknown> } | { method: 'GET' | 'POST' | 'DELETE'; path: string; body?: unknown }
+) & { allowed: Outcome | Outcome[] };
 
 const NO_TENDER = 'no-such-tender';
-const gql = (query: string, allowed: Outcome | Outcome[], variables?: Record<string, unknown>): Probe => ({ graphql: query, variables, allowed });
-const rest = (method: 'GET' | 'POST' | 'DELETE', path: string, allowed: Outcome, body?: unknown): Probe => ({ method, path, allowed, body });
+const gql = (query: string, allowed: Outcome | Outcome[], variables?: Record<string, unknown>): Probe => ({
+  graphql: query,
+  variables,
+  allowed,
+});
+const rest = (method: 'GET' | 'POST' | 'DELETE', path: string, allowed: Outcome, body?: unknown): Probe => ({
+  method,
+  path,
+  allowed,
+  body,
+});
 
 const PROBES: Record<Operation, Probe[]> = {
   me: [gql('{ me { appId } }', 'OK')],
@@ -108,19 +119,26 @@ const PROBES: Record<Operation, Probe[]> = {
   webhookDeliveries: [gql('{ webhookDeliveries(endpointId: "no-such-endpoint") { count } }', 'NOT_FOUND')],
   createWebhookEndpoint: [
     // Insurers and brokers: the URL is refused; internal users: the client named does not exist.
-    gql('mutation { createWebhookEndpoint(input: { appId: "no-such-client", url: "not a url", eventTypes: [TENDER_INVITED] }) { secret } }', ['BAD_USER_INPUT', 'NOT_FOUND']),
+    gql(
+      'mutation { createWebhookEndpoint(input: { appId: "no-such-client", url: "not a url", eventTypes: [TENDER_INVITED] }) { secret } }',
+      ['BAD_USER_INPUT', 'NOT_FOUND'],
+    ),
   ],
   updateWebhookEndpoint: [gql('mutation { updateWebhookEndpoint(id: "no-such-endpoint", input: { enabled: false }) { id } }', 'NOT_FOUND')],
   rotateWebhookEndpointSecret: [gql('mutation { rotateWebhookEndpointSecret(id: "no-such-endpoint") { secret } }', 'NOT_FOUND')],
   deleteWebhookEndpoint: [gql('mutation { deleteWebhookEndpoint(id: "no-such-endpoint") }', 'NOT_FOUND')],
-  replayWebhookDeliveries: [gql('mutation { replayWebhookDeliveries(endpointId: "no-such-endpoint", since: "2026-01-01T00:00:00Z") }', 'NOT_FOUND')],
+  replayWebhookDeliveries: [
+    gql('mutation { replayWebhookDeliveries(endpointId: "no-such-endpoint", since: "2026-01-01T00:00:00Z") }', 'NOT_FOUND'),
+  ],
   // The REST read surfaces as the specification lays them out: /public/v1 for insurers, /api/v1 for brokers.
   insurerApi: [
     ...['/public/v1/tenders', '/public/v1/tenders/successful', '/public/v1/tenders/closed'].map((path) => rest('GET', path, 'OK')),
     rest('GET', `/public/v1/tenders/${NO_TENDER}`, 'NOT_FOUND'),
   ],
   brokerApi: [
-    ...['/api/v1/tenders', '/api/v1/tenders/open', '/api/v1/tenders/successful', '/api/v1/tenders/closed'].map((path) => rest('GET', path, 'OK')),
+    ...['/api/v1/tenders', '/api/v1/tenders/open', '/api/v1/tenders/successful', '/api/v1/tenders/closed'].map((path) =>
+      rest('GET', path, 'OK'),
+    ),
     rest('GET', `/api/v1/tenders/${NO_TENDER}`, 'NOT_FOUND'),
   ],
   openTenders: [rest('GET', '/public/v1/tenders/open', 'OK')],
@@ -130,7 +148,11 @@ const PROBES: Record<Operation, Probe[]> = {
     rest('GET', '/integration/v1/webhook-endpoints/no-such-endpoint', 'NOT_FOUND'),
     rest('DELETE', '/integration/v1/webhook-endpoints/no-such-endpoint', 'NOT_FOUND'),
   ],
-  quoteCallback: [rest('POST', '/aggregation-gateway/v1/public/producer-integration/quotes/available', 'NOT_FOUND', { quote_request_id: 'no-such-request' })],
+  quoteCallback: [
+    rest('POST', '/aggregation-gateway/v1/public/producer-integration/quotes/available', 'NOT_FOUND', {
+      quote_request_id: 'no-such-request',
+    }),
+  ],
   introspection: [gql('{ __schema { queryType { name } } }', 'OK')],
 };
 
@@ -165,16 +187,19 @@ async function send(probe: Probe, token: string): Promise<{ status: number; code
 const matrix = (Object.keys(SPECIFIED) as Operation[]).flatMap((operation) => ROLES.map((role) => ({ operation, role })));
 
 describe('the access policy, operation by role, over HTTP', () => {
-  it.each(matrix)('$operation for $role: answered past every role check if the specification allows it, else 403 FORBIDDEN', async ({ operation, role }) => {
-    const allowed = SPECIFIED[operation].includes(role);
-    expect(may({ role } as Viewer, operation), 'the policy').toBe(allowed);
-    for (const probe of PROBES[operation]) {
-      const { status, code } = await send(probe, tokens[role]);
-      const where = 'graphql' in probe ? probe.graphql : `${probe.method} ${probe.path}`;
-      if (allowed) expect([probe.allowed].flat(), where).toContain(code);
-      else expect({ status, code }, where).toEqual({ status: 403, code: 'FORBIDDEN' });
-    }
-  });
+  it.each(matrix)(
+    '$operation for $role: answered past every role check if the specification allows it, else 403 FORBIDDEN',
+    async ({ operation, role }) => {
+      const allowed = SPECIFIED[operation].includes(role);
+      expect(may({ role } as Viewer, operation), 'the policy').toBe(allowed);
+      for (const probe of PROBES[operation]) {
+        const { status, code } = await send(probe, tokens[role]);
+        const where = 'graphql' in probe ? probe.graphql : `${probe.method} ${probe.path}`;
+        if (allowed) expect([probe.allowed].flat(), where).toContain(code);
+        else expect({ status, code }, where).toEqual({ status: 403, code: 'FORBIDDEN' });
+      }
+    },
+  );
 
   it('covers every operation of the policy', () => {
     expect(Object.keys(OPERATIONS).sort()).toEqual(Object.keys(SPECIFIED).sort());

@@ -4,7 +4,16 @@ import { ApiClient } from '../src/auth';
 import { Role } from '../src/access';
 import { RateLimitCounter } from '../src/platform/http/rate-limit-counter.entity';
 import { createWorld, type World } from './helpers/fixtures';
-import { TEST_JWT_SECRET, createClient, json, getJson, requestToken, startGateway, type Credentials, type Gateway } from './helpers/gateway';
+import {
+  TEST_JWT_SECRET,
+  createClient,
+  json,
+  getJson,
+  requestToken,
+  startGateway,
+  type Credentials,
+  type Gateway,
+} from './helpers/gateway';
 
 let gateway: Gateway;
 let world: World;
@@ -14,7 +23,11 @@ const postToken = (body: unknown, headers: Record<string, string> = { 'content-t
   fetch(`${gateway.url}/auth/token`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
 const revoke = (token: string, init: RequestInit = {}) =>
-  fetch(`${gateway.url}/auth/token-revoke`, { method: 'POST', ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) } });
+  fetch(`${gateway.url}/auth/token-revoke`, {
+    method: 'POST',
+    ...init,
+    headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) },
+  });
 
 beforeAll(async () => {
   gateway = await startGateway();
@@ -37,7 +50,13 @@ describe('POST /auth/token', () => {
     expect(Date.parse(body.expiry)).toBeGreaterThanOrEqual(before + 60 * 60_000 - 1000);
     expect(Date.parse(body.expiry)).toBeLessThanOrEqual(after + 60 * 60_000);
     const claims = jwt.verify(body.access_token, TEST_JWT_SECRET) as jwt.JwtPayload;
-    expect(claims).toMatchObject({ iss: 'tender-exchange', aud: 'tender-exchange-api', sub: broker.appId, role: 'broker', broker_company_id: world.brokers[0].id });
+    expect(claims).toMatchObject({
+      iss: 'tender-exchange',
+      aud: 'tender-exchange-api',
+      sub: broker.appId,
+      role: 'broker',
+      broker_company_id: world.brokers[0].id,
+    });
     expect(typeof claims.jti).toBe('string');
     expect(claims.exp! * 1000).toBe(Date.parse(body.expiry));
     expect(jwt.decode(body.access_token, { complete: true })!.header.alg).toBe('HS256');
@@ -145,12 +164,24 @@ describe('bearer token checks', () => {
 
   it('refuses a tampered token', async () => {
     const [header, , signature] = sign({}).split('.');
-    const payload = Buffer.from(JSON.stringify({ role: 'internal', sub: broker.appId, jti: 'x', iat: 1, exp: 4102444800, iss: 'tender-exchange', aud: 'tender-exchange-api' })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({
+        role: 'internal',
+        sub: broker.appId,
+        jti: 'x',
+        iat: 1,
+        exp: 4102444800,
+        iss: 'tender-exchange',
+        aud: 'tender-exchange-api',
+      }),
+    ).toString('base64url');
     await expectRefused(`${header}.${payload}.${signature}`);
   });
 
   it('refuses alg none', async () => {
-    const unsigned = jwt.sign({ role: 'internal', sub: broker.appId, jti: 'x', iss: 'tender-exchange', aud: 'tender-exchange-api' }, '', { algorithm: 'none' });
+    const unsigned = jwt.sign({ role: 'internal', sub: broker.appId, jti: 'x', iss: 'tender-exchange', aud: 'tender-exchange-api' }, '', {
+      algorithm: 'none',
+    });
     await expectRefused(unsigned);
   });
 
@@ -219,7 +250,11 @@ describe('across restarts and under attack', () => {
     const limited = await startGateway({ env: { AUTH_RATE_LIMIT: '3' } });
     try {
       const attempt = () =>
-        fetch(`${limited.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ app_id: 'x', secret: 'y' }) });
+        fetch(`${limited.url}/auth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ app_id: 'x', secret: 'y' }),
+        });
       for (let i = 0; i < 3; i++) expect((await attempt()).status).toBe(401);
       const blocked = await attempt();
       expect(blocked.status).toBe(429);

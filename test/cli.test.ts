@@ -62,7 +62,9 @@ describe('operator CLI', () => {
 
   it('insurers:create and clients:create give credentials that get a token from the gateway', async () => {
     const folder = freshFolder();
-    const insurer = JSON.parse((await cli(folder, 'insurers:create', '--name', 'Omega Insurance', '--quote-api-url', 'http://127.0.0.1:4100', '--json')).stdout);
+    const insurer = JSON.parse(
+      (await cli(folder, 'insurers:create', '--name', 'Omega Insurance', '--quote-api-url', 'http://127.0.0.1:4100', '--json')).stdout,
+    );
     expect(insurer).toMatchObject({ name: 'Omega Insurance', quote_api_url: 'http://127.0.0.1:4100' });
     const created = await cli(folder, 'clients:create', '--role', 'insurer', '--insurer', insurer.id, '--json');
     expect(created.code).toBe(0);
@@ -78,7 +80,7 @@ describe('operator CLI', () => {
     }
   });
 
-  it('clients:disable refuses the client\'s tokens at once, clients:enable lets it log in again, clients:rotate-secret replaces the secret', async () => {
+  it("clients:disable refuses the client's tokens at once, clients:enable lets it log in again, clients:rotate-secret replaces the secret", async () => {
     const folder = freshFolder();
     const client = JSON.parse((await cli(folder, 'clients:create', '--role', 'internal', '--json')).stdout);
     const gateway = await startGateway({ dataDir: folder });
@@ -94,7 +96,9 @@ describe('operator CLI', () => {
       const rotated = JSON.parse((await cli(folder, 'clients:rotate-secret', client.app_id, '--json')).stdout);
       expect(rotated).toMatchObject({ app_id: client.app_id, tokens_revoked: false });
       await expect(requestToken(gateway, { appId: client.app_id, secret: client.secret })).rejects.toThrow(/401/);
-      expect((await getJson(gateway, '/api/v1/tenders', await requestToken(gateway, { appId: client.app_id, secret: rotated.secret }))).status).toBe(200);
+      expect(
+        (await getJson(gateway, '/api/v1/tenders', await requestToken(gateway, { appId: client.app_id, secret: rotated.secret }))).status,
+      ).toBe(200);
       // The token from before the client was disabled stays refused.
       expect((await getJson(gateway, '/api/v1/tenders', token)).status).toBe(401);
       expect((await cli(folder, 'clients:disable', 'no-such-client')).stderr).toMatch(/No API client has the app_id no-such-client/);
@@ -117,7 +121,9 @@ describe('operator CLI', () => {
     for (const now of ['0000-06-01T00:00:00Z', '2026-06-01T00:00:00', '0002-06-01T00:00:00Z']) {
       const result = await cli(folder, 'seed', '--tenders', '5', '--now', now);
       expect(result.code, now).not.toBe(0);
-      expect(result.stderr, now).toMatch(/option '--now <timestamp>' argument .* is invalid\. expected an ISO 8601 timestamp .*years 0001–9999/);
+      expect(result.stderr, now).toMatch(
+        /option '--now <timestamp>' argument .* is invalid\. expected an ISO 8601 timestamp .*years 0001–9999/,
+      );
     }
     expect((await tenderRows(folder)).tenders).toHaveLength(0);
   });
@@ -130,7 +136,14 @@ describe('operator CLI', () => {
     expect(JSON.parse(seededA.stdout).tenders).toBe(400);
     await cli(b, ...seedArgs);
     const [rowsA, rowsB] = [await tenderRows(a), await tenderRows(b)];
-    const plain = (tenders: Tender[]) => tenders.map((t) => ({ id: t.id, status: t.status, product: t.product, createdAt: t.createdAt.toISOString(), customer: t.customer.name }));
+    const plain = (tenders: Tender[]) =>
+      tenders.map((t) => ({
+        id: t.id,
+        status: t.status,
+        product: t.product,
+        createdAt: t.createdAt.toISOString(),
+        customer: t.customer.name,
+      }));
     expect(plain(rowsA.tenders)).toEqual(plain(rowsB.tenders));
 
     const { tenders, invitations } = rowsA;

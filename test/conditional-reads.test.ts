@@ -24,7 +24,9 @@ beforeAll(async () => {
 afterAll(() => gateway?.close());
 
 async function get(path: string, token: string, etag?: string) {
-  const response = await fetch(`${gateway.url}${path}`, { headers: { authorization: `Bearer ${token}`, ...(etag ? { 'if-none-match': etag } : {}) } });
+  const response = await fetch(`${gateway.url}${path}`, {
+    headers: { authorization: `Bearer ${token}`, ...(etag ? { 'if-none-match': etag } : {}) },
+  });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
@@ -98,14 +100,24 @@ describe('conditional reads of the REST tender APIs (ETag, If-None-Match)', () =
     const brokerList = await tagOf('/api/v1/tenders', broker);
 
     const invited = await graphql(gateway, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
-      input: { tenderId: fresh.id, insurerIds: [world.insurers[0].id], limits: [{ insuranceSum: 1_000_000, deductible: 1_000 }], riskInformation: { typeOfBusiness: 'Software' } },
+      input: {
+        tenderId: fresh.id,
+        insurerIds: [world.insurers[0].id],
+        limits: [{ insuranceSum: 1_000_000, deductible: 1_000 }],
+        riskInformation: { typeOfBusiness: 'Software' },
+      },
     });
     expect(invited.body.errors).toBeUndefined();
     const insurerAfter = await get('/public/v1/tenders', insurer, insurerList);
     expect(insurerAfter.status).toBe(200);
     expect(JSON.parse(insurerAfter.text).payload.map((tender: { _id: string }) => tender._id)).toContain(fresh.id);
 
-    const created = await createTenderFor(internal, { accountId: 'NEW-1', email: 'new@broker.example', firstName: 'Nina', lastName: 'Neu' });
+    const created = await createTenderFor(internal, {
+      accountId: 'NEW-1',
+      email: 'new@broker.example',
+      firstName: 'Nina',
+      lastName: 'Neu',
+    });
     expect(created.body.errors).toBeUndefined();
     expect((await get('/api/v1/tenders', broker, brokerList)).status).toBe(200);
   });
@@ -115,7 +127,12 @@ describe('conditional reads of the REST tender APIs (ETag, If-None-Match)', () =
     const item = `/public/v1/tenders/${tenderId}`;
     const before = await tagOf(item, insurer);
     const person = world.people[0];
-    const created = await createTenderFor(internal, { accountId: person.accountId, email: person.email, firstName: 'Erika', lastName: 'Renamed' });
+    const created = await createTenderFor(internal, {
+      accountId: person.accountId,
+      email: person.email,
+      firstName: 'Erika',
+      lastName: 'Renamed',
+    });
     expect(created.body.errors).toBeUndefined();
     const after = await get(item, insurer, before);
     expect(after.status).toBe(200);
@@ -132,7 +149,11 @@ describe('conditional reads of the REST tender APIs (ETag, If-None-Match)', () =
   it('counts, kept per revision of what a client sees, follow every change it can see: a close, an invitation', async () => {
     const count = async (path: string, token: string) => Number(JSON.parse((await get(`${path}?limit=1`, token)).text).metadata.count);
     const tender = await createTender(gateway.em(), world, {});
-    const [open, closed, invited] = [await count('/api/v1/tenders/open', broker), await count('/api/v1/tenders/closed', broker), await count('/public/v1/tenders', insurer)];
+    const [open, closed, invited] = [
+      await count('/api/v1/tenders/open', broker),
+      await count('/api/v1/tenders/closed', broker),
+      await count('/public/v1/tenders', insurer),
+    ];
     // Asked again, unchanged: the same counts (now from the kept ones).
     expect([await count('/api/v1/tenders/open', broker), await count('/api/v1/tenders/closed', broker)]).toEqual([open, closed]);
 
@@ -142,7 +163,12 @@ describe('conditional reads of the REST tender APIs (ETag, If-None-Match)', () =
     const reopened = await graphql(gateway, broker, 'mutation($id: ID!) { reopenTender(tenderId: $id) { status } }', { id: tender.id });
     expect(reopened.body.errors).toBeUndefined();
     const asked = await graphql(gateway, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
-      input: { tenderId: tender.id, insurerIds: [world.insurers[0].id], limits: [{ insuranceSum: 500_000, deductible: 500 }], riskInformation: { typeOfBusiness: 'Retail' } },
+      input: {
+        tenderId: tender.id,
+        insurerIds: [world.insurers[0].id],
+        limits: [{ insuranceSum: 500_000, deductible: 500 }],
+        riskInformation: { typeOfBusiness: 'Retail' },
+      },
     });
     expect(asked.body.errors).toBeUndefined();
     expect(await count('/public/v1/tenders', insurer)).toBe(invited + 1);

@@ -32,11 +32,15 @@ describe('the configuration', () => {
   });
 
   it('refuses to start production without JWT_SECRET, naming the variable', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: emptyFolder() })).toThrow(new ConfigError('JWT_SECRET is required when NODE_ENV=production'));
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: emptyFolder() })).toThrow(
+      new ConfigError('JWT_SECRET is required when NODE_ENV=production'),
+    );
   });
 
-  it('takes LOG_LEVEL from pino\'s levels and names the variable when it is not one', () => {
+  it("takes LOG_LEVEL from pino's levels and names the variable when it is not one", () => {
     expect(loadConfig({ DATA_DIR: emptyFolder(), LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
-    expect(() => loadConfig({ DATA_DIR: emptyFolder(), LOG_LEVEL: 'loud' })).toThrow(/^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"$/);
+    expect(() => loadConfig({ DATA_DIR: emptyFolder(), LOG_LEVEL: 'loud' })).toThrow(
+      /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"$/,
+    );
   });
 });

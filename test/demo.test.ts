@@ -25,7 +25,10 @@ afterAll(async () => {
 
 describe('npm run demo', () => {
   it('runs a quote round trip against the running gateway: every state change with its time, then the proposal', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/demo/quote-round-trip.ts'], { env: { ...process.env, GATEWAY_URL: gateway.url }, timeout: 60_000 });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/demo/quote-round-trip.ts'], {
+      env: { ...process.env, GATEWAY_URL: gateway.url },
+      timeout: 60_000,
+    });
     const changes = stdout
       .split('\n')
       .map((line) => / *(\d+) ms {2}(\S.*?) +(QUEUED|PROCESSING|AVAILABLE|QUOTED)$/.exec(line))
@@ -36,14 +39,22 @@ describe('npm run demo', () => {
     // Every insurer's request through every state, in order, at the times the gateway recorded them.
     for (const insurer of insurers) {
       const own = changes.filter((change) => change.insurer === insurer);
-      expect(own.map((change) => change.status), insurer).toEqual(['QUEUED', 'PROCESSING', 'AVAILABLE', 'QUOTED']);
-      expect(own.map((change) => change.ms), insurer).toEqual([...own.map((change) => change.ms)].sort((a, b) => a - b));
+      expect(
+        own.map((change) => change.status),
+        insurer,
+      ).toEqual(['QUEUED', 'PROCESSING', 'AVAILABLE', 'QUOTED']);
+      expect(
+        own.map((change) => change.ms),
+        insurer,
+      ).toEqual([...own.map((change) => change.ms)].sort((a, b) => a - b));
     }
     expect(stdout).toMatch(/Proposal overview .*\n\s+1,000,000\.00 \/ deductible\s+10,000\.00\s+\S.*premium [\d,.]+, with tax [\d,.]+/);
   });
 
   it('says plainly when no gateway answers, and fails', async () => {
-    const failed = await run(process.execPath, ['--import', 'tsx', 'src/demo/quote-round-trip.ts'], { env: { ...process.env, GATEWAY_URL: `http://127.0.0.1:${await freePort()}` } }).catch((error) => error);
+    const failed = await run(process.execPath, ['--import', 'tsx', 'src/demo/quote-round-trip.ts'], {
+      env: { ...process.env, GATEWAY_URL: `http://127.0.0.1:${await freePort()}` },
+    }).catch((error) => error);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/^demo failed: no gateway at http:\/\/127\.0\.0\.1:\d+ .*start it with npm start/);
   });

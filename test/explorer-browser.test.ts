@@ -51,13 +51,20 @@ async function launchBrowser(): Promise<Browser> {
 }
 
 /** A page that records every request it makes, and every console error, page error and CSP violation. */
-async function openPage(): Promise<{ page: Page; requests: { url: URL; method: string; headers: Record<string, string> }[]; errors: string[] }> {
+async function openPage(): Promise<{
+  page: Page;
+  requests: { url: URL; method: string; headers: Record<string, string> }[];
+  errors: string[];
+}> {
   const context = await (await launchBrowser()).newContext();
   const requests: { url: URL; method: string; headers: Record<string, string> }[] = [];
   const errors: string[] = [];
   const host = new URL(gateway.url).host;
   // As on a locked-down network: nothing but the gateway answers (and the test fails if anything else was asked).
-  await context.route((url) => url.host !== host, (route) => route.abort('blockedbyclient'));
+  await context.route(
+    (url) => url.host !== host,
+    (route) => route.abort('blockedbyclient'),
+  );
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
       console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
@@ -118,10 +125,17 @@ describe('the explorer at /graphiql', () => {
     expect(requests.length).toBeGreaterThan(5);
     expect(requests.filter(({ url }) => url.host !== gatewayHost).map(({ url }) => url.href)).toEqual([]);
     expect(requests.map(({ url }) => url.pathname)).toEqual(
-      expect.arrayContaining(['/graphiql', '/graphiql/explorer.js', '/graphiql/explorer.css', expect.stringMatching(/^\/graphiql\/assets\/graphiql@[\d.]+\/graphiql\.min\.js$/)]),
+      expect.arrayContaining([
+        '/graphiql',
+        '/graphiql/explorer.js',
+        '/graphiql/explorer.css',
+        expect.stringMatching(/^\/graphiql\/assets\/graphiql@[\d.]+\/graphiql\.min\.js$/),
+      ]),
     );
     // The token leaves the page only as the Authorization header of POSTs to /graphql, and stays in this tab.
-    const carrying = requests.filter(({ url, headers }) => url.href.includes(analyst) || Object.values(headers).some((value) => value.includes(analyst)));
+    const carrying = requests.filter(
+      ({ url, headers }) => url.href.includes(analyst) || Object.values(headers).some((value) => value.includes(analyst)),
+    );
     expect(carrying.length).toBeGreaterThanOrEqual(2);
     for (const { url, method, headers } of carrying) {
       expect(`${method} ${url.pathname}${url.search}`).toBe('POST /graphql');
@@ -145,7 +159,12 @@ describe('the explorer at /graphiql', () => {
     expect(html).not.toMatch(/https?:\/\//);
     expect(html).not.toMatch(/<script>|<style|\sstyle=|\son[a-z]+=/i);
     const header = response.headers.get('content-security-policy') ?? '';
-    const csp = new Map(header.split(';').map((directive) => directive.trim().split(/\s+/)).map(([name, ...sources]) => [name, sources]));
+    const csp = new Map(
+      header
+        .split(';')
+        .map((directive) => directive.trim().split(/\s+/))
+        .map(([name, ...sources]) => [name, sources]),
+    );
     expect(csp.get('default-src')).toEqual(["'none'"]);
     expect(csp.get('script-src')).toEqual(["'self'"]);
     expect(csp.get('connect-src')).toEqual(["'self'"]);

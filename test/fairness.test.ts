@@ -16,7 +16,14 @@ interface Answer {
 }
 
 /** An HTTP request sent from `localAddress` (127.0.0.2, 127.0.0.3, ...), as a client elsewhere would. */
-function from(localAddress: string, gateway: Gateway, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<Answer> {
+function from(
+  localAddress: string,
+  gateway: Gateway,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = request(
@@ -91,7 +98,10 @@ describe('the per-client request limit', () => {
     const leaked = await requestToken(gateway, broker);
     const own = await requestToken(gateway, broker);
     expect((await from('127.0.0.4', gateway, 'POST', '/auth/token-revoke', { authorization: `Bearer ${leaked}` })).status).toBe(200);
-    for (let i = 0; i < 6; i++) expect([401, 429]).toContain((await from('127.0.0.4', gateway, 'GET', '/api/v1/tenders', { authorization: `Bearer ${leaked}` })).status);
+    for (let i = 0; i < 6; i++)
+      expect([401, 429]).toContain(
+        (await from('127.0.0.4', gateway, 'GET', '/api/v1/tenders', { authorization: `Bearer ${leaked}` })).status,
+      );
     const served = await from('127.0.0.5', gateway, 'GET', '/api/v1/tenders?limit=1', { authorization: `Bearer ${own}` });
     expect(served.status).toBe(200);
   });
@@ -110,7 +120,8 @@ describe('TRUST_PROXY', () => {
   it('set to the proxy: the address in X-Forwarded-For is the client, each counted on its own', async () => {
     const gateway = await gatewayWith({ AUTH_RATE_LIMIT: '2', TRUST_PROXY: 'loopback' });
     const client = await createClient(gateway, Role.INTERNAL);
-    for (let i = 0; i < 2; i++) expect((await tokenRequest('127.0.0.2', gateway, wrongSecret(client), { 'x-forwarded-for': '203.0.113.1' })).status).toBe(401);
+    for (let i = 0; i < 2; i++)
+      expect((await tokenRequest('127.0.0.2', gateway, wrongSecret(client), { 'x-forwarded-for': '203.0.113.1' })).status).toBe(401);
     expect((await tokenRequest('127.0.0.2', gateway, client, { 'x-forwarded-for': '203.0.113.1' })).status).toBe(429);
     expect((await tokenRequest('127.0.0.2', gateway, client, { 'x-forwarded-for': '203.0.113.2' })).status).toBe(200);
   });
@@ -136,7 +147,9 @@ describe('disabling and rotating API clients', () => {
     const token = await requestToken(gateway, client);
     expect((await me(other, token)).status).toBe(200);
 
-    const disabled = await graphql(gateway, internal, 'mutation($id: String!) { disableApiClient(appId: $id) { appId disabledAt } }', { id: client.appId });
+    const disabled = await graphql(gateway, internal, 'mutation($id: String!) { disableApiClient(appId: $id) { appId disabledAt } }', {
+      id: client.appId,
+    });
     expect(disabled.body.data.disableApiClient.disabledAt).toEqual(expect.any(String));
     for (const instance of [gateway, other]) {
       const refused = await me(instance, token);
@@ -154,10 +167,15 @@ describe('disabling and rotating API clients', () => {
     const client = await createClient(gateway, Role.ANALYST);
     const token = await requestToken(gateway, client);
     const rotate = (revokeTokens: boolean) =>
-      graphql(gateway, internal, 'mutation($id: String!, $revoke: Boolean!) { rotateApiClientSecret(appId: $id, revokeTokens: $revoke) { appId secret } }', {
-        id: client.appId,
-        revoke: revokeTokens,
-      });
+      graphql(
+        gateway,
+        internal,
+        'mutation($id: String!, $revoke: Boolean!) { rotateApiClientSecret(appId: $id, revokeTokens: $revoke) { appId secret } }',
+        {
+          id: client.appId,
+          revoke: revokeTokens,
+        },
+      );
     const { secret } = (await rotate(false)).body.data.rotateApiClientSecret;
     await expect(requestToken(gateway, client)).rejects.toThrow(/401/);
     const fresh = await requestToken(gateway, { ...client, secret });
@@ -167,7 +185,7 @@ describe('disabling and rotating API clients', () => {
     for (const old of [token, fresh]) expect((await me(other, old)).status).toBe(401);
   });
 
-  it("refuses the tokens of a deleted client at once", async () => {
+  it('refuses the tokens of a deleted client at once', async () => {
     const client = await createClient(gateway, Role.ANALYST);
     const token = await requestToken(gateway, client);
     await gateway.em().nativeDelete(ApiClient, { appId: client.appId });
@@ -196,17 +214,33 @@ describe('tokens', () => {
 
   it('refuses an expiry less than 60 seconds ahead with 400: no token that expires before it can be used', async () => {
     const expiry = new Date(Date.now() + 500).toISOString();
-    const { status, body } = await from('127.0.0.1', gateway, 'POST', '/auth/token', {}, { app_id: client.appId, secret: client.secret, expiry });
+    const { status, body } = await from(
+      '127.0.0.1',
+      gateway,
+      'POST',
+      '/auth/token',
+      {},
+      { app_id: client.appId, secret: client.secret, expiry },
+    );
     expect(status).toBe(400);
     expect(body.errors).toEqual([{ pointer: '/expiry', message: 'must lie at least 60 seconds ahead' }]);
     const enough = new Date(Date.now() + 90_000).toISOString();
-    expect((await from('127.0.0.1', gateway, 'POST', '/auth/token', {}, { app_id: client.appId, secret: client.secret, expiry: enough })).status).toBe(200);
+    expect(
+      (await from('127.0.0.1', gateway, 'POST', '/auth/token', {}, { app_id: client.appId, secret: client.secret, expiry: enough })).status,
+    ).toBe(200);
   });
 
   it('accepts the Bearer scheme in any case, followed by one or more spaces (RFC 6750)', async () => {
     const token = await requestToken(gateway, client);
     for (const scheme of ['bearer ', 'BEARER ', 'Bearer ', 'Bearer   ']) {
-      const { status } = await from('127.0.0.1', gateway, 'POST', '/graphql', { authorization: `${scheme}${token}` }, { query: '{ me { appId } }' });
+      const { status } = await from(
+        '127.0.0.1',
+        gateway,
+        'POST',
+        '/graphql',
+        { authorization: `${scheme}${token}` },
+        { query: '{ me { appId } }' },
+      );
       expect(status, scheme).toBe(200);
     }
   });

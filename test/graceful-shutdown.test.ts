@@ -80,7 +80,8 @@ const connectionRefused = () =>
   });
 
 const leased = async () =>
-  (await orm.em.fork().count(QuoteRequest, { leaseOwner: { $ne: null } })) + (await orm.em.fork().count(WebhookDelivery, { leaseOwner: { $ne: null } }));
+  (await orm.em.fork().count(QuoteRequest, { leaseOwner: { $ne: null } })) +
+  (await orm.em.fork().count(WebhookDelivery, { leaseOwner: { $ne: null } }));
 
 describe('graceful shutdown of the production start', () => {
   it('SIGTERM with NODE_ENV=production answers the request in flight in full, refuses new connections, releases the outbox leases and exits 0', async () => {
@@ -92,7 +93,12 @@ describe('graceful shutdown of the production start', () => {
     gateway = await spawnGateway(dataDir, port, PRODUCTION_ENV, { production: true });
     const token = await requestToken(target(), await createClient(target(), Role.BROKER, { brokerCompanyId: world.brokers[0].id }));
     const requested = await graphql(target(), token, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
-      input: { tenderId: tender.id, insurerIds: [sims.insurers[0].id], limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }], riskInformation: {} },
+      input: {
+        tenderId: tender.id,
+        insurerIds: [sims.insurers[0].id],
+        limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }],
+        riskInformation: {},
+      },
     });
     expect(requested.body.errors).toBeUndefined();
     await waitFor('the insurer to receive the quote request', async () => sims!.simulator.stats(sims!.slugs[0]).posts === 1);
@@ -172,25 +178,45 @@ describe('the npm start scripts', () => {
   it.each([
     ['npm start', ['start']],
     ['npm run start:prod', ['run', 'start:prod']],
-  ])('SIGTERM to `%s` stops the gateway with it', async (_name, args) => {
-    if (args[1] === 'start:prod') buildProduction();
-    const npm: ChildProcess = spawn('npm', args, {
-      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: await databaseUrlFor(dataDir), JWT_SECRET: TEST_JWT_SECRET, DEMO: 'false', LOG_LEVEL: 'error' },
-      stdio: 'ignore',
-    });
-    const npmExited = new Promise((resolve) => npm.once('exit', resolve));
-    let started: number[] = [];
-    try {
-      await waitFor('the gateway to answer', () => fetch(`${target().url}/healthz`).then((r) => r.ok, () => false), 60_000);
-      started = descendants(npm.pid!);
-      expect(started.length).toBeGreaterThan(0);
-      npm.kill('SIGTERM');
-      await npmExited;
-      await waitFor('every process npm started to exit', async () => started.every((pid) => !running(pid)));
-      expect(await connectionRefused()).toBe(true);
-    } finally {
-      for (const pid of started) if (running(pid)) process.kill(pid, 'SIGKILL');
-      if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGKILL');
-    }
-  }, 120_000);
+  ])(
+    'SIGTERM to `%s` stops the gateway with it',
+    async (_name, args) => {
+      if (args[1] === 'start:prod') buildProduction();
+      const npm: ChildProcess = spawn('npm', args, {
+        env: {
+          ...process.env,
+          PORT: String(port),
+          DATA_DIR: dataDir,
+          DATABASE_URL: await databaseUrlFor(dataDir),
+          JWT_SECRET: TEST_JWT_SECRET,
+          DEMO: 'false',
+          LOG_LEVEL: 'error',
+        },
+        stdio: 'ignore',
+      });
+      const npmExited = new Promise((resolve) => npm.once('exit', resolve));
+      let started: number[] = [];
+      try {
+        await waitFor(
+          'the gateway to answer',
+          () =>
+            fetch(`${target().url}/healthz`).then(
+              (r) => r.ok,
+              () => false,
+            ),
+          60_000,
+        );
+        started = descendants(npm.pid!);
+        expect(started.length).toBeGreaterThan(0);
+        npm.kill('SIGTERM');
+        await npmExited;
+        await waitFor('every process npm started to exit', async () => started.every((pid) => !running(pid)));
+        expect(await connectionRefused()).toBe(true);
+      } finally {
+        for (const pid of started) if (running(pid)) process.kill(pid, 'SIGKILL');
+        if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGKILL');
+      }
+    },
+    120_000,
+  );
 });

@@ -38,7 +38,10 @@ describe('a repeated document answers the same compiled as interpreted', () => {
   it('an input-object field whose variable is left out takes its default on every run (no 500)', async () => {
     const query = 'query($d: SortDirection) { tenders(sort: [{ field: PRODUCT, direction: $d }], limit: 3) { items { product } } }';
     const runs = await thrice(query);
-    expect(runs[0]).toEqual({ status: 200, body: { data: { tenders: { items: [{ product: 'Cyber A' }, { product: 'Cyber B' }, { product: 'Cyber C' }] } } } });
+    expect(runs[0]).toEqual({
+      status: 200,
+      body: { data: { tenders: { items: [{ product: 'Cyber A' }, { product: 'Cyber B' }, { product: 'Cyber C' }] } } },
+    });
     expect(runs[1]).toEqual(runs[0]);
     expect(runs[2]).toEqual(runs[0]);
   });
@@ -68,22 +71,30 @@ describe('a repeated document answers the same compiled as interpreted', () => {
 
   it('a __proto__ key in the risk information of requestQuotes is stored and answered alike on every run, in a literal and in a variable', async () => {
     const tenders = await Promise.all(['Risk A', 'Risk B', 'Risk C'].map((product) => createTender(gateway.em(), world, { product })));
-    const input = (additional: string) => `{ tenderId: $tender, insurerIds: [$insurer], limits: [{ insuranceSum: 1000000, deductible: 1000 }], riskInformation: { additional: ${additional} } }`;
+    const input = (additional: string) =>
+      `{ tenderId: $tender, insurerIds: [$insurer], limits: [{ insuranceSum: 1000000, deductible: 1000 }], riskInformation: { additional: ${additional} } }`;
     const literal = `mutation($tender: ID!, $insurer: ID!) { requestQuotes(input: ${input('{ __proto__: { polluted: true }, employees: 12 }')}) { status insurer { name } } }`;
     const byVariable = `mutation($tender: ID!, $insurer: ID!, $additional: JSONObject) { requestQuotes(input: ${input('$additional')}) { status insurer { name } } }`;
     const additional = fromJson('{"__proto__": {"polluted": true}, "employees": 12}');
     // A tender per run: the same document each time, asking another tender's quotes.
-    for (const [query, insurer] of [[literal, world.insurers[0]], [byVariable, world.insurers[1]]] as const) {
+    for (const [query, insurer] of [
+      [literal, world.insurers[0]],
+      [byVariable, world.insurers[1]],
+    ] as const) {
       const runs = [];
-      for (const tender of tenders) runs.push(await graphql(gateway, internal, query, { tender: tender.id, insurer: insurer.id, additional }));
+      for (const tender of tenders)
+        runs.push(await graphql(gateway, internal, query, { tender: tender.id, insurer: insurer.id, additional }));
       expect(runs[0].body).toEqual({ data: { requestQuotes: [{ status: 'QUEUED', insurer: { name: insurer.name } }] } });
       expect(runs[1].body).toEqual(runs[0].body);
       expect(runs[2].body).toEqual(runs[0].body);
     }
-    const stored = await gateway.em().find(QuoteRequest, { tender: { $in: tenders.map((tender) => tender.id) } }, { populate: ['riskInformation'] });
+    const stored = await gateway
+      .em()
+      .find(QuoteRequest, { tender: { $in: tenders.map((tender) => tender.id) } }, { populate: ['riskInformation'] });
     expect(stored).toHaveLength(6);
     // What is stored is what is sent to the insurer (spec 2.3 risk_information).
-    for (const request of stored) expect(JSON.stringify(request.riskInformation)).toBe('{"__proto__":{"polluted":true},"employees":12,"customer_name":"Acme GmbH"}');
+    for (const request of stored)
+      expect(JSON.stringify(request.riskInformation)).toBe('{"__proto__":{"polluted":true},"employees":12,"customer_name":"Acme GmbH"}');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

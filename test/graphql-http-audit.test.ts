@@ -23,9 +23,13 @@ describe('GraphQL over HTTP compliance', () => {
         return fetch(input, { ...init, headers });
       },
     });
-    const errors = results.filter((result) => result.status === 'error').map((result) => `${result.id} ${result.name}: ${"reason" in result ? result.reason : ""}`);
+    const errors = results
+      .filter((result) => result.status === 'error')
+      .map((result) => `${result.id} ${result.name}: ${'reason' in result ? result.reason : ''}`);
     const warnings = results.filter((result) => result.status === 'warn').map((result) => `${result.id} ${result.name}`);
-    console.log(`graphql-http audit: ${results.length} checks, ${errors.length} errors, ${warnings.length} warnings\n${warnings.join('\n')}`);
+    console.log(
+      `graphql-http audit: ${results.length} checks, ${errors.length} errors, ${warnings.length} warnings\n${warnings.join('\n')}`,
+    );
     expect(errors).toEqual([]);
   });
 });

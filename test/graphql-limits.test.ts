@@ -100,21 +100,37 @@ describe('GraphQL input and cost limits', () => {
     const tender = await createTender(em, world, { status: TenderStatus.CLOSED });
     // Far more status changes than the estimate assumes for one history.
     for (let i = 0; i < 150; i++) {
-      em.create(TenderHistoryEntry, { tender, at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)), actor: 'x', actorRole: Role.INTERNAL, fromStatus: TenderStatus.CLOSED, toStatus: TenderStatus.REOPENED, reason: null });
+      em.create(TenderHistoryEntry, {
+        tender,
+        at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+        actor: 'x',
+        actorRole: Role.INTERNAL,
+        fromStatus: TenderStatus.CLOSED,
+        toStatus: TenderStatus.REOPENED,
+        reason: null,
+      });
     }
     await em.flush();
-    const { status, body } = await graphql(gateway, tokens.internal, 'query($id: ID!) { tender(id: $id) { id history { at } } }', { id: tender.id });
+    const { status, body } = await graphql(gateway, tokens.internal, 'query($id: ID!) { tender(id: $id) { id history { at } } }', {
+      id: tender.id,
+    });
     expect(status).toBe(400);
     expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(body.errors[0].message).toMatch(/read more than 100 rows/);
   });
 
   it('refuses before running an operation whose estimate exceeds the limit, counting each page by its limit', async () => {
-    const { status, body } = await graphql(gateway, tokens.broker, '{ a: tenders(limit: 60) { items { id } } b: tenders(limit: 60) { items { id } } }');
+    const { status, body } = await graphql(
+      gateway,
+      tokens.broker,
+      '{ a: tenders(limit: 60) { items { id } } b: tenders(limit: 60) { items { id } } }',
+    );
     expect(status).toBe(400);
     expect(body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(body.errors[0].message).toContain('may read up to 122 rows; at most 100');
-    expect((await graphql(gateway, tokens.broker, '{ a: tenders(limit: 40) { items { id } } b: tenders(limit: 40) { items { id } } }')).status).toBe(200);
+    expect(
+      (await graphql(gateway, tokens.broker, '{ a: tenders(limit: 40) { items { id } } b: tenders(limit: 40) { items { id } } }')).status,
+    ).toBe(200);
   });
 });
 
@@ -124,12 +140,15 @@ describe('the row budget of one operation', () => {
     let running = 0;
     let most = 0;
     const read = () =>
-      budget.read(async () => {
-        most = Math.max(most, ++running);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        running--;
-        return 20;
-      }, (rows) => rows);
+      budget.read(
+        async () => {
+          most = Math.max(most, ++running);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          running--;
+          return 20;
+        },
+        (rows) => rows,
+      );
     await Promise.all([read(), read(), read(), read(), read()]);
     expect(most).toBe(2);
     expect(budget.remaining).toBe(0);
@@ -139,13 +158,25 @@ describe('the row budget of one operation', () => {
 
 describe('the gate for expensive operations', () => {
   it('gives a slot back when another rule refused the request (introspection from a broker) while it waited in line', async () => {
-    const gated = await startGateway({ env: { GRAPHQL_MAX_ROWS: '100000', GRAPHQL_EXPENSIVE_ROWS: '1', GRAPHQL_EXPENSIVE_CONCURRENCY: '1', GRAPHQL_QUEUE_TIMEOUT_MS: '5000' } });
+    const gated = await startGateway({
+      env: {
+        GRAPHQL_MAX_ROWS: '100000',
+        GRAPHQL_EXPENSIVE_ROWS: '1',
+        GRAPHQL_EXPENSIVE_CONCURRENCY: '1',
+        GRAPHQL_QUEUE_TIMEOUT_MS: '5000',
+      },
+    });
     try {
       const world = await createWorld(gated.em());
       for (let i = 0; i < 200; i++) await createTender(gated.em(), world, { status: TenderStatus.CLOSED });
-      const [internal, other, broker] = [await tokenFor(gated, Role.INTERNAL), await tokenFor(gated, Role.INTERNAL), await tokenFor(gated, Role.BROKER, { brokerCompanyId: world.brokers[0].id })];
+      const [internal, other, broker] = [
+        await tokenFor(gated, Role.INTERNAL),
+        await tokenFor(gated, Role.INTERNAL),
+        await tokenFor(gated, Role.BROKER, { brokerCompanyId: world.brokers[0].id }),
+      ];
       // Holds the one slot for a while: five pages of 200 tenders with their proposals and histories.
-      const page = 'tenders(limit: 200) { items { id product customer { name } proposal { taxRate entries { insurer { name } } } history { at } } }';
+      const page =
+        'tenders(limit: 200) { items { id product customer { name } proposal { taxRate entries { insurer { name } } } history { at } } }';
       const holder = graphql(gated, internal, `{ ${[1, 2, 3, 4, 5].map((i) => `p${i}: ${page}`).join(' ')} }`);
       await new Promise((resolve) => setTimeout(resolve, 20));
       // Refused at once for its introspection, while its operation waits for the slot.
@@ -160,8 +191,11 @@ describe('the gate for expensive operations', () => {
     }
   }, 30_000);
 
-
-  const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: DomainError) => error.code);
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: DomainError) => error.code,
+    );
 
   it('runs at most its concurrency at once, lets the next in line in when one ends, and turns away one that waited too long', async () => {
     const gate = new OperationGate(1, 100);

@@ -24,12 +24,21 @@ let token: string;
 beforeAll(async () => {
   buildProduction();
   dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-names-'));
-  const env = { NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: dataDir, DATABASE_URL: await databaseUrlFor(dataDir), DEMO: 'false' };
+  const env = {
+    NODE_ENV: 'production',
+    JWT_SECRET: TEST_JWT_SECRET,
+    DATA_DIR: dataDir,
+    DATABASE_URL: await databaseUrlFor(dataDir),
+    DEMO: 'false',
+  };
   const orm = await openDatabase(loadConfig(env));
   let credentials: { appId: string; secret: string };
   try {
     const world = await createWorld(orm.em.fork());
-    const { client, secret } = await new ApiClientService(orm.em.fork()).create({ role: Role.BROKER, brokerCompanyId: world.brokers[0].id });
+    const { client, secret } = await new ApiClientService(orm.em.fork()).create({
+      role: Role.BROKER,
+      brokerCompanyId: world.brokers[0].id,
+    });
     credentials = { appId: client.appId, secret };
   } finally {
     await orm.close();

@@ -40,7 +40,9 @@ describe('names in GraphQL documents', () => {
       expect(status).toBe(400);
       expect(body.errors).toHaveLength(1);
       expect(body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
-      expect(body.errors[0].message).toBe(`A name in the document has 240000 characters; names (operations, fragments, aliases, variables) may have at most ${MAX_NAME_LENGTH}`);
+      expect(body.errors[0].message).toBe(
+        `A name in the document has 240000 characters; names (operations, fragments, aliases, variables) may have at most ${MAX_NAME_LENGTH}`,
+      );
     }
     const longest = await graphql(gateway, tokens.broker, `query ${name(MAX_NAME_LENGTH)} { __typename }`);
     expect([longest.status, longest.body.data]).toEqual([200, { __typename: 'Query' }]);
@@ -48,7 +50,11 @@ describe('names in GraphQL documents', () => {
 
   it(`an alias, a variable or a fragment name over ${MAX_NAME_LENGTH} characters is refused the same way`, async () => {
     const long = name(MAX_NAME_LENGTH + 1);
-    for (const query of [`{ ${long}: __typename }`, `query($${long}: Int) { tenders(limit: $${long}) { limit } }`, `{ ...${long} } fragment ${long} on Query { __typename }`]) {
+    for (const query of [
+      `{ ${long}: __typename }`,
+      `query($${long}: Int) { tenders(limit: $${long}) { limit } }`,
+      `{ ...${long} } fragment ${long} on Query { __typename }`,
+    ]) {
       const { status, body } = await graphql(gateway, tokens.broker, query);
       expect(status, query.slice(0, 30)).toBe(400);
       expect(body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
@@ -63,7 +69,9 @@ describe('control characters in GraphQL strings', () => {
   const refused = (answer: { status: number; body: any }) => {
     expect(answer.status, JSON.stringify(answer.body)).toBe(400);
     expect(answer.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    expect(answer.body.errors[0].message).toMatch(/contains the control character U\+00[01][0-9A-F]; text may hold tab, line feed and carriage return/);
+    expect(answer.body.errors[0].message).toMatch(
+      /contains the control character U\+00[01][0-9A-F]; text may hold tab, line feed and carriage return/,
+    );
     expect(answer.body.data).toBeUndefined();
   };
 
@@ -77,16 +85,39 @@ describe('control characters in GraphQL strings', () => {
 
   it('a closeTender reason with \\u{0} in the literal is refused and the tender stays open with no history added', async () => {
     const tender = await createTender(gateway.em(), world, { status: TenderStatus.QUOTES_AVAILABLE });
-    refused(await graphql(gateway, tokens.broker, `mutation { closeTender(tenderId: "${tender.id}", reason: "no longer${NUL} needed") { status } }`));
+    refused(
+      await graphql(
+        gateway,
+        tokens.broker,
+        `mutation { closeTender(tenderId: "${tender.id}", reason: "no longer${NUL} needed") { status } }`,
+      ),
+    );
     // The same in a block string (a raw control character: block strings have no escapes) and in a variable.
-    refused(await graphql(gateway, tokens.broker, `mutation { closeTender(tenderId: "${tender.id}", reason: """no longer\u0001 needed""") { status } }`));
-    refused(await graphql(gateway, tokens.broker, 'mutation($reason: String!, $id: ID!) { closeTender(tenderId: $id, reason: $reason) { status } }', { id: tender.id, reason: 'no\u001b[31m' }));
+    refused(
+      await graphql(
+        gateway,
+        tokens.broker,
+        `mutation { closeTender(tenderId: "${tender.id}", reason: """no longer\u0001 needed""") { status } }`,
+      ),
+    );
+    refused(
+      await graphql(
+        gateway,
+        tokens.broker,
+        'mutation($reason: String!, $id: ID!) { closeTender(tenderId: $id, reason: $reason) { status } }',
+        { id: tender.id, reason: 'no\u001b[31m' },
+      ),
+    );
     const em = gateway.em();
     expect((await em.findOneOrFail(Tender, tender.id)).status).toBe(TenderStatus.QUOTES_AVAILABLE);
     expect(await em.count(TenderHistoryEntry, { tender: tender.id })).toBe(0);
 
     // Tab, line feed and carriage return are text.
-    const closed = await graphql(gateway, tokens.broker, `mutation { closeTender(tenderId: "${tender.id}", reason: "no longer\\tneeded\\r\\nby the customer") { status } }`);
+    const closed = await graphql(
+      gateway,
+      tokens.broker,
+      `mutation { closeTender(tenderId: "${tender.id}", reason: "no longer\\tneeded\\r\\nby the customer") { status } }`,
+    );
     expect([closed.status, closed.body.data]).toEqual([200, { closeTender: { status: 'CLOSED' } }]);
   });
 
@@ -99,7 +130,8 @@ describe('control characters in GraphQL strings', () => {
         taxRate: 0.19, riskInformation: ${riskInformation} }) { id } }`;
     refused(await graphql(gateway, tokens.internal, input(`Cyber${NUL}`, '{ employees: 3 }')));
     refused(await graphql(gateway, tokens.internal, input('Cyber', `{ notes: ["fine", { deeper: "a${NUL}b" }] }`)));
-    const byVariable = 'mutation($risk: JSONObject) { createTender(input: { product: "Cyber", lineOfBusinessId: "L", brokerCompanyId: "B", customer: {}, submitter: { accountId: "u", email: "u@x.example", firstName: "U", lastName: "U" }, taxRate: 0.1, riskInformation: $risk }) { id } }';
+    const byVariable =
+      'mutation($risk: JSONObject) { createTender(input: { product: "Cyber", lineOfBusinessId: "L", brokerCompanyId: "B", customer: {}, submitter: { accountId: "u", email: "u@x.example", firstName: "U", lastName: "U" }, taxRate: 0.1, riskInformation: $risk }) { id } }';
     refused(await graphql(gateway, tokens.internal, byVariable, { risk: { 'key\u0001': 1 } }));
     refused(await graphql(gateway, tokens.internal, byVariable, { risk: { list: ['\u0007'] } }));
     expect(await em.count(Tender, {})).toBe(before);
@@ -134,7 +166,12 @@ describe('automatic persisted queries', () => {
     const mismatch = await send('0'.repeat(64));
     expect(mismatch.status).toBe(400);
     expect(await mismatch.json()).toEqual({
-      errors: [{ message: 'extensions.persistedQuery.sha256Hash is not the SHA-256 hash (hex) of the query sent with it', extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH' } }],
+      errors: [
+        {
+          message: 'extensions.persistedQuery.sha256Hash is not the SHA-256 hash (hex) of the query sent with it',
+          extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH' },
+        },
+      ],
     });
     expect(logged.filter((line) => line.level >= 50).slice(errorsBefore)).toEqual([]);
     expect(logged.some((line) => line.level === 40 && (line as any).res?.statusCode === 400)).toBe(true);

@@ -15,7 +15,8 @@ beforeAll(async () => {
   gateway = await startGateway();
   const em = gateway.em();
   world = await createWorld(em);
-  for (let i = 0; i < 6; i++) await createTender(em, world, { status: i % 2 ? TenderStatus.CLOSED : TenderStatus.IN_NEGOTIATION, invited: [world.insurers[0]] });
+  for (let i = 0; i < 6; i++)
+    await createTender(em, world, { status: i % 2 ? TenderStatus.CLOSED : TenderStatus.IN_NEGOTIATION, invited: [world.insurers[0]] });
   tokens.internal = await tokenFor(gateway, Role.INTERNAL);
   tokens.analyst = await tokenFor(gateway, Role.ANALYST);
   tokens.broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
@@ -33,8 +34,19 @@ describe('GraphQL API', () => {
     const { body } = await graphql(
       gateway,
       tokens.broker,
-      `{ tenders(status: [CLOSED], sort: [{ field: CREATED_AT, direction: ASC }], skip: 1, limit: 2) {
-           count skip limit items { status createdAt } } }`,
+      `
+        {
+          tenders(status: [CLOSED], sort: [{ field: CREATED_AT, direction: ASC }], skip: 1, limit: 2) {
+            count
+            skip
+            limit
+            items {
+              status
+              createdAt
+            }
+          }
+        }
+      `,
     );
     expect(body.data.tenders.count).toBe(3);
     expect(body.data.tenders).toMatchObject({ skip: 1, limit: 2 });
@@ -51,7 +63,8 @@ describe('GraphQL API', () => {
     const thrice = async (role: string, query: string, variables: Record<string, unknown>) => {
       const runs = [];
       for (let i = 0; i < 3; i++) runs.push(await graphql(gateway, tokens[role], query, variables));
-      for (const run of runs.slice(1)) expect({ status: run.status, body: run.body }, role).toEqual({ status: runs[0].status, body: runs[0].body });
+      for (const run of runs.slice(1))
+        expect({ status: run.status, body: run.body }, role).toEqual({ status: runs[0].status, body: runs[0].body });
       return runs[0];
     };
     for (const role of ['internal', 'insurer']) {
@@ -70,7 +83,11 @@ describe('GraphQL API', () => {
     const ascending = await graphql(gateway, tokens.internal, byVariable, { sort: [{ field: 'CREATED_AT', direction: 'ASC' }] });
     expect(ascending.body.data.tenders.items).toHaveLength(3);
     for (let run = 0; run < 3; run++) {
-      for (const [query, variables] of [[byVariable, { sort: [{ field: 'CREATED_AT' }] }], [inline, {}], [byDefault, {}]] as const) {
+      for (const [query, variables] of [
+        [byVariable, { sort: [{ field: 'CREATED_AT' }] }],
+        [inline, {}],
+        [byDefault, {}],
+      ] as const) {
         const { status, body } = await graphql(gateway, tokens.internal, query, variables);
         expect({ run, status, body }).toEqual({ run, status: 200, body: ascending.body });
       }
@@ -85,7 +102,11 @@ describe('GraphQL API', () => {
   });
 
   it('answers lines of business, insurers and me', async () => {
-    const { body } = await graphql(gateway, tokens.broker, '{ linesOfBusiness { name } insurers { name quoteApiUrl } me { appId role brokerCompany { name } } }');
+    const { body } = await graphql(
+      gateway,
+      tokens.broker,
+      '{ linesOfBusiness { name } insurers { name quoteApiUrl } me { appId role brokerCompany { name } } }',
+    );
     expect(body.data.linesOfBusiness.map((l: { name: string }) => l.name)).toEqual(['Cyber', 'D&O']);
     expect(body.data.insurers).toHaveLength(3);
     expect(body.data.insurers[0].quoteApiUrl).toBeNull();
@@ -135,10 +156,19 @@ describe('GraphQL API', () => {
 
 describe('GraphQL mutations for operators', () => {
   it('createInsurer and createApiClient give working credentials for the new insurer', async () => {
-    const created = await graphql(gateway, tokens.internal, 'mutation { createInsurer(input: { name: "Delta Insurance", quoteApiUrl: "https://quotes.delta.example/api/" }) { id name quoteApiUrl } }');
+    const created = await graphql(
+      gateway,
+      tokens.internal,
+      'mutation { createInsurer(input: { name: "Delta Insurance", quoteApiUrl: "https://quotes.delta.example/api/" }) { id name quoteApiUrl } }',
+    );
     expect(created.body.data.createInsurer).toMatchObject({ name: 'Delta Insurance', quoteApiUrl: 'https://quotes.delta.example/api' });
     const insurerId = created.body.data.createInsurer.id;
-    const client = await graphql(gateway, tokens.internal, 'mutation($id: ID!) { createApiClient(input: { role: INSURER, insurerId: $id }) { appId secret role insurer { name } } }', { id: insurerId });
+    const client = await graphql(
+      gateway,
+      tokens.internal,
+      'mutation($id: ID!) { createApiClient(input: { role: INSURER, insurerId: $id }) { appId secret role insurer { name } } }',
+      { id: insurerId },
+    );
     const { appId, secret } = client.body.data.createApiClient;
     expect(client.body.data.createApiClient.insurer.name).toBe('Delta Insurance');
     const token = await requestToken(gateway, { appId, secret });
@@ -147,10 +177,18 @@ describe('GraphQL mutations for operators', () => {
   });
 
   it('validates mutation input field by field', async () => {
-    const badUrl = await graphql(gateway, tokens.internal, 'mutation { createInsurer(input: { name: " ", quoteApiUrl: "ftp://x" }) { id } }');
+    const badUrl = await graphql(
+      gateway,
+      tokens.internal,
+      'mutation { createInsurer(input: { name: " ", quoteApiUrl: "ftp://x" }) { id } }',
+    );
     expect(badUrl.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(badUrl.body.errors[0].extensions.errors.map((e: { parameter: string }) => e.parameter).sort()).toEqual(['name', 'quoteApiUrl']);
-    const duplicate = await graphql(gateway, tokens.internal, 'mutation { createInsurer(input: { name: "Alpha Insurance", quoteApiUrl: "http://a.example" }) { id } }');
+    const duplicate = await graphql(
+      gateway,
+      tokens.internal,
+      'mutation { createInsurer(input: { name: "Alpha Insurance", quoteApiUrl: "http://a.example" }) { id } }',
+    );
     expect(duplicate.body.errors[0].extensions.code).toBe('CONFLICT');
     const unbound = await graphql(gateway, tokens.internal, 'mutation { createApiClient(input: { role: BROKER }) { appId } }');
     expect(unbound.body.errors[0].extensions.errors[0]).toMatchObject({ parameter: 'brokerCompanyId' });
@@ -158,7 +196,13 @@ describe('GraphQL mutations for operators', () => {
 
   it('concurrent createInsurer calls with one name give one insurer and CONFLICT for the rest, never a 500', async () => {
     const results = await Promise.all(
-      Array.from({ length: 4 }, () => graphql(gateway, tokens.internal, 'mutation { createInsurer(input: { name: "Racing Insurance", quoteApiUrl: "http://r.example" }) { id } }')),
+      Array.from({ length: 4 }, () =>
+        graphql(
+          gateway,
+          tokens.internal,
+          'mutation { createInsurer(input: { name: "Racing Insurance", quoteApiUrl: "http://r.example" }) { id } }',
+        ),
+      ),
     );
     expect(results.filter((r) => !r.body.errors)).toHaveLength(1);
     for (const r of results.filter((r) => r.body.errors)) expect(r.body.errors[0].extensions.code).toBe('CONFLICT');
@@ -167,7 +211,11 @@ describe('GraphQL mutations for operators', () => {
   it('refuses mutations to analysts, brokers and insurers with FORBIDDEN and changes nothing', async () => {
     const before = await gateway.em().count(Insurer);
     for (const role of ['analyst', 'broker', 'insurer']) {
-      const { body } = await graphql(gateway, tokens[role], 'mutation { createInsurer(input: { name: "Sneaky", quoteApiUrl: "http://x.example" }) { id } }');
+      const { body } = await graphql(
+        gateway,
+        tokens[role],
+        'mutation { createInsurer(input: { name: "Sneaky", quoteApiUrl: "http://x.example" }) { id } }',
+      );
       expect(body.errors[0].extensions.code, role).toBe('FORBIDDEN');
       const client = await graphql(gateway, tokens[role], 'mutation { createApiClient(input: { role: INTERNAL }) { appId } }');
       expect(client.body.errors[0].extensions.code, role).toBe('FORBIDDEN');

@@ -95,13 +95,25 @@ const GRAPHQL_ATTACKS = [
 
 function buildCorpus(): Attack[] {
   const corpus: Attack[] = [];
-  const restGet = ['/public/v1/tenders', '/public/v1/tenders/open', '/public/v1/tenders/closed', '/api/v1/tenders', '/api/v1/tenders/successful'];
+  const restGet = [
+    '/public/v1/tenders',
+    '/public/v1/tenders/open',
+    '/public/v1/tenders/closed',
+    '/api/v1/tenders',
+    '/api/v1/tenders/successful',
+  ];
   for (const path of restGet) {
     const token = path.startsWith('/api') ? tokens.broker : tokens.insurer;
-    for (const query of QUERY_ATTACKS) corpus.push({ name: `GET ${path}?${query}`, method: 'GET', path: `${path}?${query}`, headers: { authorization: `Bearer ${token}` } });
+    for (const query of QUERY_ATTACKS)
+      corpus.push({ name: `GET ${path}?${query}`, method: 'GET', path: `${path}?${query}`, headers: { authorization: `Bearer ${token}` } });
   }
   for (const id of ['%00', '..%2F..%2Fetc%2Fpasswd', 'a'.repeat(5000), '%F0%9F%92%A5', "'%20OR%201%3D1--", '%E2%80%AE']) {
-    corpus.push({ name: `GET /api/v1/tenders/${id.slice(0, 20)}`, method: 'GET', path: `/api/v1/tenders/${id}`, headers: { authorization: `Bearer ${tokens.broker}` } });
+    corpus.push({
+      name: `GET /api/v1/tenders/${id.slice(0, 20)}`,
+      method: 'GET',
+      path: `/api/v1/tenders/${id}`,
+      headers: { authorization: `Bearer ${tokens.broker}` },
+    });
   }
   const bodyTargets: [string, Record<string, string>][] = [
     ['/auth/token', {}],
@@ -112,13 +124,31 @@ function buildCorpus(): Attack[] {
   for (const [path, headers] of bodyTargets) {
     for (const body of JSON_BODIES) {
       if (path === '/auth/token-revoke' && (body === '' || body === '{}')) continue; // that is the valid request
-      corpus.push({ name: `POST ${path} ${body.slice(0, 30)}`, method: 'POST', path, headers: { 'content-type': 'application/json', ...headers }, body });
+      corpus.push({
+        name: `POST ${path} ${body.slice(0, 30)}`,
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      });
     }
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x']) {
       corpus.push({ name: `POST ${path} as ${type}`, method: 'POST', path, headers: { 'content-type': type, ...headers }, body: 'a=b' });
     }
-    corpus.push({ name: `POST ${path} gzip claimed`, method: 'POST', path, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', ...headers }, body: '{"a":1}' });
-    corpus.push({ name: `POST ${path} latin1 charset`, method: 'POST', path, headers: { 'content-type': 'application/json; charset=latin1', ...headers }, body: '{"a":1}' });
+    corpus.push({
+      name: `POST ${path} gzip claimed`,
+      method: 'POST',
+      path,
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', ...headers },
+      body: '{"a":1}',
+    });
+    corpus.push({
+      name: `POST ${path} latin1 charset`,
+      method: 'POST',
+      path,
+      headers: { 'content-type': 'application/json; charset=latin1', ...headers },
+      body: '{"a":1}',
+    });
     for (const method of ['PUT', 'DELETE', 'PATCH']) corpus.push({ name: `${method} ${path}`, method, path, headers });
   }
   for (const query of GRAPHQL_ATTACKS) {
@@ -132,7 +162,14 @@ function buildCorpus(): Attack[] {
     });
   }
   for (const body of JSON_BODIES.filter((b) => !b.includes('policy_number'))) {
-    corpus.push({ name: `GraphQL body ${body.slice(0, 30)}`, method: 'POST', path: '/graphql', graphql: true, headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.analyst}` }, body });
+    corpus.push({
+      name: `GraphQL body ${body.slice(0, 30)}`,
+      method: 'POST',
+      path: '/graphql',
+      graphql: true,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.analyst}` },
+      body,
+    });
   }
   corpus.push({
     name: 'GraphQL batched',
@@ -164,15 +201,38 @@ function buildCorpus(): Attack[] {
   const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const forged = (header: object, payload: object, secret: string) => {
     const unsigned = `${b64(header)}.${b64(payload)}`;
-    return `${unsigned}.${createHash('sha256').update(unsigned + secret).digest('base64url')}`;
+    return `${unsigned}.${createHash('sha256')
+      .update(unsigned + secret)
+      .digest('base64url')}`;
   };
   const badTokens: [string, string][] = [
     ['alg none', jwt.sign(claims, '', { algorithm: 'none' })],
     ['alg none, uppercase', `${b64({ alg: 'NONE', typ: 'JWT' })}.${b64(claims)}.`],
-    ['RS256 header on an HMAC signature (HS/RS confusion)', forged({ alg: 'RS256', typ: 'JWT' }, { ...claims, exp: now + 600 }, TEST_JWT_SECRET)],
+    [
+      'RS256 header on an HMAC signature (HS/RS confusion)',
+      forged({ alg: 'RS256', typ: 'JWT' }, { ...claims, exp: now + 600 }, TEST_JWT_SECRET),
+    ],
     ['HS512 with the right secret', jwt.sign(claims, TEST_JWT_SECRET, { algorithm: 'HS512', expiresIn: 600 })],
-    ['wrong audience', jwt.sign({ role: 'internal' }, TEST_JWT_SECRET, { audience: 'other', issuer: 'tender-exchange', subject: 'a', jwtid: 'j', expiresIn: 600 })],
-    ['wrong issuer', jwt.sign({ role: 'internal' }, TEST_JWT_SECRET, { audience: 'tender-exchange-api', issuer: 'evil', subject: 'a', jwtid: 'j', expiresIn: 600 })],
+    [
+      'wrong audience',
+      jwt.sign({ role: 'internal' }, TEST_JWT_SECRET, {
+        audience: 'other',
+        issuer: 'tender-exchange',
+        subject: 'a',
+        jwtid: 'j',
+        expiresIn: 600,
+      }),
+    ],
+    [
+      'wrong issuer',
+      jwt.sign({ role: 'internal' }, TEST_JWT_SECRET, {
+        audience: 'tender-exchange-api',
+        issuer: 'evil',
+        subject: 'a',
+        jwtid: 'j',
+        expiresIn: 600,
+      }),
+    ],
     ['expired', jwt.sign({ ...claims, exp: now - 60 }, TEST_JWT_SECRET)],
     ['issued in the future', jwt.sign({ ...claims, iat: now + 7200, exp: now + 9000 }, TEST_JWT_SECRET)],
     ['unknown role', jwt.sign({ ...claims, role: 'root', exp: now + 600 }, TEST_JWT_SECRET)],
@@ -199,9 +259,22 @@ function buildCorpus(): Attack[] {
     }
   }
   for (const scheme of ['Basic dXNlcjpwYXNz', 'bearer', 'Bearer', `Token ${tokens.broker}`, `Bearer ${tokens.broker} extra`]) {
-    corpus.push({ name: `authorization "${scheme.slice(0, 20)}"`, method: 'GET', path: '/api/v1/tenders', headers: { authorization: scheme } });
+    corpus.push({
+      name: `authorization "${scheme.slice(0, 20)}"`,
+      method: 'GET',
+      path: '/api/v1/tenders',
+      headers: { authorization: scheme },
+    });
   }
-  for (const path of ['/api/v2/tenders', '/public/v1/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', `/${'a'.repeat(4000)}`, '/api/v1/tenders/x/y/z', '/.env', '/graphql/../auth/token']) {
+  for (const path of [
+    '/api/v2/tenders',
+    '/public/v1/../../etc/passwd',
+    '/%2e%2e/%2e%2e/etc/passwd',
+    `/${'a'.repeat(4000)}`,
+    '/api/v1/tenders/x/y/z',
+    '/.env',
+    '/graphql/../auth/token',
+  ]) {
     corpus.push({ name: `GET ${path.slice(0, 30)}`, method: 'GET', path, headers: { authorization: `Bearer ${tokens.broker}` } });
   }
   return corpus;
@@ -210,7 +283,20 @@ function buildCorpus(): Attack[] {
 /** Row counts and a digest of every table: "no data changed" means this is the same afterwards. */
 async function dataFingerprint(): Promise<string> {
   const connection = gateway.orm.em.getConnection();
-  const tables = ['tender', 'tender_invitation', 'tender_history_entry', 'quote_request', 'quote_option', 'early_callback', 'insurer', 'api_client', 'customer', 'person', 'broker_company', 'line_of_business'];
+  const tables = [
+    'tender',
+    'tender_invitation',
+    'tender_history_entry',
+    'quote_request',
+    'quote_option',
+    'early_callback',
+    'insurer',
+    'api_client',
+    'customer',
+    'person',
+    'broker_company',
+    'line_of_business',
+  ];
   const parts: string[] = [];
   for (const table of tables) parts.push(`${table}:${JSON.stringify(await connection.execute(`select * from ${table} order by id`))}`);
   return createHash('sha256').update(parts.join('|')).digest('hex');
@@ -253,16 +339,19 @@ describe('hostile input', () => {
         failures.push(`${attack.name}: status ${response.status} ${text.slice(0, 120)}`);
         continue;
       }
-      if (/\bat [\w.]+ \(|node_modules|SQLITE|select .* from/i.test(text)) failures.push(`${attack.name}: leaks internals: ${text.slice(0, 120)}`);
+      if (/\bat [\w.]+ \(|node_modules|SQLITE|select .* from/i.test(text))
+        failures.push(`${attack.name}: leaks internals: ${text.slice(0, 120)}`);
       const type = response.headers.get('content-type') ?? '';
       if (attack.graphql && type.startsWith('application/json')) {
         const body = JSON.parse(text);
-        if (typeof body.errors?.[0]?.extensions?.code !== 'string') failures.push(`${attack.name}: GraphQL error without extensions.code: ${text.slice(0, 120)}`);
+        if (typeof body.errors?.[0]?.extensions?.code !== 'string')
+          failures.push(`${attack.name}: GraphQL error without extensions.code: ${text.slice(0, 120)}`);
       } else if (!type.startsWith('application/problem+json')) {
         failures.push(`${attack.name}: ${response.status} as ${type}`);
       } else {
         const body = JSON.parse(text);
-        for (const field of ['type', 'title', 'status', 'detail', 'code']) if (body[field] === undefined) failures.push(`${attack.name}: problem without ${field}`);
+        for (const field of ['type', 'title', 'status', 'detail', 'code'])
+          if (body[field] === undefined) failures.push(`${attack.name}: problem without ${field}`);
         if (body.status !== response.status) failures.push(`${attack.name}: problem status ${body.status} ≠ ${response.status}`);
       }
     }

@@ -79,7 +79,12 @@ describe('the outbox against a hostile insurer system', () => {
     const sampler = setInterval(() => (peakRssGrowth = Math.max(peakRssGrowth, process.memoryUsage().rss - baseline)), 20);
     const started = Date.now();
     try {
-      await requestQuotes(gateway, broker, tender, Object.values(hostile.insurers).map((insurer) => insurer.id));
+      await requestQuotes(
+        gateway,
+        broker,
+        tender,
+        Object.values(hostile.insurers).map((insurer) => insurer.id),
+      );
       const requests = await waitFor(
         'every request to settle',
         async () => {
@@ -87,7 +92,9 @@ describe('the outbox against a hostile insurer system', () => {
           const healthy = all.find((request) => slugOf.get(request.insurer.id) === 'healthy');
           if (healthy?.status === 'QUOTED' && slowStillOpenWhenHealthyQuoted < 0) {
             healthyQuotedAfterMs = Date.now() - started;
-            slowStillOpenWhenHealthyQuoted = all.filter((request) => slow.includes(slugOf.get(request.insurer.id)!) && !FINAL.includes(request.status)).length;
+            slowStillOpenWhenHealthyQuoted = all.filter(
+              (request) => slow.includes(slugOf.get(request.insurer.id)!) && !FINAL.includes(request.status),
+            ).length;
           }
           return all.every((request) => FINAL.includes(request.status)) && all;
         },
@@ -139,7 +146,12 @@ describe('the outbox against a hostile insurer system', () => {
   });
 
   it('NUL characters in an acknowledgement id, an error body or a non-JSON body end the request FAILED after one attempt', () => {
-    expect(bySlug['nul-ack']).toMatchObject({ status: 'FAILED', attempts: 1, failureReason: 'insurer sent an invalid acknowledgement', insurerReference: null });
+    expect(bySlug['nul-ack']).toMatchObject({
+      status: 'FAILED',
+      attempts: 1,
+      failureReason: 'insurer sent an invalid acknowledgement',
+      insurerReference: null,
+    });
     expect(bySlug['nul-error']).toMatchObject({ status: 'FAILED', attempts: 1, failureReason: 'insurer answered 400' });
     expect(bySlug['nul-body']).toMatchObject({ status: 'FAILED', attempts: 1, failureReason: 'insurer sent an invalid acknowledgement' });
     // Internal users see the insurer's text with the control characters escaped.
@@ -157,21 +169,30 @@ describe('the outbox against a hostile insurer system', () => {
     expect(bySlug['absurd-premium'].failureDetail).toMatch(/premium must be an amount of at least 0.01 \(a cent\) up to 1000000000000000/);
     expect(bySlug['wrong-id']).toMatchObject({ status: 'FAILED', failureReason: 'insurer sent an invalid quote', options: [] });
     expect(await gateway.em().count(QuoteOption, { quoteRequest: { $in: [bySlug['absurd-premium'].id, bySlug['wrong-id'].id] } })).toBe(0);
-    const proposal = await graphql(gateway, broker, 'query($id: ID!) { proposal(tenderId: $id) { entries { quoteRequest { status options { premiumWithTax } } } cheapest { option { premiumWithTax } } } }', { id: tender.id });
+    const proposal = await graphql(
+      gateway,
+      broker,
+      'query($id: ID!) { proposal(tenderId: $id) { entries { quoteRequest { status options { premiumWithTax } } } cheapest { option { premiumWithTax } } } }',
+      { id: tender.id },
+    );
     expect(proposal.status).toBe(200);
     expect(proposal.body.errors).toBeUndefined();
     expect(proposal.body.data.proposal.cheapest).toEqual([{ option: { premiumWithTax: 1190 } }]);
   });
 
   it('an option for a limit that was not requested is dropped and noted for internal users only', async () => {
-    expect(bySlug['unrequested-option']).toMatchObject({ status: 'QUOTED', options: [{ insuranceSum: 1_000_000, deductible: 10_000, premium: 1000, premiumWithTax: 1190 }] });
+    expect(bySlug['unrequested-option']).toMatchObject({
+      status: 'QUOTED',
+      options: [{ insuranceSum: 1_000_000, deductible: 10_000, premium: 1000, premiumWithTax: 1190 }],
+    });
     expect(bySlug['unrequested-option'].quoteNote).toBe('dropped 1 option(s) for limits that were not requested: 123/0');
     const seenByBroker = (await quoteRequests(gateway, broker, tender)).find((request) => request.id === bySlug['unrequested-option'].id);
     expect(seenByBroker).toMatchObject({ quoteNote: null, lastErrorDetail: null, failureDetail: null });
   });
 
   it('brokers see only the fixed vocabulary of reasons, never insurer text or database errors', async () => {
-    const vocabulary = /^(insurer timed out|insurer unreachable|insurer answered \d{3}|insurer answer too large|insurer sent an invalid acknowledgement|insurer sent an invalid quote|insurer address not allowed|internal error|tender closed)( \(gave up after \d+ attempts\))?$/;
+    const vocabulary =
+      /^(insurer timed out|insurer unreachable|insurer answered \d{3}|insurer answer too large|insurer sent an invalid acknowledgement|insurer sent an invalid quote|insurer address not allowed|internal error|tender closed)( \(gave up after \d+ attempts\))?$/;
     for (const request of await quoteRequests(gateway, broker, tender)) {
       if (request.failureReason !== null) expect(request.failureReason).toMatch(vocabulary);
       if (request.lastError !== null) expect(request.lastError).toMatch(vocabulary);
@@ -185,7 +206,9 @@ describe('the dispatcher slots', () => {
   let hostile: HostileInsurers;
 
   beforeAll(async () => {
-    gateway = await startGateway({ env: { QUOTE_CONCURRENCY: '4', QUOTE_CONCURRENCY_PER_INSURER: '2', QUOTE_TIMEOUT_MS: '15000', QUOTE_LEASE_MS: '30000' } });
+    gateway = await startGateway({
+      env: { QUOTE_CONCURRENCY: '4', QUOTE_CONCURRENCY_PER_INSURER: '2', QUOTE_TIMEOUT_MS: '15000', QUOTE_LEASE_MS: '30000' },
+    });
     hostile = await startHostileInsurers(gateway, { never: 'never', healthy: 'healthy' });
   });
 
@@ -202,7 +225,11 @@ describe('the dispatcher slots', () => {
     const tender = await createTender(gateway.em(), world);
     const started = Date.now();
     await requestQuotes(gateway, broker, tender, [hostile.insurers.healthy.id]);
-    await waitFor('the healthy insurer to be quoted', async () => (await quoteRequests(gateway, internal, tender))[0].status === 'QUOTED', 15_000);
+    await waitFor(
+      'the healthy insurer to be quoted',
+      async () => (await quoteRequests(gateway, internal, tender))[0].status === 'QUOTED',
+      15_000,
+    );
     expect(Date.now() - started).toBeLessThan(15_000);
     // Six requests wait for the silent insurer; two of them, its share, were sent.
     expect(hostile.stats('never').posts).toBe(2);
@@ -277,11 +304,20 @@ describe('the insurer URL allow-list (SSRF guard)', () => {
   it('in production, loopback, private and link-local insurer URLs are refused at creation and at call time', async () => {
     gateway = await startGateway({ env: { NODE_ENV: 'production' } });
     const internal = await tokenFor(gateway, Role.INTERNAL);
-    for (const url of ['http://127.0.0.1:8080/q', 'http://10.1.2.3/q', 'http://169.254.169.254/latest', 'http://[::1]:80/q', 'http://192.168.0.10/q']) {
+    for (const url of [
+      'http://127.0.0.1:8080/q',
+      'http://10.1.2.3/q',
+      'http://169.254.169.254/latest',
+      'http://[::1]:80/q',
+      'http://192.168.0.10/q',
+    ]) {
       const { body } = await graphql(gateway, internal, CREATE, { input: { name: `Insurer ${url}`, quoteApiUrl: url } });
       expect(body.errors?.[0].extensions, url).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ parameter: 'quoteApiUrl' }] });
     }
-    expect((await graphql(gateway, internal, CREATE, { input: { name: 'Public Insurer', quoteApiUrl: 'https://quotes.insurer.example/api' } })).body.errors).toBeUndefined();
+    expect(
+      (await graphql(gateway, internal, CREATE, { input: { name: 'Public Insurer', quoteApiUrl: 'https://quotes.insurer.example/api' } }))
+        .body.errors,
+    ).toBeUndefined();
 
     // Registered before the rule (or pointing at a name that resolves to loopback): refused before connecting.
     hostile = await startHostileInsurers(gateway, { 'behind-a-name': 'healthy' });
@@ -344,8 +380,15 @@ describe('sub-cent premiums from a real insurer system', () => {
     broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
     internal = await tokenFor(gateway, Role.INTERNAL);
     hostile = await startHostileInsurers(gateway, { healthy: 'healthy', tiny: 'tiny-premium', 'sub-cent': 'sub-cent-premium' });
-    await requestQuotes(gateway, broker, tender, Object.values(hostile.insurers).map((insurer) => insurer.id));
-    await waitFor('every request to settle', async () => (await quoteRequests(gateway, internal, tender)).every((request) => FINAL.includes(request.status)));
+    await requestQuotes(
+      gateway,
+      broker,
+      tender,
+      Object.values(hostile.insurers).map((insurer) => insurer.id),
+    );
+    await waitFor('every request to settle', async () =>
+      (await quoteRequests(gateway, internal, tender)).every((request) => FINAL.includes(request.status)),
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -355,16 +398,30 @@ describe('sub-cent premiums from a real insurer system', () => {
 
   it('a premium of 5e-324 or 0.001 is an invalid quote: FAILED, nothing stored, the detail for internal users only, and not the cheapest', async () => {
     const slugOf = new Map(Object.entries(hostile.insurers).map(([slug, insurer]) => [insurer.id, slug]));
-    const asInternal = Object.fromEntries((await quoteRequests(gateway, internal, tender)).map((request) => [slugOf.get(request.insurer.id), request]));
+    const asInternal = Object.fromEntries(
+      (await quoteRequests(gateway, internal, tender)).map((request) => [slugOf.get(request.insurer.id), request]),
+    );
     for (const slug of ['tiny', 'sub-cent']) {
-      expect(asInternal[slug], slug).toMatchObject({ status: 'FAILED', attempts: 1, failureReason: 'insurer sent an invalid quote', options: [] });
+      expect(asInternal[slug], slug).toMatchObject({
+        status: 'FAILED',
+        attempts: 1,
+        failureReason: 'insurer sent an invalid quote',
+        options: [],
+      });
       expect(asInternal[slug].failureDetail).toMatch(/option 0: premium must be an amount of at least 0.01 \(a cent\)/);
     }
     expect(await gateway.em().count(QuoteOption, { quoteRequest: { $in: [asInternal.tiny.id, asInternal['sub-cent'].id] } })).toBe(0);
     const asBroker = await quoteRequests(gateway, broker, tender);
     for (const request of asBroker.filter((r) => r.status === 'FAILED')) expect(request.failureDetail).toBeNull();
-    const proposal = await graphql(gateway, broker, 'query($id: ID!) { proposal(tenderId: $id) { cheapest { insurer { name } option { premium premiumWithTax cheapest } } } }', { id: tender.id });
+    const proposal = await graphql(
+      gateway,
+      broker,
+      'query($id: ID!) { proposal(tenderId: $id) { cheapest { insurer { name } option { premium premiumWithTax cheapest } } } }',
+      { id: tender.id },
+    );
     expect(proposal.body.errors).toBeUndefined();
-    expect(proposal.body.data.proposal.cheapest).toEqual([{ insurer: { name: 'Hostile healthy' }, option: { premium: 1000, premiumWithTax: 1190, cheapest: true } }]);
+    expect(proposal.body.data.proposal.cheapest).toEqual([
+      { insurer: { name: 'Hostile healthy' }, option: { premium: 1000, premiumWithTax: 1190, cheapest: true } },
+    ]);
   });
 });

@@ -59,7 +59,11 @@ describe('Content-Security-Policy on /graphql', () => {
     });
     expect(get.status).toBe(200);
     expect(get.headers.get('content-security-policy')).toContain("default-src 'none'");
-    const refused = await fetch(`${gateway.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+    const refused = await fetch(`${gateway.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":"{ __typename }"}',
+    });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('content-security-policy')).toContain("default-src 'none'");
   });

@@ -63,7 +63,11 @@ describe('forged after cursors', () => {
     expect(viaGraphql.body.errors[0].extensions.errors).toEqual([expect.objectContaining({ parameter: 'after' })]);
 
     // The real cursor still pages.
-    const next = await getJson(gateway, `/api/v1/tenders?limit=1&after=${first.body.metadata.next}${restSort ? `&sort=${restSort}` : ''}`, broker);
+    const next = await getJson(
+      gateway,
+      `/api/v1/tenders?limit=1&after=${first.body.metadata.next}${restSort ? `&sort=${restSort}` : ''}`,
+      broker,
+    );
     expect(next.status).toBe(200);
   });
 
@@ -82,24 +86,37 @@ describe('forged after cursors', () => {
 });
 
 describe('one timestamp rule: years 0001–9999 UTC', () => {
-  const OUTSIDE = ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00+01:00', '9999-12-31T23:59:59-01:00', '2026-02-30T00:00:00Z', '2026-01-01T00:00:00'];
+  const OUTSIDE = [
+    '0000-01-01T00:00:00Z',
+    '0001-01-01T00:00:00+01:00',
+    '9999-12-31T23:59:59-01:00',
+    '2026-02-30T00:00:00Z',
+    '2026-01-01T00:00:00',
+  ];
 
-  it.each(OUTSIDE)('tenders(updatedSince: "%s") is BAD_USER_INPUT as a literal and as a variable, as updated_since is on REST', async (value) => {
-    const literal = await graphql(gateway, broker, `{ tenders(updatedSince: "${value}") { count } }`);
-    expect(literal.status, JSON.stringify(literal.body)).toBe(400);
-    expect(literal.body.errors[0].message).toContain('years 0001–9999');
-    const variable = await graphql(gateway, broker, 'query($since: DateTimeISO) { tenders(updatedSince: $since) { count } }', { since: value });
-    expect(variable.status, JSON.stringify(variable.body)).toBe(400);
-    expect(variable.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    expect(variable.body.errors[0].message).toContain('years 0001–9999');
-    const rest = await getJson(gateway, `/api/v1/tenders?updated_since=${encodeURIComponent(value)}`, broker);
-    expect(rest.status).toBe(400);
-    expect(rest.body.errors.map((error: { parameter: string }) => error.parameter)).toEqual(['updated_since']);
-  });
+  it.each(OUTSIDE)(
+    'tenders(updatedSince: "%s") is BAD_USER_INPUT as a literal and as a variable, as updated_since is on REST',
+    async (value) => {
+      const literal = await graphql(gateway, broker, `{ tenders(updatedSince: "${value}") { count } }`);
+      expect(literal.status, JSON.stringify(literal.body)).toBe(400);
+      expect(literal.body.errors[0].message).toContain('years 0001–9999');
+      const variable = await graphql(gateway, broker, 'query($since: DateTimeISO) { tenders(updatedSince: $since) { count } }', {
+        since: value,
+      });
+      expect(variable.status, JSON.stringify(variable.body)).toBe(400);
+      expect(variable.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      expect(variable.body.errors[0].message).toContain('years 0001–9999');
+      const rest = await getJson(gateway, `/api/v1/tenders?updated_since=${encodeURIComponent(value)}`, broker);
+      expect(rest.status).toBe(400);
+      expect(rest.body.errors.map((error: { parameter: string }) => error.parameter)).toEqual(['updated_since']);
+    },
+  );
 
   it('the first and the last instant of the rule are accepted by GraphQL and REST', async () => {
     for (const value of ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '0004-02-29T12:00:00+02:00']) {
-      const viaGraphql = await graphql(gateway, broker, 'query($since: DateTimeISO) { tenders(updatedSince: $since) { count } }', { since: value });
+      const viaGraphql = await graphql(gateway, broker, 'query($since: DateTimeISO) { tenders(updatedSince: $since) { count } }', {
+        since: value,
+      });
       expect(viaGraphql.body.errors, value).toBeUndefined();
       const rest = await getJson(gateway, `/api/v1/tenders?updated_since=${encodeURIComponent(value)}`, broker);
       expect(rest.status, value).toBe(200);
@@ -107,8 +124,16 @@ describe('one timestamp rule: years 0001–9999 UTC', () => {
   });
 
   it('confirmedAt, a replay since and a token expiry in year 0 are refused with 400 naming the field', async () => {
-    const tender = await createTender(gateway.em(), world, { status: TenderStatus.IN_COVERNOTE, awardedInsurer: world.insurers[0], invited: [world.insurers[0]] });
-    const confirm = await graphql(gateway, insurer, `mutation { confirmPolicyDocumentation(tenderId: "${tender.id}", policyNumber: "P-1", confirmedAt: "0000-01-01T00:00:00Z") { id } }`);
+    const tender = await createTender(gateway.em(), world, {
+      status: TenderStatus.IN_COVERNOTE,
+      awardedInsurer: world.insurers[0],
+      invited: [world.insurers[0]],
+    });
+    const confirm = await graphql(
+      gateway,
+      insurer,
+      `mutation { confirmPolicyDocumentation(tenderId: "${tender.id}", policyNumber: "P-1", confirmedAt: "0000-01-01T00:00:00Z") { id } }`,
+    );
     expect(confirm.status).toBe(400);
     expect(confirm.body.errors[0].message).toContain('years 0001–9999');
     const restConfirm = await fetch(`${gateway.url}/integration/v1/tenders/${tender.id}/policy-documentation`, {
@@ -119,7 +144,12 @@ describe('one timestamp rule: years 0001–9999 UTC', () => {
     expect(restConfirm.status).toBe(400);
     expect(((await restConfirm.json()) as any).errors.map((error: { pointer: string }) => error.pointer)).toEqual(['/confirmed_at']);
 
-    const replay = await graphql(gateway, broker, 'mutation($since: DateTimeISO!) { replayWebhookDeliveries(endpointId: "x", since: $since) }', { since: '0000-12-31T23:59:59Z' });
+    const replay = await graphql(
+      gateway,
+      broker,
+      'mutation($since: DateTimeISO!) { replayWebhookDeliveries(endpointId: "x", since: $since) }',
+      { since: '0000-12-31T23:59:59Z' },
+    );
     expect(replay.status).toBe(400);
     expect(replay.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
 
@@ -143,17 +173,30 @@ const tenderInput = (change: (input: any) => void) => {
 };
 
 describe('country codes and names', () => {
-  it.each(['EU', 'UN', 'QO', 'XK', 'ZZ', 'AA'])('country "%s", not an officially assigned ISO 3166-1 code, is refused and nothing is kept', async (code) => {
-    const before = await gateway.em().count(Tender);
-    const { status, body } = await graphql(gateway, internal, CREATE_TENDER, tenderInput((input) => (input.customer.address.country = code)));
-    expect(status, JSON.stringify(body)).toBe(400);
-    expect(body.errors[0].extensions.errors).toEqual([expect.objectContaining({ parameter: 'customer.address.country' })]);
-    expect(await gateway.em().count(Tender)).toBe(before);
-  });
+  it.each(['EU', 'UN', 'QO', 'XK', 'ZZ', 'AA'])(
+    'country "%s", not an officially assigned ISO 3166-1 code, is refused and nothing is kept',
+    async (code) => {
+      const before = await gateway.em().count(Tender);
+      const { status, body } = await graphql(
+        gateway,
+        internal,
+        CREATE_TENDER,
+        tenderInput((input) => (input.customer.address.country = code)),
+      );
+      expect(status, JSON.stringify(body)).toBe(400);
+      expect(body.errors[0].extensions.errors).toEqual([expect.objectContaining({ parameter: 'customer.address.country' })]);
+      expect(await gateway.em().count(Tender)).toBe(before);
+    },
+  );
 
   it('assigned codes, including territories such as AQ and GG, are accepted', async () => {
     for (const code of ['DE', 'AQ', 'GG', 'SS', 'CW']) {
-      const { body } = await graphql(gateway, internal, CREATE_TENDER, tenderInput((input) => (input.customer.address.country = code)));
+      const { body } = await graphql(
+        gateway,
+        internal,
+        CREATE_TENDER,
+        tenderInput((input) => (input.customer.address.country = code)),
+      );
       expect(body.errors, code).toBeUndefined();
     }
   });
@@ -162,16 +205,36 @@ describe('country codes and names', () => {
   const INVISIBLE_OR_BIDI: [string, string, (input: any, value: string) => void, string][] = [
     ['a product of only a zero-width space', '\u200b', (input, value) => (input.product = value), 'product'],
     ['a product of zero-width and no-break spaces', '\u200b\u00a0\u2060\ufeff', (input, value) => (input.product = value), 'product'],
-    ['a customer name with a right-to-left override', 'Acme \u202egnp.exe', (input, value) => (input.customer.name = value), 'customer.name'],
-    ['a first name with a left-to-right isolate', '\u2066Ute', (input, value) => (input.submitter.firstName = value), 'submitter.firstName'],
+    [
+      'a customer name with a right-to-left override',
+      'Acme \u202egnp.exe',
+      (input, value) => (input.customer.name = value),
+      'customer.name',
+    ],
+    [
+      'a first name with a left-to-right isolate',
+      '\u2066Ute',
+      (input, value) => (input.submitter.firstName = value),
+      'submitter.firstName',
+    ],
     ['a last name with a pop directional isolate', 'Ulm\u2069', (input, value) => (input.submitter.lastName = value), 'submitter.lastName'],
-    ['a city with a left-to-right embedding', '\u202aBerlin', (input, value) => (input.customer.address = { city: value }), 'customer.address.city'],
+    [
+      'a city with a left-to-right embedding',
+      '\u202aBerlin',
+      (input, value) => (input.customer.address = { city: value }),
+      'customer.address.city',
+    ],
     ['a product with a C1 control (CSI)', 'Cyber \u009b31m', (input, value) => (input.product = value), 'product'],
   ];
 
   it.each(INVISIBLE_OR_BIDI)('%s is refused naming the field, and nothing is kept', async (_, value, set, field) => {
     const before = await gateway.em().count(Tender);
-    const { status, body } = await graphql(gateway, internal, CREATE_TENDER, tenderInput((input) => set(input, value)));
+    const { status, body } = await graphql(
+      gateway,
+      internal,
+      CREATE_TENDER,
+      tenderInput((input) => set(input, value)),
+    );
     expect(status, JSON.stringify(body)).toBe(400);
     expect(body.errors[0].extensions.errors).toEqual([expect.objectContaining({ parameter: field })]);
     expect(await gateway.em().count(Tender)).toBe(before);
@@ -179,7 +242,12 @@ describe('country codes and names', () => {
 
   it('a name holding an ANSI escape (ESC) is refused with 400 and nothing is kept', async () => {
     const before = await gateway.em().count(Tender);
-    const { status, body } = await graphql(gateway, internal, CREATE_TENDER, tenderInput((input) => (input.customer.name = '\u001b[31mAcme\u001b[0m')));
+    const { status, body } = await graphql(
+      gateway,
+      internal,
+      CREATE_TENDER,
+      tenderInput((input) => (input.customer.name = '\u001b[31mAcme\u001b[0m')),
+    );
     expect(status, JSON.stringify(body)).toBe(400);
     expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(await gateway.em().count(Tender)).toBe(before);
@@ -187,7 +255,12 @@ describe('country codes and names', () => {
 
   it('names in other scripts, with combining marks and emoji, are accepted', async () => {
     for (const name of ['Müller & Söhne', 'שלום בע״מ', 'شركة التأمين', '株式会社テスト', 'Zoë 🛡️', 'e\u0301cole']) {
-      const { body } = await graphql(gateway, internal, CREATE_TENDER, tenderInput((input) => (input.customer.name = name)));
+      const { body } = await graphql(
+        gateway,
+        internal,
+        CREATE_TENDER,
+        tenderInput((input) => (input.customer.name = name)),
+      );
       expect(body.errors, name).toBeUndefined();
     }
   });
@@ -213,7 +286,11 @@ describe('country codes and names', () => {
     const listed = await getJson(gateway, '/integration/v1/webhook-endpoints', token);
     expect(listed.body.payload ?? listed.body).toHaveLength(0);
 
-    const insurerName = await graphql(gateway, internal, 'mutation { createInsurer(input: { name: "\\u200b\\u200c", quoteApiUrl: "https://quotes.delta.example/api" }) { id } }');
+    const insurerName = await graphql(
+      gateway,
+      internal,
+      'mutation { createInsurer(input: { name: "\\u200b\\u200c", quoteApiUrl: "https://quotes.delta.example/api" }) { id } }',
+    );
     expect(insurerName.status).toBe(400);
     expect(insurerName.body.errors[0].extensions.errors).toEqual([expect.objectContaining({ parameter: 'name' })]);
   });
@@ -226,7 +303,12 @@ describe('country codes and names', () => {
     ];
     for (const [reason, expected] of reasons) {
       const tender = await createTender(gateway.em(), world, { status: TenderStatus.QUOTES_AVAILABLE });
-      const { status, body } = await graphql(gateway, broker, 'mutation($id: ID!, $reason: String!) { closeTender(tenderId: $id, reason: $reason) { status } }', { id: tender.id, reason });
+      const { status, body } = await graphql(
+        gateway,
+        broker,
+        'mutation($id: ID!, $reason: String!) { closeTender(tenderId: $id, reason: $reason) { status } }',
+        { id: tender.id, reason },
+      );
       expect(status, JSON.stringify(body)).toBe(expected);
       if (expected === 400) expect(body.errors[0].extensions.errors).toEqual([expect.objectContaining({ parameter: 'reason' })]);
     }

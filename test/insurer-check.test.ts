@@ -23,7 +23,17 @@ const CALLBACK = '/aggregation-gateway/v1/public/producer-integration/quotes/ava
 const STEPS = ['acknowledgement', 'callback', 'quote', 'idempotency', 'duplicate-callback'];
 
 /** One simulated insurer per scripted behaviour, named after it. */
-const BEHAVIOURS: SimBehaviour[] = ['quote', 'callback-twice', 'early-callback', 'silent', 'fail', 'timeout', 'malformed', 'malformed-quote', 'decline'];
+const BEHAVIOURS: SimBehaviour[] = [
+  'quote',
+  'callback-twice',
+  'early-callback',
+  'silent',
+  'fail',
+  'timeout',
+  'malformed',
+  'malformed-quote',
+  'decline',
+];
 
 let gateway: Gateway;
 let sims: SimulatedInsurers;
@@ -40,7 +50,13 @@ beforeAll(async () => {
     BEHAVIOURS.map((behaviour) => ({ name: `Sim ${behaviour}`, behaviour })),
   );
   BEHAVIOURS.forEach((behaviour, i) => (insurer[behaviour] = sims.insurers[i]));
-  hostile = await startHostileInsurers(gateway, { 'wrong-id': 'wrong-id', 'unrequested-option': 'unrequested-option', redirect: 'redirect', 'nul-ack': 'nul-ack', hold: 'hold' });
+  hostile = await startHostileInsurers(gateway, {
+    'wrong-id': 'wrong-id',
+    'unrequested-option': 'unrequested-option',
+    redirect: 'redirect',
+    'nul-ack': 'nul-ack',
+    hold: 'hold',
+  });
   internal = await tokenFor(gateway, Role.INTERNAL);
 });
 
@@ -58,7 +74,8 @@ async function check(insurerId: string, waitMs?: number, token = internal): Prom
 
 const step = (report: InsurerCheckReport, name: string) => report.steps.find((s) => s.name === name)!;
 /** The steps' outcomes in order: passed, failed or skipped. */
-const outcomes = (report: InsurerCheckReport) => report.steps.map((s) => `${s.name}: ${s.skipped ? 'skipped' : s.passed ? 'passed' : 'failed'}`);
+const outcomes = (report: InsurerCheckReport) =>
+  report.steps.map((s) => `${s.name}: ${s.skipped ? 'skipped' : s.passed ? 'passed' : 'failed'}`);
 const slugOf = (behaviour: SimBehaviour) => sims.slugs[BEHAVIOURS.indexOf(behaviour)];
 
 describe('insurer onboarding check over GraphQL, against the simulator', () => {
@@ -72,9 +89,13 @@ describe('insurer onboarding check over GraphQL, against the simulator', () => {
     expect(report.steps.every((s) => s.passed && !s.skipped && Number.isInteger(s.ms) && s.ms >= 0)).toBe(true);
     expect(report.totalMs).toBeGreaterThanOrEqual(report.steps.reduce((sum, s) => sum + s.ms, 0));
     expect(Date.parse(report.startedAt)).toBeGreaterThan(Date.now() - 60_000);
-    expect(step(report, 'acknowledgement').detail).toMatch(/^answered \{"id": "Q-[\w-]+", "status": "PROCESSING"\} within the 1000 ms timeout$/);
+    expect(step(report, 'acknowledgement').detail).toMatch(
+      /^answered \{"id": "Q-[\w-]+", "status": "PROCESSING"\} within the 1000 ms timeout$/,
+    );
     expect(step(report, 'callback').detail).toMatch(/the gateway accepted \{"quote_request_id": "Q-[\w-]+"\} \(202\)/);
-    expect(step(report, 'quote').detail).toMatch(/^2 option\(s\) for the 2 requested limits \(1000000\/1000: premium [\d.]+, 2000000\/5000: premium [\d.]+\)$/);
+    expect(step(report, 'quote').detail).toMatch(
+      /^2 option\(s\) for the 2 requested limits \(1000000\/1000: premium [\d.]+, 2000000\/5000: premium [\d.]+\)$/,
+    );
     expect(step(report, 'idempotency').detail).toMatch(/answered with the same id "Q-[\w-]+"/);
     expect(step(report, 'duplicate-callback').detail).toMatch(/^not observed: the insurer called back once/);
     // One real exchange: two POSTs with one Idempotency-Key are one quote at the insurer, fetched once.
@@ -91,7 +112,9 @@ describe('insurer onboarding check over GraphQL, against the simulator', () => {
   it('an insurer that calls back twice passes: the gateway accepts the second callback and the quote fetched again is unchanged', async () => {
     const report = await check(insurer['callback-twice'].id);
     expect(report.passed).toBe(true);
-    expect(step(report, 'duplicate-callback').detail).toBe('the insurer called back 2 times; the gateway accepted each (202) and the quote fetched again is unchanged');
+    expect(step(report, 'duplicate-callback').detail).toBe(
+      'the insurer called back 2 times; the gateway accepted each (202) and the quote fetched again is unchanged',
+    );
     expect(sims.simulator.stats(slugOf('callback-twice'))).toMatchObject({ callbacks: 2, callbackFailures: 0, fetches: 2 });
   });
 
@@ -106,8 +129,16 @@ describe('insurer onboarding check over GraphQL, against the simulator', () => {
   it('an insurer that never calls back fails the callback step after the wait, and its quote is not fetched', async () => {
     const report = await check(insurer.silent.id, 400);
     expect(report.passed).toBe(false);
-    expect(outcomes(report)).toEqual(['acknowledgement: passed', 'callback: failed', 'quote: skipped', 'idempotency: passed', 'duplicate-callback: skipped']);
-    expect(step(report, 'callback').detail).toMatch(/^no callback for "Q-[\w-]+" within 400 ms: the insurer system posts \{"quote_request_id": "Q-[\w-]+"\} to the gateway's callback URL/);
+    expect(outcomes(report)).toEqual([
+      'acknowledgement: passed',
+      'callback: failed',
+      'quote: skipped',
+      'idempotency: passed',
+      'duplicate-callback: skipped',
+    ]);
+    expect(step(report, 'callback').detail).toMatch(
+      /^no callback for "Q-[\w-]+" within 400 ms: the insurer system posts \{"quote_request_id": "Q-[\w-]+"\} to the gateway's callback URL/,
+    );
     expect(step(report, 'callback').ms).toBeGreaterThanOrEqual(400);
     expect(step(report, 'quote').detail).toMatch(/^not run: no callback \(the gateway fetches a quote only after its callback/);
     expect(sims.simulator.stats(slugOf('silent')).fetches).toBe(0);
@@ -141,7 +172,13 @@ describe('insurer onboarding check over GraphQL, against the simulator', () => {
 
   it('an insurer answering 503 fails the acknowledgement step with the status, and nothing further is sent', async () => {
     const report = await check(insurer.fail.id);
-    expect(outcomes(report)).toEqual(['acknowledgement: failed', 'callback: skipped', 'quote: skipped', 'idempotency: skipped', 'duplicate-callback: skipped']);
+    expect(outcomes(report)).toEqual([
+      'acknowledgement: failed',
+      'callback: skipped',
+      'quote: skipped',
+      'idempotency: skipped',
+      'duplicate-callback: skipped',
+    ]);
     expect(step(report, 'acknowledgement').detail).toMatch(/^insurer answered 503: answered 503: \{"error":"simulated outage"\}$/);
     expect(step(report, 'callback').detail).toBe('not run: no acknowledgement');
     expect(sims.simulator.stats(slugOf('fail')).posts).toBe(1);
@@ -164,7 +201,13 @@ describe('insurer onboarding check over GraphQL, against the simulator', () => {
 
   it('a quote with unusable options fails the quote step; the acknowledgement and callback pass', async () => {
     const report = await check(insurer['malformed-quote'].id);
-    expect(outcomes(report)).toEqual(['acknowledgement: passed', 'callback: passed', 'quote: failed', 'idempotency: passed', 'duplicate-callback: skipped']);
+    expect(outcomes(report)).toEqual([
+      'acknowledgement: passed',
+      'callback: passed',
+      'quote: failed',
+      'idempotency: passed',
+      'duplicate-callback: skipped',
+    ]);
     expect(step(report, 'quote').detail).toMatch(/^insurer sent an invalid quote: malformed quote: option 0: /);
   });
 
@@ -177,13 +220,18 @@ describe('insurer onboarding check over GraphQL, against the simulator', () => {
 describe('insurer onboarding check against hostile insurer systems', () => {
   it('a quote for another id fails the quote step', async () => {
     const report = await check(hostile.insurers['wrong-id'].id);
-    expect(step(report, 'quote')).toMatchObject({ passed: false, detail: expect.stringMatching(/malformed quote: id "HX-[\w-]+-someone-else" does not match the requested HX-/) });
+    expect(step(report, 'quote')).toMatchObject({
+      passed: false,
+      detail: expect.stringMatching(/malformed quote: id "HX-[\w-]+-someone-else" does not match the requested HX-/),
+    });
   });
 
   it('options for limits nobody asked for are reported as dropped, and the check still passes', async () => {
     const report = await check(hostile.insurers['unrequested-option'].id);
     expect(report.passed).toBe(true);
-    expect(step(report, 'quote').detail).toMatch(/dropped 1 option\(s\) for limits that were not requested: 123\/0 \(the gateway drops those\)$/);
+    expect(step(report, 'quote').detail).toMatch(
+      /dropped 1 option\(s\) for limits that were not requested: 123\/0 \(the gateway drops those\)$/,
+    );
   });
 
   it('an insurer that answers a repeated request with a new id passes the idempotency step, told that the same id is expected', async () => {
@@ -207,14 +255,20 @@ describe('insurer onboarding check against hostile insurer systems', () => {
     const report = await running;
     expect(step(report, 'idempotency')).toMatchObject({
       passed: true,
-      detail: expect.stringMatching(/^the same request with the same Idempotency-Key was answered with a new id "SECOND-ID" \(first "FIRST-ID"\): harmless to the gateway, .* answer the same id for the same key$/),
+      detail: expect.stringMatching(
+        /^the same request with the same Idempotency-Key was answered with a new id "SECOND-ID" \(first "FIRST-ID"\): harmless to the gateway, .* answer the same id for the same key$/,
+      ),
     });
     expect(hostile.stats('hold').posts).toBe(2);
   });
 
   it('a redirect and an id with a NUL byte fail the acknowledgement step', async () => {
-    expect(step(await check(hostile.insurers.redirect.id), 'acknowledgement').detail).toMatch(/^insurer answered 302: redirect to .* not followed$/);
-    expect(step(await check(hostile.insurers['nul-ack'].id), 'acknowledgement').detail).toMatch(/^insurer sent an invalid acknowledgement: .*control characters$/);
+    expect(step(await check(hostile.insurers.redirect.id), 'acknowledgement').detail).toMatch(
+      /^insurer answered 302: redirect to .* not followed$/,
+    );
+    expect(step(await check(hostile.insurers['nul-ack'].id), 'acknowledgement').detail).toMatch(
+      /^insurer sent an invalid acknowledgement: .*control characters$/,
+    );
   });
 });
 
@@ -238,7 +292,10 @@ describe('checkInsurer over GraphQL: who and what', () => {
     expect(unknown.body.errors[0].extensions.code).toBe('NOT_FOUND');
     // REQUEST_TIMEOUT_MS 30 s less four calls of QUOTE_TIMEOUT_MS 1 s and a second to spare.
     const tooLong = await graphql(gateway, internal, CHECK, { insurerId: insurer.quote.id, waitMs: 25_001 });
-    expect(tooLong.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ parameter: 'waitMs', message: 'must be a whole number of ms from 1 to 25000' }] });
+    expect(tooLong.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      errors: [{ parameter: 'waitMs', message: 'must be a whole number of ms from 1 to 25000' }],
+    });
   });
 });
 
@@ -249,7 +306,13 @@ describe('insurer:check on the command line', () => {
   async function cli(...args: string[]) {
     try {
       const { stdout, stderr } = await run(join('node_modules', '.bin', 'tsx'), ['src/cli/main.ts', 'insurer:check', ...args], {
-        env: { ...process.env, ...FAST_DISPATCH_ENV, DATA_DIR: gateway.dataDir, DATABASE_URL: await databaseUrlFor(gateway.dataDir), JWT_SECRET: TEST_JWT_SECRET },
+        env: {
+          ...process.env,
+          ...FAST_DISPATCH_ENV,
+          DATA_DIR: gateway.dataDir,
+          DATABASE_URL: await databaseUrlFor(gateway.dataDir),
+          JWT_SECRET: TEST_JWT_SECRET,
+        },
       });
       return { code: 0, stdout, stderr };
     } catch (error) {
@@ -262,7 +325,9 @@ describe('insurer:check on the command line', () => {
     const result = await cli('Sim quote', '--gateway-url', gateway.url);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
-    expect(lines[0]).toBe(`Onboarding check of Sim quote (${insurer.quote.id}) at ${insurer.quote.quoteApiUrl}, started ${lines[0].split('started ')[1]}`);
+    expect(lines[0]).toBe(
+      `Onboarding check of Sim quote (${insurer.quote.id}) at ${insurer.quote.quoteApiUrl}, started ${lines[0].split('started ')[1]}`,
+    );
     expect(lines.slice(1, 6).map((line) => line.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(STEPS.map((name) => `✔ ${name}`));
     expect(lines[1]).toMatch(/^ {2}✔ acknowledgement +\d+ ms {2}answered \{"id": "Q-/);
     expect(lines[6]).toMatch(/^PASSED in \d+ ms$/);
@@ -273,7 +338,13 @@ describe('insurer:check on the command line', () => {
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as InsurerCheckReport;
     expect(report).toMatchObject({ passed: false, insurer: { id: insurer.silent.id, name: 'Sim silent' } });
-    expect(outcomes(report)).toEqual(['acknowledgement: passed', 'callback: failed', 'quote: skipped', 'idempotency: passed', 'duplicate-callback: skipped']);
+    expect(outcomes(report)).toEqual([
+      'acknowledgement: passed',
+      'callback: failed',
+      'quote: skipped',
+      'idempotency: passed',
+      'duplicate-callback: skipped',
+    ]);
     expect(step(report, 'callback').detail).toMatch(/within 300 ms/);
   });
 
@@ -284,7 +355,11 @@ describe('insurer:check on the command line', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const result = await cli('Sim quote', '--gateway-url', `http://127.0.0.1:${port}`);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(new RegExp(`✘ callback +\\d+ ms {2}no gateway answers at http://127.0.0.1:${port} \\(ECONNREFUSED\\): the insurer system calls back to a running gateway`));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `✘ callback +\\d+ ms {2}no gateway answers at http://127.0.0.1:${port} \\(ECONNREFUSED\\): the insurer system calls back to a running gateway`,
+      ),
+    );
     expect(result.stdout).toMatch(/FAILED in \d+ ms: callback, quote, duplicate-callback$/m);
   });
 

@@ -6,7 +6,12 @@ import type { Insurer } from '../src/insurers';
 import { InsurerClient, PartnerError, retryDelay } from '../src/quotes/dispatch/insurer-client';
 import { TEST_JWT_SECRET } from './helpers/gateway';
 
-const config = loadConfig({ JWT_SECRET: TEST_JWT_SECRET, QUOTE_TIMEOUT_MS: '300', QUOTE_BACKOFF_BASE_MS: '100', QUOTE_BACKOFF_MAX_MS: '1000' }).quotes;
+const config = loadConfig({
+  JWT_SECRET: TEST_JWT_SECRET,
+  QUOTE_TIMEOUT_MS: '300',
+  QUOTE_BACKOFF_BASE_MS: '100',
+  QUOTE_BACKOFF_MAX_MS: '1000',
+}).quotes;
 
 /** An insurer system whose answer each test chooses, over real HTTP. */
 let answer: (req: IncomingMessage, res: ServerResponse) => void;
@@ -30,10 +35,16 @@ afterAll(() => {
 });
 
 const client = new InsurerClient(config);
-const failure = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a PartnerError'); }, (error: PartnerError) => error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected a PartnerError');
+    },
+    (error: PartnerError) => error,
+  );
 
 describe('the insurer client', () => {
-  it('sends the quotation request with the Idempotency-Key and the insurer\'s credential, and returns the JSON answer', async () => {
+  it("sends the quotation request with the Idempotency-Key and the insurer's credential, and returns the JSON answer", async () => {
     answer = (_req, res) => res.setHeader('content-type', 'application/json').end('{"id":"Q1","status":"PROCESSING"}');
     expect(await client.requestQuote(insurer, { limits: [] }, 'key-1')).toEqual({ id: 'Q1', status: 'PROCESSING' });
     expect(seen!.method).toBe('POST');
@@ -53,9 +64,16 @@ describe('the insurer client', () => {
 
   it('classifies other 4xx, non-JSON and oversize answers as final: a public reason, the insurer text only in the detail', async () => {
     answer = (_req, res) => res.writeHead(422).end('limits rejected');
-    expect(await failure(client.requestQuote(insurer, {}, 'k'))).toMatchObject({ retryable: false, reason: 'insurer answered 422', detail: 'answered 422: limits rejected' });
+    expect(await failure(client.requestQuote(insurer, {}, 'k'))).toMatchObject({
+      retryable: false,
+      reason: 'insurer answered 422',
+      detail: 'answered 422: limits rejected',
+    });
     answer = (_req, res) => res.end('<html>oops</html>');
-    expect(await failure(client.requestQuote(insurer, {}, 'k'))).toMatchObject({ reason: 'insurer sent an invalid acknowledgement', detail: expect.stringMatching(/not JSON/) });
+    expect(await failure(client.requestQuote(insurer, {}, 'k'))).toMatchObject({
+      reason: 'insurer sent an invalid acknowledgement',
+      detail: expect.stringMatching(/not JSON/),
+    });
     answer = (_req, res) => res.end('x'.repeat(2 * 1024 * 1024));
     expect(await failure(client.requestQuote(insurer, {}, 'k'))).toMatchObject({ retryable: false, reason: 'insurer answer too large' });
     answer = (_req, res) => res.writeHead(301, { location: 'http://169.254.169.254/latest/meta-data' }).end();

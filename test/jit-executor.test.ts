@@ -16,7 +16,15 @@ async function freshGateway() {
   const { executor } = await gateway.load({ apollo: { key: '', keyHash: '', graphRef: '' } } as never);
   const run = (source: string, hash: string) => {
     const document = parse(source);
-    return executor!({ document, source, queryHash: hash, operationName: null, operation: getOperationAST(document)!, request: { variables: {} }, context: {} } as never);
+    return executor!({
+      document,
+      source,
+      queryHash: hash,
+      operationName: null,
+      operation: getOperationAST(document)!,
+      request: { variables: {} },
+      context: {},
+    } as never);
   };
   return { gateway, run };
 }

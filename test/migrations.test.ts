@@ -47,12 +47,34 @@ describe('migrations', () => {
     const insert = `insert into quote_request (id, tender_id, insurer_id, status, limits, risk_information, attempts, requested_by, created_at, updated_at, last_error, failure_reason)
       values (?, ?, ?, ?, ?, ?, 0, 'broker-1', ?, ?, ?, ?)`;
     await connection.execute(insert, ['qr-quoted', tender.id, world.insurers[0].id, 'QUOTED', '[]', '{}', now, now, null, null]);
-    await connection.execute(insert, ['qr-failed', tender.id, world.insurers[1].id, 'FAILED', '[]', '{}', now, now,
+    await connection.execute(insert, [
+      'qr-failed',
+      tender.id,
+      world.insurers[1].id,
+      'FAILED',
+      '[]',
+      '{}',
+      now,
+      now,
       'fetching the quote: insurer answered 503: <html>upstream error</html>',
-      'gave up after 6 attempts fetching the quote: insurer answered 503: <html>upstream error</html>']);
-    await connection.execute(insert, ['qr-queued', tender.id, world.insurers[2].id, 'QUEUED', '[]', '{}', now, now,
-      'sending the quotation request: no answer within 5000 ms', null]);
-    await connection.execute('insert into quote_option (id, quote_request_id, position, insurance_sum, deductible, premium) values (?, ?, 0, 1000000, 10000, 1200)', ['option-1', 'qr-quoted']);
+      'gave up after 6 attempts fetching the quote: insurer answered 503: <html>upstream error</html>',
+    ]);
+    await connection.execute(insert, [
+      'qr-queued',
+      tender.id,
+      world.insurers[2].id,
+      'QUEUED',
+      '[]',
+      '{}',
+      now,
+      now,
+      'sending the quotation request: no answer within 5000 ms',
+      null,
+    ]);
+    await connection.execute(
+      'insert into quote_option (id, quote_request_id, position, insurance_sum, deductible, premium) values (?, ?, 0, 1000000, 10000, 1200)',
+      ['option-1', 'qr-quoted'],
+    );
 
     await orm.getMigrator().up();
 
@@ -65,10 +87,18 @@ describe('migrations', () => {
       failureReason: 'insurer answered 503',
       failureDetail: 'gave up after 6 attempts fetching the quote: insurer answered 503: <html>upstream error</html>',
     });
-    expect(await after.findOneOrFail(QuoteRequest, { id: 'qr-queued' })).toMatchObject({ lastError: 'insurer timed out', lastErrorDetail: 'sending the quotation request: no answer within 5000 ms' });
+    expect(await after.findOneOrFail(QuoteRequest, { id: 'qr-queued' })).toMatchObject({
+      lastError: 'insurer timed out',
+      lastErrorDetail: 'sending the quotation request: no answer within 5000 ms',
+    });
     // The new status is accepted, and foreign keys still hold.
     await after.nativeUpdate(QuoteRequest, { id: 'qr-queued' }, { status: 'CANCELLED' as QuoteRequest['status'] });
-    await expect(connection.execute('insert into quote_option (id, quote_request_id, position, insurance_sum, deductible, premium) values (?, ?, 0, 1, 0, 1)', ['option-2', 'no-such-request'])).rejects.toThrow();
+    await expect(
+      connection.execute(
+        'insert into quote_option (id, quote_request_id, position, insurance_sum, deductible, premium) values (?, ?, 0, 1, 0, 1)',
+        ['option-2', 'no-such-request'],
+      ),
+    ).rejects.toThrow();
   });
 });
 
@@ -87,9 +117,18 @@ describe('migrations of the webhook outbox', () => {
       await older.getMigrator().up({ to: before });
       const connection = older.em.getConnection();
       const at = older.em.getPlatform().processDateProperty(new Date());
-      await connection.execute(`insert into api_client (id, app_id, secret_hash, role, description, created_at, token_generation) values ('client-1', 'app-1', 'x', ?, '', ?, 0)`, [Role.BROKER, at]);
-      await connection.execute(`insert into webhook_endpoint (id, owner_id, url, event_types, description, secret, created_at, updated_at) values ('endpoint-1', 'client-1', 'https://hooks.example/x', '["tender.status_changed"]', '', 'whsec_x', ?, ?)`, [at, at]);
-      await connection.execute(`insert into webhook_delivery (id, endpoint_id, event_id, event_type, payload, status, attempts, next_attempt_at, created_at) values ('msg_1', 'endpoint-1', 'evt_1', 'tender.status_changed', '{}', 'PENDING', 0, ?, ?)`, [at, at]);
+      await connection.execute(
+        `insert into api_client (id, app_id, secret_hash, role, description, created_at, token_generation) values ('client-1', 'app-1', 'x', ?, '', ?, 0)`,
+        [Role.BROKER, at],
+      );
+      await connection.execute(
+        `insert into webhook_endpoint (id, owner_id, url, event_types, description, secret, created_at, updated_at) values ('endpoint-1', 'client-1', 'https://hooks.example/x', '["tender.status_changed"]', '', 'whsec_x', ?, ?)`,
+        [at, at],
+      );
+      await connection.execute(
+        `insert into webhook_delivery (id, endpoint_id, event_id, event_type, payload, status, attempts, next_attempt_at, created_at) values ('msg_1', 'endpoint-1', 'evt_1', 'tender.status_changed', '{}', 'PENDING', 0, ?, ?)`,
+        [at, at],
+      );
 
       await older.getMigrator().up();
 

@@ -34,9 +34,15 @@ beforeAll(async () => {
   for (let i = 0; i < 4; i++) tenders.push(await createTender(orm.em.fork(), world));
   const [portA, portB] = [await freePort(), await freePort()];
   // The insurers of the first simulator call back instance A, the other's instance B.
-  sims.push(await startSimulatedInsurers(target(`http://127.0.0.1:${portA}`), [{ name: 'Anchor Insurance' }, { name: 'Beacon Insurance' }]));
+  sims.push(
+    await startSimulatedInsurers(target(`http://127.0.0.1:${portA}`), [{ name: 'Anchor Insurance' }, { name: 'Beacon Insurance' }]),
+  );
   sims.push(await startSimulatedInsurers(target(`http://127.0.0.1:${portB}`), [{ name: 'Compass Insurance' }]));
-  const limits = { RATE_LIMIT_PER_MINUTE: String(CLIENT_LIMIT), AUTH_RATE_LIMIT: String(FAILED_TOKEN_LIMIT), RATE_LIMIT_SYNC_MS: String(SYNC_MS) };
+  const limits = {
+    RATE_LIMIT_PER_MINUTE: String(CLIENT_LIMIT),
+    AUTH_RATE_LIMIT: String(FAILED_TOKEN_LIMIT),
+    RATE_LIMIT_SYNC_MS: String(SYNC_MS),
+  };
   instances.push(await spawnGateway(dataDir, portA, limits), await spawnGateway(dataDir, portB, limits));
 }, 120_000);
 
@@ -65,7 +71,8 @@ describe('several gateway instances on one database', () => {
       30_000,
     );
     for (const sim of sims) {
-      for (const slug of sim.slugs) expect(sim.simulator.stats(slug)).toMatchObject({ posts: 4, quotes: 4, callbacks: 4, callbackFailures: 0, fetches: 4 });
+      for (const slug of sim.slugs)
+        expect(sim.simulator.stats(slug)).toMatchObject({ posts: 4, quotes: 4, callbacks: 4, callbackFailures: 0, fetches: 4 });
     }
     expect(await orm.em.fork().count(QuoteOption)).toBe(12);
   }, 60_000);

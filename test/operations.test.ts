@@ -26,7 +26,10 @@ let gateway: Gateway;
 let broker: string;
 
 beforeAll(async () => {
-  gateway = await startGateway({ logger: pino({ level: 'info' }, sink), env: { CORS_ORIGINS: 'https://ui.tender.example', RATE_LIMIT_PER_MINUTE: '1000' } });
+  gateway = await startGateway({
+    logger: pino({ level: 'info' }, sink),
+    env: { CORS_ORIGINS: 'https://ui.tender.example', RATE_LIMIT_PER_MINUTE: '1000' },
+  });
   const world = await createWorld(gateway.em());
   await createTender(gateway.em(), world);
   broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
@@ -60,7 +63,9 @@ describe('API contract', () => {
         '/public/v1/tenders/successful',
         '/public/v1/tenders/{id}',
         '/integration/v1/tenders/{id}/policy-documentation',
-        ...['', '/{id}', '/{id}/rotate-secret', '/{id}/deliveries', '/{id}/replay'].map((path) => `/integration/v1/webhook-endpoints${path}`),
+        ...['', '/{id}', '/{id}/rotate-secret', '/{id}/deliveries', '/{id}/replay'].map(
+          (path) => `/integration/v1/webhook-endpoints${path}`,
+        ),
       ].sort(),
     );
   });
@@ -101,7 +106,14 @@ describe('operations', () => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${broker}` },
       body: JSON.stringify({
         query: 'mutation($i: RequestQuotesInput!) { requestQuotes(input: $i) { id } }',
-        variables: { i: { tenderId: tender._id, insurerIds: [sims.insurers[0].id], limits: [{ insuranceSum: 1000, deductible: 0 }], riskInformation: {} } },
+        variables: {
+          i: {
+            tenderId: tender._id,
+            insurerIds: [sims.insurers[0].id],
+            limits: [{ insuranceSum: 1000, deductible: 0 }],
+            riskInformation: {},
+          },
+        },
       }),
     });
     expect(response.status).toBe(200);
@@ -117,12 +129,18 @@ describe('operations', () => {
     expect(text).toMatch(/quote_dispatcher_retries_total 1/);
   });
 
-  it('every response carries X-Request-Id (the caller\'s when sane), every request log line has it, credentials never appear', async () => {
-    const given = await fetch(`${gateway.url}/api/v1/tenders?limit=1`, { headers: { authorization: `Bearer ${broker}`, 'x-request-id': 'trace-42' } });
+  it("every response carries X-Request-Id (the caller's when sane), every request log line has it, credentials never appear", async () => {
+    const given = await fetch(`${gateway.url}/api/v1/tenders?limit=1`, {
+      headers: { authorization: `Bearer ${broker}`, 'x-request-id': 'trace-42' },
+    });
     expect(given.headers.get('x-request-id')).toBe('trace-42');
     const insane = await fetch(`${gateway.url}/healthz`, { headers: { 'x-request-id': 'a b<script>' } });
     expect(insane.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    await fetch(`${gateway.url}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ app_id: 'x', secret: 'top-secret-value' }) });
+    await fetch(`${gateway.url}/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ app_id: 'x', secret: 'top-secret-value' }),
+    });
     const requestLines = lines.filter((line) => line.req);
     expect(requestLines.length).toBeGreaterThan(3);
     for (const line of requestLines) expect((line.req as { id?: unknown }).id).toEqual(expect.any(String));
@@ -134,7 +152,10 @@ describe('operations', () => {
       msg: 'request completed',
     });
     // A refused request is logged at warn.
-    expect(requestLines.filter((line) => (line.req as { url: string }).url === '/auth/token').at(-1)).toMatchObject({ level: 40, res: { statusCode: 401 } });
+    expect(requestLines.filter((line) => (line.req as { url: string }).url === '/auth/token').at(-1)).toMatchObject({
+      level: 40,
+      res: { statusCode: 401 },
+    });
     const everything = JSON.stringify(lines);
     expect(everything).not.toContain(broker);
     expect(everything).not.toContain('top-secret-value');
@@ -153,10 +174,16 @@ describe('HTTP hardening', () => {
   it('answers CORS for allow-listed origins only', async () => {
     const allowed = await fetch(`${gateway.url}/api/v1/tenders`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://ui.tender.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://ui.tender.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://ui.tender.example');
-    const foreign = await fetch(`${gateway.url}/api/v1/tenders`, { headers: { origin: 'https://evil.example', authorization: `Bearer ${broker}` } });
+    const foreign = await fetch(`${gateway.url}/api/v1/tenders`, {
+      headers: { origin: 'https://evil.example', authorization: `Bearer ${broker}` },
+    });
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
   });
 

@@ -77,7 +77,17 @@ const SPECIAL_PURPOSE: [string, string][] = [
 ];
 
 /** Ordinary public addresses, also when embedded in an IPv6 form. */
-const PUBLIC = ['8.8.8.8', '1.1.1.1', '93.184.215.14', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:f7f7:f7f7'];
+const PUBLIC = [
+  '8.8.8.8',
+  '1.1.1.1',
+  '93.184.215.14',
+  '2606:4700:4700::1111',
+  '2a00:1450:4001:80b::200e',
+  '::ffff:8.8.8.8',
+  '64:ff9b::8.8.8.8',
+  '2002:808:808::1',
+  '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+];
 
 const hostOf = (address: string) => (address.includes(':') ? `[${address}]` : address);
 
@@ -90,7 +100,10 @@ async function register(gateway: Gateway, token: string, url: string) {
   const body: any = await response.json();
   // Registered endpoints are removed again: a client has at most 10.
   if (response.status === 201) {
-    const removed = await fetch(`${gateway.url}/integration/v1/webhook-endpoints/${body._id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    const removed = await fetch(`${gateway.url}/integration/v1/webhook-endpoints/${body._id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(removed.status).toBe(204);
   }
   return { status: response.status, body };
@@ -120,7 +133,12 @@ describe('special-purpose addresses in webhook endpoint URLs', () => {
     const url = `http://${hostOf(address)}:8080/hooks`;
     const refused = await register(unlisted, unlistedToken, url);
     expect(refused.status, JSON.stringify(refused.body)).toBe(400);
-    expect(refused.body.errors).toEqual([{ parameter: 'url', message: expect.stringMatching(/^not allowed: the address .* is special-purpose .* not listed in WEBHOOK_URL_ALLOW$/) }]);
+    expect(refused.body.errors).toEqual([
+      {
+        parameter: 'url',
+        message: expect.stringMatching(/^not allowed: the address .* is special-purpose .* not listed in WEBHOOK_URL_ALLOW$/),
+      },
+    ]);
     const accepted = await register(listed, listedToken, url);
     expect(accepted.status, `${range}: ${JSON.stringify(accepted.body)}`).toBe(201);
   });
@@ -137,7 +155,12 @@ describe('WEBHOOK_URL_ALLOW in development', () => {
     const development = await startGateway({ dispatch: false, env: { NODE_ENV: 'development', DEMO: 'true', SIM_PORT: '0' } });
     try {
       const token = await tokenFor(development, Role.BROKER, { brokerCompanyId: (await createWorld(development.em())).brokers[0].id });
-      for (const url of ['https://hooks.partner.example/in', 'http://hooks.partner.example:8080/in', 'http://127.0.0.1:4100/hooks', 'https://8.8.8.8/in']) {
+      for (const url of [
+        'https://hooks.partner.example/in',
+        'http://hooks.partner.example:8080/in',
+        'http://127.0.0.1:4100/hooks',
+        'https://8.8.8.8/in',
+      ]) {
         const { status, body } = await register(development, token, url);
         expect(status, `${url}: ${JSON.stringify(body)}`).toBe(201);
       }
@@ -150,7 +173,10 @@ describe('WEBHOOK_URL_ALLOW in development', () => {
   });
 
   it('a URL outside a listed host is refused with a message naming WEBHOOK_URL_ALLOW, not INSURER_URL_ALLOW', async () => {
-    const guarded = await startGateway({ dispatch: false, env: { NODE_ENV: 'development', DEMO: 'true', SIM_PORT: '0', WEBHOOK_URL_ALLOW: 'hooks.partner.example' } });
+    const guarded = await startGateway({
+      dispatch: false,
+      env: { NODE_ENV: 'development', DEMO: 'true', SIM_PORT: '0', WEBHOOK_URL_ALLOW: 'hooks.partner.example' },
+    });
     try {
       const token = await tokenFor(guarded, Role.BROKER, { brokerCompanyId: (await createWorld(guarded.em())).brokers[0].id });
       expect((await register(guarded, token, 'https://hooks.partner.example/in')).status).toBe(201);
@@ -170,8 +196,19 @@ describe('INSURER_URL_ALLOW in production', () => {
     try {
       const internal = await tokenFor(production, Role.INTERNAL);
       const create = (name: string, url: string) =>
-        graphql(production, internal, 'mutation($name: String!, $url: String!) { createInsurer(input: { name: $name, quoteApiUrl: $url }) { id } }', { name, url });
-      for (const [i, url] of ['http://[::127.0.0.1]/quotes', 'http://[::ffff:0:7f00:1]/quotes', 'http://[64:ff9b::7f00:1]/quotes', 'http://[2002:7f00:1::1]/quotes', 'http://10.21.0.1/quotes'].entries()) {
+        graphql(
+          production,
+          internal,
+          'mutation($name: String!, $url: String!) { createInsurer(input: { name: $name, quoteApiUrl: $url }) { id } }',
+          { name, url },
+        );
+      for (const [i, url] of [
+        'http://[::127.0.0.1]/quotes',
+        'http://[::ffff:0:7f00:1]/quotes',
+        'http://[64:ff9b::7f00:1]/quotes',
+        'http://[2002:7f00:1::1]/quotes',
+        'http://10.21.0.1/quotes',
+      ].entries()) {
         const { status, body } = await create(`Refused ${i}`, url);
         expect(status, url).toBe(400);
         expect(body.errors[0].extensions.errors[0].message, url).toMatch(/^not allowed: the address .* not listed in INSURER_URL_ALLOW$/);

@@ -25,7 +25,8 @@ const NESTED = `proposal { taxRate orderedOptionId entries { insurer { name } qu
 
 const FIELDS = `fragment F on Tender { ${TENDER_FIELDS} }`;
 const FRAGMENTS = `${FIELDS} fragment N on Tender { ${NESTED} }`;
-const aliases = (count: number, body: (i: number) => string) => `{ ${Array.from({ length: count }, (_, i) => `t${i}: ${body(i)}`).join(' ')} }`;
+const aliases = (count: number, body: (i: number) => string) =>
+  `{ ${Array.from({ length: count }, (_, i) => `t${i}: ${body(i)}`).join(' ')} }`;
 /** The attack of issue 11: within the static depth, alias, token and field-cost limits, 50 × 200 tenders with their proposals and histories. */
 const ATTACK = aliases(50, () => 'tenders(limit: 200) { items { id proposal { taxRate } history { at } } }');
 /** The heaviest shapes the row limit (10 000) admits: the most tenders, and the most nested rows. */
@@ -52,13 +53,24 @@ async function post(path: string, body: unknown, token?: string) {
 beforeAll(async () => {
   buildProduction();
   dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-prod-'));
-  const env = { NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: dataDir, DATABASE_URL: await databaseUrlFor(dataDir), DEMO: 'false' };
+  const env = {
+    NODE_ENV: 'production',
+    JWT_SECRET: TEST_JWT_SECRET,
+    DATA_DIR: dataDir,
+    DATABASE_URL: await databaseUrlFor(dataDir),
+    DEMO: 'false',
+  };
   const orm = await openDatabase(loadConfig(env));
   const credentials = new Map<Role, Credentials[]>();
   try {
     const seeded = await new SeedService(orm.em.fork()).run({ tenders: 1500, seed: 11 });
     for (const role of ROLES) {
-      const binding = role === Role.INSURER ? { insurerId: seeded.insurers[0].id } : role === Role.BROKER ? { brokerCompanyId: seeded.brokerCompanies[0].id } : {};
+      const binding =
+        role === Role.INSURER
+          ? { insurerId: seeded.insurers[0].id }
+          : role === Role.BROKER
+            ? { brokerCompanyId: seeded.brokerCompanies[0].id }
+            : {};
       const created: Credentials[] = [];
       for (let i = 0; i < CLIENTS_PER_ROLE; i++) {
         const { client, secret } = await new ApiClientService(orm.em.fork()).create({ role, ...binding });
@@ -86,10 +98,16 @@ afterAll(async () => {
 describe('the production start under the heaviest GraphQL operations', () => {
   it('survives concurrent heaviest operations from every role: pages beyond the row limit are refused unread, the heaviest allowed are answered or turned away with 503 and Retry-After, others keep their service, /healthz answers', async () => {
     const storm = ROLES.flatMap((role) =>
-      tokens.get(role)!.flatMap((token) => [ATTACK, WIDEST, DEEPEST].map((query) => post('/graphql', { query }, token).then((answer) => ({ role, query, ...answer })))),
+      tokens
+        .get(role)!
+        .flatMap((token) =>
+          [ATTACK, WIDEST, DEEPEST].map((query) => post('/graphql', { query }, token).then((answer) => ({ role, query, ...answer }))),
+        ),
     );
     // Meanwhile, a cheap REST page for a broker is served.
-    const bystander = await fetch(`${gateway.url}/api/v1/tenders?limit=5`, { headers: { authorization: `Bearer ${tokens.get(Role.BROKER)![0]}` } });
+    const bystander = await fetch(`${gateway.url}/api/v1/tenders?limit=5`, {
+      headers: { authorization: `Bearer ${tokens.get(Role.BROKER)![0]}` },
+    });
     const answers = await Promise.all(storm);
 
     expect(bystander.status).toBe(200);
@@ -119,7 +137,7 @@ describe('the production start under the heaviest GraphQL operations', () => {
     }
   }, 120_000);
 
-  it("keeps serving others while the heaviest allowed operation runs: another client gets page after page meanwhile, not one page per operation", async () => {
+  it('keeps serving others while the heaviest allowed operation runs: another client gets page after page meanwhile, not one page per operation', async () => {
     let heavyDone = false;
     const heavy = post('/graphql', { query: WIDEST }, tokens.get(Role.INTERNAL)![0]).then((answer) => {
       heavyDone = true;
@@ -129,7 +147,9 @@ describe('the production start under the heaviest GraphQL operations', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     let pagesMeanwhile = 0;
     while (!heavyDone) {
-      const page = await fetch(`${gateway.url}/api/v1/tenders?limit=5`, { headers: { authorization: `Bearer ${tokens.get(Role.BROKER)![1]}` } });
+      const page = await fetch(`${gateway.url}/api/v1/tenders?limit=5`, {
+        headers: { authorization: `Bearer ${tokens.get(Role.BROKER)![1]}` },
+      });
       expect(page.status).toBe(200);
       if (!heavyDone) pagesMeanwhile++;
     }
@@ -143,8 +163,10 @@ describe('the production start under the heaviest GraphQL operations', () => {
     const before = gateway.rssMiB();
     let peak = before;
     // Large documents, each different, that are cheap to run: pages of a line of business that does not exist.
-    const documents = Array.from({ length: 200 }, (_, n) =>
-      `{ ${Array.from({ length: 40 }, (_, i) => `d${n}_${i}: tenders(limit: 1, lineOfBusinessId: "none") { items { id status product lineOfBusiness { name } customer { name } } }`).join(' ')} }`,
+    const documents = Array.from(
+      { length: 200 },
+      (_, n) =>
+        `{ ${Array.from({ length: 40 }, (_, i) => `d${n}_${i}: tenders(limit: 1, lineOfBusinessId: "none") { items { id status product lineOfBusiness { name } customer { name } } }`).join(' ')} }`,
     );
     for (let round = 0; round < 2; round++) {
       for (let start = 0; start < documents.length; start += 4) {

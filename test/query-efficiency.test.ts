@@ -64,7 +64,9 @@ describe('statements per request do not grow with the page size', () => {
       // Counted once per revision of what the viewer sees: both requests below find it kept.
       await getJson(gateway, `${prefix}/tenders?limit=1`, tokens[role]);
       const one = await countStatements(() => getJson(gateway, `${prefix}/tenders?limit=1`, tokens[role]));
-      const many = await countStatements(async () => expect((await getJson(gateway, `${prefix}/tenders?limit=200`, tokens[role])).body.payload.length).toBeGreaterThan(20));
+      const many = await countStatements(async () =>
+        expect((await getJson(gateway, `${prefix}/tenders?limit=200`, tokens[role])).body.payload.length).toBeGreaterThan(20),
+      );
       expect(many).toBe(one);
       expect(one).toBeGreaterThanOrEqual(3); // the revocation check, the feed revision (the ETag and the kept count), the page
       expect(one).toBeLessThanOrEqual(4);
@@ -93,7 +95,8 @@ describe('list queries use indexes', () => {
     await partiesChanged(gateway.em());
     const knex = (gateway.orm.em.getConnection() as AbstractSqlConnection).getKnex();
     const listener = (query: { sql: string; bindings?: unknown[] }) => {
-      if (/^select .* from [`"]tender(_invitation)?[`"] as/i.test(query.sql)) captured.push({ sql: query.sql, bindings: query.bindings ?? [] });
+      if (/^select .* from [`"]tender(_invitation)?[`"] as/i.test(query.sql))
+        captured.push({ sql: query.sql, bindings: query.bindings ?? [] });
     };
     knex.on('query', listener);
     try {
@@ -118,7 +121,11 @@ describe('list queries use indexes', () => {
       });
     }
     // Indented by depth, so a step inside the page's id subquery can be told from one of the outer query.
-    const rows = (await knex.raw(`explain query plan ${query.sql}`, query.bindings as never[])) as { id: number; parent: number; detail: string }[];
+    const rows = (await knex.raw(`explain query plan ${query.sql}`, query.bindings as never[])) as {
+      id: number;
+      parent: number;
+      detail: string;
+    }[];
     const depth = new Map<number, number>([[0, 0]]);
     return rows
       .map((row) => {

@@ -34,7 +34,12 @@ async function setUp(behaviour: SimBehaviour, env: Record<string, string> = {}) 
 async function requestQuotes() {
   const token = await requestToken(target(), await createClient(target(), Role.BROKER, brokerBinding));
   const { body } = await graphql(target(), token, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
-    input: { tenderId: tender.id, insurerIds: [sims.insurers[0].id], limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }], riskInformation: {} },
+    input: {
+      tenderId: tender.id,
+      insurerIds: [sims.insurers[0].id],
+      limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }],
+      riskInformation: {},
+    },
   });
   expect(body.errors).toBeUndefined();
 }

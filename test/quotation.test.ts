@@ -62,10 +62,11 @@ function postCallback(token: string, id: string) {
 }
 
 /** Waits until every quote request of the tender reached a final state. */
-const settled = () => waitFor('quote requests to settle', async () => {
-  const requests = await quoteRequests();
-  return requests.every((request) => FINAL.includes(request.status)) && requests;
-});
+const settled = () =>
+  waitFor('quote requests to settle', async () => {
+    const requests = await quoteRequests();
+    return requests.every((request) => FINAL.includes(request.status)) && requests;
+  });
 
 async function setUpGateway(env: Record<string, string> = {}) {
   gateway = await startGateway({ env });
@@ -102,32 +103,99 @@ describe('quotation integration end to end', () => {
 
     const requests = await settled();
     expect(requests.map((request) => request.status)).toEqual(['QUOTED', 'QUOTED', 'QUOTED']);
-    for (const slug of slugs) expect(simulator.stats(slug)).toEqual({ posts: 1, quotes: 1, callbacks: 1, callbackFailures: 0, fetches: 1, webhooks: 0, webhookRejections: 0 });
+    for (const slug of slugs)
+      expect(simulator.stats(slug)).toEqual({
+        posts: 1,
+        quotes: 1,
+        callbacks: 1,
+        callbackFailures: 0,
+        fetches: 1,
+        webhooks: 0,
+        webhookRejections: 0,
+      });
 
     const { body } = await graphql(
       gateway,
       broker,
-      `query($id: ID!) { proposal(tenderId: $id) { taxRate
-         entries { insurer { name } quoteRequest { status options { insuranceSum deductible premium premiumWithTax cheapest } } }
-         cheapest { insuranceSum deductible insurer { name } option { premium premiumWithTax } } } }`,
+      `
+        query ($id: ID!) {
+          proposal(tenderId: $id) {
+            taxRate
+            entries {
+              insurer {
+                name
+              }
+              quoteRequest {
+                status
+                options {
+                  insuranceSum
+                  deductible
+                  premium
+                  premiumWithTax
+                  cheapest
+                }
+              }
+            }
+            cheapest {
+              insuranceSum
+              deductible
+              insurer {
+                name
+              }
+              option {
+                premium
+                premiumWithTax
+              }
+            }
+          }
+        }
+      `,
       { id: tender.id },
     );
     const proposal = body.data.proposal;
     expect(proposal.taxRate).toBe(0.19);
     // 150 + sum × 0.25 % × factor × (1 − min(50 %, 5 × deductible / sum)); with tax × 1.19, to the cent
-    const premiums = proposal.entries.map((entry: any) => [entry.insurer.name, entry.quoteRequest.options.map((o: any) => [o.premium, o.premiumWithTax, o.cheapest])]);
+    const premiums = proposal.entries.map((entry: any) => [
+      entry.insurer.name,
+      entry.quoteRequest.options.map((o: any) => [o.premium, o.premiumWithTax, o.cheapest]),
+    ]);
     expect(premiums).toEqual([
-      ['Anchor Insurance', [[2525, 3004.75, false], [5150, 6128.5, false]]],
-      ['Beacon Insurance', [[3000, 3570, false], [6150, 7318.5, false]]],
-      ['Compass Insurance', [[2287.5, 2722.13, true], [4650, 5533.5, true]]],
+      [
+        'Anchor Insurance',
+        [
+          [2525, 3004.75, false],
+          [5150, 6128.5, false],
+        ],
+      ],
+      [
+        'Beacon Insurance',
+        [
+          [3000, 3570, false],
+          [6150, 7318.5, false],
+        ],
+      ],
+      [
+        'Compass Insurance',
+        [
+          [2287.5, 2722.13, true],
+          [4650, 5533.5, true],
+        ],
+      ],
     ]);
     expect(proposal.cheapest).toEqual([
-      { insuranceSum: 1_000_000, deductible: 10_000, insurer: { name: 'Compass Insurance' }, option: { premium: 2287.5, premiumWithTax: 2722.13 } },
+      {
+        insuranceSum: 1_000_000,
+        deductible: 10_000,
+        insurer: { name: 'Compass Insurance' },
+        option: { premium: 2287.5, premiumWithTax: 2722.13 },
+      },
       { insuranceSum: 2_000_000, deductible: 0, insurer: { name: 'Compass Insurance' }, option: { premium: 4650, premiumWithTax: 5533.5 } },
     ]);
 
     // Tender.proposal is the same overview; the invited insurers now see the tender.
-    const viaTender = await graphql(gateway, broker, 'query($id: ID!) { tender(id: $id) { proposal { cheapest { insurer { name } } } } }', { id: tender.id });
+    const viaTender = await graphql(gateway, broker, 'query($id: ID!) { tender(id: $id) { proposal { cheapest { insurer { name } } } } }', {
+      id: tender.id,
+    });
     expect(viaTender.body.data.tender.proposal.cheapest).toHaveLength(2);
     const insurerToken = await tokenFor(gateway, Role.INSURER, { insurerId: insurers[0].id });
     expect((await getJson(gateway, `/public/v1/tenders/${tender.id}`, insurerToken)).status).toBe(200);
@@ -138,7 +206,12 @@ describe('quotation integration end to end', () => {
     await requestQuotes(insurers.map((insurer) => insurer.id));
     await settled();
     const token = await tokenFor(gateway, Role.INSURER, { insurerId: insurers[1].id });
-    const { body } = await graphql(gateway, token, 'query($id: ID!) { proposal(tenderId: $id) { entries { insurer { name } } cheapest { insurer { name } } } }', { id: tender.id });
+    const { body } = await graphql(
+      gateway,
+      token,
+      'query($id: ID!) { proposal(tenderId: $id) { entries { insurer { name } } cheapest { insurer { name } } } }',
+      { id: tender.id },
+    );
     expect(body.data.proposal.entries).toEqual([{ insurer: { name: 'Beacon Insurance' } }]);
     expect(body.data.proposal.cheapest.every((c: any) => c.insurer.name === 'Beacon Insurance')).toBe(true);
     expect((await quoteRequests(token)).map((r) => r.insurer.name)).toEqual(['Beacon Insurance']);
@@ -170,17 +243,27 @@ describe('requestQuotes validation and access', () => {
   });
 
   it('a repeated request for an insurer whose request is still open is refused with CONFLICT and queues nothing; once it has ended, the insurer may be asked again', async () => {
-    const { insurers, simulator, slugs } = await simulate([{ name: 'Anchor Insurance', behaviour: 'silent' }, { name: 'Beacon Insurance' }]);
+    const { insurers, simulator, slugs } = await simulate([
+      { name: 'Anchor Insurance', behaviour: 'silent' },
+      { name: 'Beacon Insurance' },
+    ]);
     await requestQuotes([insurers[0].id]);
     const open = await waitFor('the acknowledgement', async () => (await quoteRequests()).find((r) => r.status === 'PROCESSING'));
     const again = await graphql(gateway, broker, REQUEST_QUOTES, {
-      input: { tenderId: tender.id, insurerIds: [insurers[1].id, insurers[0].id], limits: [{ insuranceSum: 1000, deductible: 0 }], riskInformation: {} },
+      input: {
+        tenderId: tender.id,
+        insurerIds: [insurers[1].id, insurers[0].id],
+        limits: [{ insuranceSum: 1000, deductible: 0 }],
+        riskInformation: {},
+      },
     });
     expect(again.status).toBe(409);
     expect(again.body.errors[0].extensions).toMatchObject({ code: 'CONFLICT', errors: [{ parameter: 'insurerIds' }] });
     expect((await quoteRequests()).length).toBe(1);
     // The silent insurer calls back after all: its request ends QUOTED, and the insurer may be asked again.
-    expect((await postCallback(await tokenFor(gateway, Role.INSURER, { insurerId: insurers[0].id }), open.insurerReference)).status).toBe(202);
+    expect((await postCallback(await tokenFor(gateway, Role.INSURER, { insurerId: insurers[0].id }), open.insurerReference)).status).toBe(
+      202,
+    );
     expect((await settled()).map((r) => r.status)).toEqual(['QUOTED']);
     simulator.setBehaviour(slugs[0], 'quote');
     await requestQuotes([insurers[0].id]);
@@ -188,13 +271,25 @@ describe('requestQuotes validation and access', () => {
   });
 
   it(`a tender holds at most ${LIMITS.quoteRequestsPerTender} quote requests: a request beyond them is refused with CONFLICT and queues nothing`, async () => {
-    const { insurers } = await simulate(Array.from({ length: LIMITS.quoteRequestsPerTender + 1 }, (_, i) => ({ name: `Insurer ${String(i).padStart(2, '0')}`, behaviour: 'decline' as const })));
-    const input = (ids: string[]) => ({ input: { tenderId: tender.id, insurerIds: ids, limits: [{ insuranceSum: 1000, deductible: 0 }], riskInformation: {} } });
-    expect((await graphql(gateway, broker, REQUEST_QUOTES, input(insurers.slice(0, LIMITS.quoteRequestsPerTender).map((i) => i.id)))).body.errors).toBeUndefined();
+    const { insurers } = await simulate(
+      Array.from({ length: LIMITS.quoteRequestsPerTender + 1 }, (_, i) => ({
+        name: `Insurer ${String(i).padStart(2, '0')}`,
+        behaviour: 'decline' as const,
+      })),
+    );
+    const input = (ids: string[]) => ({
+      input: { tenderId: tender.id, insurerIds: ids, limits: [{ insuranceSum: 1000, deductible: 0 }], riskInformation: {} },
+    });
+    expect(
+      (await graphql(gateway, broker, REQUEST_QUOTES, input(insurers.slice(0, LIMITS.quoteRequestsPerTender).map((i) => i.id)))).body
+        .errors,
+    ).toBeUndefined();
     await settled();
     const beyond = await graphql(gateway, broker, REQUEST_QUOTES, input([insurers[LIMITS.quoteRequestsPerTender].id]));
     expect(beyond.status).toBe(409);
-    expect(beyond.body.errors[0]).toMatchObject({ extensions: { code: 'CONFLICT', errors: [{ parameter: 'insurerIds', message: 'at most 0 more insurers for this tender' }] } });
+    expect(beyond.body.errors[0]).toMatchObject({
+      extensions: { code: 'CONFLICT', errors: [{ parameter: 'insurerIds', message: 'at most 0 more insurers for this tender' }] },
+    });
     expect(beyond.body.errors[0].message).toContain(`at most ${LIMITS.quoteRequestsPerTender} quote requests`);
     expect(await gateway.em().count(QuoteRequest, { tender: tender.id })).toBe(LIMITS.quoteRequestsPerTender);
   });
@@ -205,21 +300,36 @@ describe('requestQuotes validation and access', () => {
       input: {
         tenderId: tender.id,
         insurerIds: [insurers[0].id, 'no-such-insurer'],
-        limits: [{ insuranceSum: 0, deductible: -1 }, { insuranceSum: 100, deductible: 100 }],
+        limits: [
+          { insuranceSum: 0, deductible: -1 },
+          { insuranceSum: 100, deductible: 100 },
+        ],
         riskInformation: { turnover: { amount: 1, currency: 'EURO' }, websiteUrl: 'javascript:alert(1)' },
       },
     });
     expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(body.errors[0].extensions.errors.map((e: any) => e.parameter).sort()).toEqual(
-      ['insurerIds', 'limits[0].deductible', 'limits[0].insuranceSum', 'limits[1].deductible', 'riskInformation.turnover.currency', 'riskInformation.websiteUrl'].sort(),
+      [
+        'insurerIds',
+        'limits[0].deductible',
+        'limits[0].insuranceSum',
+        'limits[1].deductible',
+        'riskInformation.turnover.currency',
+        'riskInformation.websiteUrl',
+      ].sort(),
     );
     expect(await quoteRequests()).toEqual([]);
   });
 
-  it('a broker cannot request quotes for another company\'s tender (NOT_FOUND), an insurer not at all (FORBIDDEN)', async () => {
+  it("a broker cannot request quotes for another company's tender (NOT_FOUND), an insurer not at all (FORBIDDEN)", async () => {
     const { insurers } = await simulate([{ name: 'Anchor Insurance' }]);
     const other = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[1].id });
-    const input = { tenderId: tender.id, insurerIds: [insurers[0].id], limits: [{ insuranceSum: 1000, deductible: 0 }], riskInformation: {} };
+    const input = {
+      tenderId: tender.id,
+      insurerIds: [insurers[0].id],
+      limits: [{ insuranceSum: 1000, deductible: 0 }],
+      riskInformation: {},
+    };
     expect((await graphql(gateway, other, REQUEST_QUOTES, { input })).body.errors[0].extensions.code).toBe('NOT_FOUND');
     const insurer = await tokenFor(gateway, Role.INSURER, { insurerId: insurers[0].id });
     expect((await graphql(gateway, insurer, REQUEST_QUOTES, { input })).body.errors[0].extensions.code).toBe('FORBIDDEN');
@@ -233,7 +343,9 @@ describe('failures of the insurer system', () => {
     const sim = await simulate([{ name: 'Anchor Insurance' }]);
     await sim.down();
     await requestQuotes([sim.insurers[0].id]);
-    const failing = await waitFor('a failed attempt', async () => (await quoteRequests()).find((r) => r.attempts >= 1 && r.status === 'QUEUED'));
+    const failing = await waitFor('a failed attempt', async () =>
+      (await quoteRequests()).find((r) => r.attempts >= 1 && r.status === 'QUEUED'),
+    );
     expect(failing.lastError).toBe('insurer unreachable');
     await sim.up();
     const [request] = await settled();
@@ -253,7 +365,9 @@ describe('failures of the insurer system', () => {
     const internal = await tokenFor(gateway, Role.INTERNAL);
     const [seenInternally] = (await graphql(gateway, internal, detail, { tenderId: tender.id })).body.data.quoteRequests;
     expect(seenInternally.failureDetail).toMatch(/^sending the quotation request: answered 503/);
-    expect((await graphql(gateway, broker, detail, { tenderId: tender.id })).body.data.quoteRequests).toEqual([{ lastErrorDetail: null, failureDetail: null }]);
+    expect((await graphql(gateway, broker, detail, { tenderId: tender.id })).body.data.quoteRequests).toEqual([
+      { lastErrorDetail: null, failureDetail: null },
+    ]);
   });
 
   it('a timed-out request is sent again with the same Idempotency-Key and quoted once', async () => {
@@ -304,7 +418,13 @@ describe('the callback endpoint', () => {
 
   it('stores one quote when the insurer calls back twice', async () => {
     const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'callback-twice' }]);
-    const [created] = await requestQuotes([sim.insurers[0].id], [{ insuranceSum: 1000, deductible: 0 }, { insuranceSum: 2000, deductible: 0 }]);
+    const [created] = await requestQuotes(
+      [sim.insurers[0].id],
+      [
+        { insuranceSum: 1000, deductible: 0 },
+        { insuranceSum: 2000, deductible: 0 },
+      ],
+    );
     await waitFor('both callbacks', async () => sim.simulator.stats(sim.slugs[0]).callbacks === 2);
     const [request] = await settled();
     expect(request.options).toHaveLength(2);
@@ -313,7 +433,7 @@ describe('the callback endpoint', () => {
     expect(sim.simulator.stats(sim.slugs[0]).fetches).toBe(1);
   });
 
-  it('fetches nothing before the callback: a silent insurer\'s quote waits until the insurer calls back', async () => {
+  it("fetches nothing before the callback: a silent insurer's quote waits until the insurer calls back", async () => {
     const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'silent' }]);
     await requestQuotes([sim.insurers[0].id]);
     const [waiting] = await waitFor('the acknowledgement', async () => {
@@ -337,7 +457,7 @@ describe('the callback endpoint', () => {
     expect(sim.simulator.stats(sim.slugs[0]).fetches).toBe(1);
   });
 
-  it('answers 202 and is idempotent; another insurer\'s id, or an unknown id, is a 404', async () => {
+  it("answers 202 and is idempotent; another insurer's id, or an unknown id, is a 404", async () => {
     const sim = await simulate([{ name: 'Anchor Insurance' }, { name: 'Beacon Insurance' }]);
     await requestQuotes([sim.insurers[0].id]);
     const [request] = await settled();
@@ -365,7 +485,11 @@ describe('the callback endpoint', () => {
     const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
     await requestQuotes([sim.insurers[0].id]); // stays QUEUED (unacknowledged) for seconds
     const post = (id: string) =>
-      fetch(`${gateway.url}${CALLBACK}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${owner}` }, body: JSON.stringify({ quote_request_id: id }) });
+      fetch(`${gateway.url}${CALLBACK}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${owner}` },
+        body: JSON.stringify({ quote_request_id: id }),
+      });
     expect((await post('Q-maybe-mine')).status).toBe(202);
     expect((await post('Q-maybe-mine')).status).toBe(202);
     expect((await post('Q-another')).status).toBe(202);
@@ -391,7 +515,11 @@ describe('the callback endpoint', () => {
     const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'timeout' }]);
     const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
     const em = gateway.em();
-    em.create(EarlyCallback, { insurer: sim.insurers[0].id, insurerReference: 'Q-long-ago', receivedAt: new Date(Date.now() - EARLY_CALLBACK_TTL_MS - 1000) });
+    em.create(EarlyCallback, {
+      insurer: sim.insurers[0].id,
+      insurerReference: 'Q-long-ago',
+      receivedAt: new Date(Date.now() - EARLY_CALLBACK_TTL_MS - 1000),
+    });
     await em.flush();
     await requestQuotes([sim.insurers[0].id]);
     expect((await postCallback(owner, 'Q-maybe-mine')).status).toBe(202);
@@ -406,7 +534,11 @@ describe('the callback endpoint', () => {
     const held = await hostile.held('held');
     const reference = `HX-${held.idempotencyKey}`;
     const em = gateway.em();
-    em.create(EarlyCallback, { insurer: insurer.id, insurerReference: reference, receivedAt: new Date(Date.now() - EARLY_CALLBACK_TTL_MS - 1000) });
+    em.create(EarlyCallback, {
+      insurer: insurer.id,
+      insurerReference: reference,
+      receivedAt: new Date(Date.now() - EARLY_CALLBACK_TTL_MS - 1000),
+    });
     await em.flush();
     hostile.release('held', reference);
     await waitFor('the acknowledgement', async () => (await quoteRequests())[0].status === 'PROCESSING');
@@ -420,7 +552,8 @@ describe('the callback endpoint', () => {
   it('refuses a missing token (401), a broker token (403), bad bodies (400) and other methods (405)', async () => {
     const sim = await simulate([{ name: 'Anchor Insurance' }]);
     const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
-    const send = (headers: Record<string, string>, body: string) => fetch(`${gateway.url}${CALLBACK}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const send = (headers: Record<string, string>, body: string) =>
+      fetch(`${gateway.url}${CALLBACK}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
     expect((await send({}, '{"quote_request_id":"x"}')).status).toBe(401);
     expect((await send({ authorization: `Bearer ${broker}` }, '{"quote_request_id":"x"}')).status).toBe(403);
     for (const body of ['{', '[]', '{"quote_request_id": 7}', '{"quote_request_id":"x","extra":1}', '{}']) {

@@ -24,14 +24,18 @@ const INSURERS_PER_CALL = 10;
 /** `additional` at its 16 KiB, as the JSON that takes the most heap once parsed: empty objects. */
 const ELEMENTS = Math.floor((LIMITS.freeJsonBytes - '{"x":[]}'.length + 1) / 3);
 const additional = { x: Array.from({ length: ELEMENTS }, () => ({})) };
-const LIMITS_INPUT = Array.from({ length: LIMITS.limitsPerQuoteRequest }, (_, i) => ({ insuranceSum: 1_000_000 * (i + 1), deductible: 1000 * i }));
+const LIMITS_INPUT = Array.from({ length: LIMITS.limitsPerQuoteRequest }, (_, i) => ({
+  insuranceSum: 1_000_000 * (i + 1),
+  deductible: 1000 * i,
+}));
 
 const REQUEST_QUOTES = 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id status } }';
 const READS = {
   taxRate: 'query($id: ID!) { proposal(tenderId: $id) { taxRate } }',
   proposal: `query($id: ID!) { proposal(tenderId: $id) { taxRate orderedOptionId entries { insurer { name } quoteRequest { status options { premium premiumWithTax cheapest } } }
     cheapest { insuranceSum deductible option { premium } } } }`,
-  statuses: 'query($id: ID!) { quoteRequests(tenderId: $id) { id status attempts failureReason limits { insuranceSum } options { premium } } }',
+  statuses:
+    'query($id: ID!) { quoteRequests(tenderId: $id) { id status attempts failureReason limits { insuranceSum } options { premium } } }',
   riskInformation: 'query($id: ID!) { quoteRequests(tenderId: $id) { id riskInformation } }',
   proposalRiskInformation: 'query($id: ID!) { proposal(tenderId: $id) { entries { quoteRequest { riskInformation } } } }',
 };
@@ -55,14 +59,25 @@ async function post(path: string, body: unknown, token?: string) {
 const requestQuotes = (ids: string[]) =>
   post(
     '/graphql',
-    { query: REQUEST_QUOTES, variables: { input: { tenderId: tender.id, insurerIds: ids, limits: LIMITS_INPUT, riskInformation: { typeOfBusiness: 'Software', additional } } } },
+    {
+      query: REQUEST_QUOTES,
+      variables: {
+        input: { tenderId: tender.id, insurerIds: ids, limits: LIMITS_INPUT, riskInformation: { typeOfBusiness: 'Software', additional } },
+      },
+    },
     tokens.get(Role.BROKER),
   );
 
 beforeAll(async () => {
   buildProduction();
   dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-quote-limits-'));
-  const env = { NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: dataDir, DATABASE_URL: await databaseUrlFor(dataDir), DEMO: 'false' };
+  const env = {
+    NODE_ENV: 'production',
+    JWT_SECRET: TEST_JWT_SECRET,
+    DATA_DIR: dataDir,
+    DATABASE_URL: await databaseUrlFor(dataDir),
+    DEMO: 'false',
+  };
   const orm = await openDatabase(loadConfig(env));
   const credentials = new Map<Role, Credentials>();
   try {
@@ -71,7 +86,11 @@ beforeAll(async () => {
     tender = await em.findOneOrFail(Tender, { status: TenderStatus.QUOTES_AVAILABLE }, { orderBy: { id: 'asc' } });
     // Insurers on an address production refuses: their requests end FAILED at once, nothing leaves the machine.
     const insurers = Array.from({ length: LIMITS.quoteRequestsPerTender }, (_, i) =>
-      em.create(Insurer, { name: `Bound ${String(i).padStart(2, '0')}`, quoteApiUrl: `http://127.0.0.1:9/insurers/${i}`, createdAt: new Date() }),
+      em.create(Insurer, {
+        name: `Bound ${String(i).padStart(2, '0')}`,
+        quoteApiUrl: `http://127.0.0.1:9/insurers/${i}`,
+        createdAt: new Date(),
+      }),
     );
     await em.flush();
     insurerIds = insurers.map((insurer) => insurer.id);
@@ -86,7 +105,8 @@ beforeAll(async () => {
     await orm.close();
   }
   gateway = await spawnGateway(dataDir, await freePort(), { ...env, RATE_LIMIT_PER_MINUTE: '100000' }, { production: true });
-  for (const [role, { appId, secret }] of credentials) tokens.set(role, (await post('/auth/token', { app_id: appId, secret })).body.access_token as string);
+  for (const [role, { appId, secret }] of credentials)
+    tokens.set(role, (await post('/auth/token', { app_id: appId, secret })).body.access_token as string);
 }, 180_000);
 
 afterAll(async () => {
@@ -104,7 +124,7 @@ describe('a tender at the bounds of its quote requests, on the production start'
     }
     // The insurers' requests end (FAILED: address not allowed), so only the bound per tender stands in the way.
     for (let call = LIMITS.quoteRequestsPerTender / INSURERS_PER_CALL; call < 43; call++) {
-      const answer = await requestQuotes(insurerIds.slice((call % 5) * INSURERS_PER_CALL, (call % 5 + 1) * INSURERS_PER_CALL));
+      const answer = await requestQuotes(insurerIds.slice((call % 5) * INSURERS_PER_CALL, ((call % 5) + 1) * INSURERS_PER_CALL));
       expect(answer.status).toBe(409);
       expect(answer.body.errors[0].extensions.code).toBe('CONFLICT');
       expect(gateway.alive()).toBe(true);
@@ -114,14 +134,29 @@ describe('a tender at the bounds of its quote requests, on the production start'
 
   it('stays readable by analysts and brokers whatever they select, with the most options an insurer may store, and the gateway lives', async () => {
     // What the insurers may add: one option per requested limit (the gateway keeps no more), for every request.
-    const orm = await openDatabase(loadConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: dataDir, DATABASE_URL: await databaseUrlFor(dataDir), DEMO: 'false' }));
+    const orm = await openDatabase(
+      loadConfig({
+        NODE_ENV: 'test',
+        JWT_SECRET: TEST_JWT_SECRET,
+        DATA_DIR: dataDir,
+        DATABASE_URL: await databaseUrlFor(dataDir),
+        DEMO: 'false',
+      }),
+    );
     try {
       const requests = await orm.em.fork().find(QuoteRequest, { tender: tender.id }, { fields: ['id'] });
       expect(requests).toHaveLength(LIMITS.quoteRequestsPerTender);
       await orm.em.fork().insertMany(
         QuoteOption,
         requests.flatMap((request) =>
-          LIMITS_INPUT.map((limit, position) => ({ id: newId(), quoteRequest: request.id, position, insuranceSum: limit.insuranceSum, deductible: limit.deductible, premium: 1000 + position })),
+          LIMITS_INPUT.map((limit, position) => ({
+            id: newId(),
+            quoteRequest: request.id,
+            position,
+            insuranceSum: limit.insuranceSum,
+            deductible: limit.deductible,
+            premium: 1000 + position,
+          })),
         ),
       );
     } finally {
@@ -136,11 +171,15 @@ describe('a tender at the bounds of its quote requests, on the production start'
       }
     }
     const [risk, statuses] = await Promise.all(
-      [READS.riskInformation, READS.statuses].map((query) => post('/graphql', { query, variables: { id: tender.id } }, tokens.get(Role.ANALYST))),
+      [READS.riskInformation, READS.statuses].map((query) =>
+        post('/graphql', { query, variables: { id: tender.id } }, tokens.get(Role.ANALYST)),
+      ),
     );
     expect(risk.body.data.quoteRequests).toHaveLength(LIMITS.quoteRequestsPerTender);
     expect(risk.body.data.quoteRequests[0].riskInformation.x).toHaveLength(ELEMENTS);
-    expect(statuses.body.data.quoteRequests.every((request: { options: unknown[] }) => request.options.length === LIMITS.limitsPerQuoteRequest)).toBe(true);
+    expect(
+      statuses.body.data.quoteRequests.every((request: { options: unknown[] }) => request.options.length === LIMITS.limitsPerQuoteRequest),
+    ).toBe(true);
     expect(gateway.alive()).toBe(true);
     expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
   }, 120_000);

@@ -92,7 +92,7 @@ describe('the rate-limit store with a sync interval (RATE_LIMIT_SYNC_MS)', () =>
     limits.shutdown();
   });
 
-  it("sends the tallied hits by itself once the interval has passed", async () => {
+  it('sends the tallied hits by itself once the interval has passed', async () => {
     const limits = new DatabaseRateLimitStore(orm, 'f:', { syncMs: SYNC_MS });
     limits.init({ windowMs: WINDOW_MS } as Options);
     await awayFromWindowEdge(WINDOW_MS);

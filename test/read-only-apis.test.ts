@@ -64,9 +64,17 @@ describe('the read APIs only read', () => {
     for (const path of readApiPaths(successful.id)) {
       for (const method of WRITE_METHODS) {
         const token = path.startsWith('/api/') ? tokens.broker : tokens.insurer;
-        const { status, headers, body } = await send(method, path, token, { url: 'http://127.0.0.1:9/hook', event_types: ['tender.status_changed'], policy_number: 'P-1', since: '2026-01-01T00:00:00Z' });
+        const { status, headers, body } = await send(method, path, token, {
+          url: 'http://127.0.0.1:9/hook',
+          event_types: ['tender.status_changed'],
+          policy_number: 'P-1',
+          since: '2026-01-01T00:00:00Z',
+        });
         const answer = { status, allow: headers.get('allow'), type: headers.get('content-type')?.split(';')[0], code: body?.code };
-        if (JSON.stringify(answer) !== JSON.stringify({ status: 405, allow: 'GET, HEAD', type: 'application/problem+json', code: 'METHOD_NOT_ALLOWED' })) {
+        if (
+          JSON.stringify(answer) !==
+          JSON.stringify({ status: 405, allow: 'GET, HEAD', type: 'application/problem+json', code: 'METHOD_NOT_ALLOWED' })
+        ) {
           refused.push(`${method} ${path}: ${JSON.stringify(answer)}`);
         }
       }
@@ -75,7 +83,10 @@ describe('the read APIs only read', () => {
   });
 
   it('still answers GET and HEAD, and GET of an unknown path is a 404 problem', async () => {
-    const head = await fetch(`${gateway.url}/public/v1/tenders`, { method: 'HEAD', headers: { authorization: `Bearer ${tokens.insurer}` } });
+    const head = await fetch(`${gateway.url}/public/v1/tenders`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${tokens.insurer}` },
+    });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
     expect((await getJson(gateway, `/api/v1/tenders/${successful.id}`, tokens.broker)).status).toBe(200);
@@ -97,10 +108,15 @@ describe('the read APIs only read', () => {
   });
 
   it('tells an integrator who writes to an old path where the write went, and changes nothing', async () => {
-    const confirm = await send('POST', `/public/v1/tenders/${successful.id}/policy-documentation`, tokens.insurer, { policy_number: 'POL-OLD-PATH' });
+    const confirm = await send('POST', `/public/v1/tenders/${successful.id}/policy-documentation`, tokens.insurer, {
+      policy_number: 'POL-OLD-PATH',
+    });
     expect(confirm.status).toBe(405);
     expect(confirm.body.detail).toContain(`POST /integration/v1/tenders/${successful.id}/policy-documentation`);
-    const create = await send('POST', '/api/v1/webhook-endpoints', tokens.broker, { url: 'http://127.0.0.1:9/hook', event_types: ['tender.status_changed'] });
+    const create = await send('POST', '/api/v1/webhook-endpoints', tokens.broker, {
+      url: 'http://127.0.0.1:9/hook',
+      event_types: ['tender.status_changed'],
+    });
     expect(create.status).toBe(405);
     expect(create.body.detail).toContain('/integration/v1/webhook-endpoints');
     const list = await send('GET', '/public/v1/webhook-endpoints', tokens.insurer);
@@ -108,19 +124,24 @@ describe('the read APIs only read', () => {
     expect(list.body.detail).toContain('/integration/v1/webhook-endpoints');
 
     // An endpoint made at the new place is neither changed nor removed through the old one.
-    const made = await send('POST', '/integration/v1/webhook-endpoints', tokens.broker, { url: 'http://127.0.0.1:9/kept', event_types: ['tender.status_changed'] });
+    const made = await send('POST', '/integration/v1/webhook-endpoints', tokens.broker, {
+      url: 'http://127.0.0.1:9/kept',
+      event_types: ['tender.status_changed'],
+    });
     expect(made.status).toBe(201);
     const oldItem = `/api/v1/webhook-endpoints/${made.body._id}`;
-    expect((await send('PATCH', oldItem, tokens.broker, { enabled: false, description: 'changed' })).body.detail).toContain(`/integration/v1/webhook-endpoints/${made.body._id}`);
+    expect((await send('PATCH', oldItem, tokens.broker, { enabled: false, description: 'changed' })).body.detail).toContain(
+      `/integration/v1/webhook-endpoints/${made.body._id}`,
+    );
     expect((await send('POST', `${oldItem}/rotate-secret`, tokens.broker)).status).toBe(405);
     expect((await send('DELETE', oldItem, tokens.broker)).status).toBe(405);
 
     const em = gateway.em();
     expect((await em.findOneOrFail(Tender, { id: successful.id })).policyNumber ?? null).toBeNull();
     const endpoints = await em.find(WebhookEndpoint, {});
-    expect(endpoints.map((endpoint) => ({ url: endpoint.url, disabledAt: endpoint.disabledAt ?? null, description: endpoint.description }))).toEqual([
-      { url: 'http://127.0.0.1:9/kept', disabledAt: null, description: made.body.description },
-    ]);
+    expect(
+      endpoints.map((endpoint) => ({ url: endpoint.url, disabledAt: endpoint.disabledAt ?? null, description: endpoint.description })),
+    ).toEqual([{ url: 'http://127.0.0.1:9/kept', disabledAt: null, description: made.body.description }]);
     expect((await send('DELETE', `/integration/v1/webhook-endpoints/${made.body._id}`, tokens.broker)).status).toBe(204);
   });
 });
@@ -136,7 +157,7 @@ describe('the integration API at /integration/v1', () => {
     expect({ status: get.status, allow: get.headers.get('allow') }).toEqual({ status: 405, allow: 'POST' });
   });
 
-  it("lets insurer and broker clients each manage their own webhook endpoints at one path; internal users use GraphQL", async () => {
+  it('lets insurer and broker clients each manage their own webhook endpoints at one path; internal users use GraphQL', async () => {
     const prefix = '/integration/v1/webhook-endpoints';
     const mine = await send('POST', prefix, tokens.insurer, { url: 'http://127.0.0.1:9/insurer', event_types: ['tender.invited'] });
     expect(mine.status).toBe(201);
@@ -148,10 +169,15 @@ describe('the integration API at /integration/v1', () => {
     expect((await send('PATCH', `${prefix}/${mine.body._id}`, tokens.insurer, { enabled: false })).body.enabled).toBe(false);
     expect((await send('POST', `${prefix}/${mine.body._id}/rotate-secret`, tokens.insurer)).body.secret).not.toBe(mine.body.secret);
     expect((await send('GET', `${prefix}/${mine.body._id}/deliveries`, tokens.insurer)).body.metadata.count).toBe('0');
-    expect((await send('POST', `${prefix}/${mine.body._id}/replay`, tokens.insurer, { since: '2026-01-01T00:00:00Z' })).body).toEqual({ requeued: 0 });
+    expect((await send('POST', `${prefix}/${mine.body._id}/replay`, tokens.insurer, { since: '2026-01-01T00:00:00Z' })).body).toEqual({
+      requeued: 0,
+    });
     const internal = await send('GET', prefix, tokens.internal);
     expect({ status: internal.status, code: internal.body.code }).toEqual({ status: 403, code: 'FORBIDDEN' });
-    for (const [token, id] of [[tokens.insurer, mine.body._id], [tokens.broker, theirs.body._id]]) {
+    for (const [token, id] of [
+      [tokens.insurer, mine.body._id],
+      [tokens.broker, theirs.body._id],
+    ]) {
       expect((await send('DELETE', `${prefix}/${id}`, token)).status).toBe(204);
     }
     const wrongMethod = await send('PUT', prefix, tokens.broker, {});

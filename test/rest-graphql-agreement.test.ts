@@ -33,7 +33,15 @@ describe('REST and GraphQL agree', () => {
   const cases = [
     { sort: [], status: undefined, skip: 0, limit: 50 },
     { sort: [{ field: 'UPDATED_AT', direction: 'DESC' }], status: undefined, skip: 10, limit: 200 },
-    { sort: [{ field: 'STATUS', direction: 'ASC' }, { field: 'PRODUCT', direction: 'DESC' }], status: ['CLOSED', 'SUCCESSFUL'], skip: 3, limit: 37 },
+    {
+      sort: [
+        { field: 'STATUS', direction: 'ASC' },
+        { field: 'PRODUCT', direction: 'DESC' },
+      ],
+      status: ['CLOSED', 'SUCCESSFUL'],
+      skip: 3,
+      limit: 37,
+    },
     { sort: [{ field: 'PRODUCT', direction: 'ASC' }], status: ['QUOTES_AVAILABLE'], skip: 0, limit: 1 },
   ];
 
@@ -41,7 +49,8 @@ describe('REST and GraphQL agree', () => {
     it.each(cases)(`for the ${viewer} the REST page equals the aliased GraphQL result (%o)`, async (params) => {
       const { token, prefix } = viewers[viewer];
       const query = new URLSearchParams({ skip: String(params.skip), limit: String(params.limit) });
-      if (params.sort.length) query.set('sort', params.sort.map((s) => `${s.direction === 'DESC' ? '-' : ''}${REST_SORT[s.field]}`).join(','));
+      if (params.sort.length)
+        query.set('sort', params.sort.map((s) => `${s.direction === 'DESC' ? '-' : ''}${REST_SORT[s.field]}`).join(','));
       if (params.status) query.set('status', params.status.join(','));
       const rest = await getJson(gateway, `${prefix}/tenders?${query}`, token);
       expect(rest.status).toBe(200);

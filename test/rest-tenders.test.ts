@@ -54,27 +54,48 @@ describe('REST tender lists', () => {
     ['/public/v1/tenders/successful', () => insurer, PER_STATUS.SUCCESSFUL, [TenderStatus.SUCCESSFUL]],
     ['/public/v1/tenders/closed', () => insurer, PER_STATUS.CLOSED, [TenderStatus.CLOSED]],
     ['/api/v1/tenders', () => broker, TOTAL, Object.values(TenderStatus)],
-    ['/public/v1/tenders/open (broker token)', () => broker, OPEN, ['QUOTES_AVAILABLE', 'IN_NEGOTIATION', 'IN_COVERNOTE', 'REOPENED'] as TenderStatus[]],
+    [
+      '/public/v1/tenders/open (broker token)',
+      () => broker,
+      OPEN,
+      ['QUOTES_AVAILABLE', 'IN_NEGOTIATION', 'IN_COVERNOTE', 'REOPENED'] as TenderStatus[],
+    ],
     ['/api/v1/tenders/open', () => broker, OPEN, ['QUOTES_AVAILABLE', 'IN_NEGOTIATION', 'IN_COVERNOTE', 'REOPENED'] as TenderStatus[]],
     ['/api/v1/tenders/successful', () => broker, PER_STATUS.SUCCESSFUL, [TenderStatus.SUCCESSFUL]],
     ['/api/v1/tenders/closed', () => broker, PER_STATUS.CLOSED, [TenderStatus.CLOSED]],
   ];
 
-  it.each(paths)('%s answers the envelope with string count/skip/limit, the total and only its statuses', async (label, token, total, statuses) => {
-    const path = label.split(' ')[0];
-    const { status, body, headers } = await getJson(gateway, path, token());
-    expect(status).toBe(200);
-    expect(headers.get('content-type')).toMatch(/^application\/json/);
-    expect(body.metadata).toEqual({ count: String(total), skip: '0', limit: '50', sort: {}, next: null });
-    expect(body.payload).toHaveLength(total);
-    for (const tender of body.payload) expect(statuses).toContain(tender.status);
-  });
+  it.each(paths)(
+    '%s answers the envelope with string count/skip/limit, the total and only its statuses',
+    async (label, token, total, statuses) => {
+      const path = label.split(' ')[0];
+      const { status, body, headers } = await getJson(gateway, path, token());
+      expect(status).toBe(200);
+      expect(headers.get('content-type')).toMatch(/^application\/json/);
+      expect(body.metadata).toEqual({ count: String(total), skip: '0', limit: '50', sort: {}, next: null });
+      expect(body.payload).toHaveLength(total);
+      for (const tender of body.payload) expect(statuses).toContain(tender.status);
+    },
+  );
 
   it('shows every field of spec 2.1 with REST names and millisecond UTC timestamps', async () => {
     const { body } = await getJson(gateway, '/api/v1/tenders?limit=1', broker);
     const [tender] = body.payload;
     expect(Object.keys(tender).sort()).toEqual(
-      ['_id', 'broker_company', 'changes_metadata', 'created_at', 'customer', 'line_of_business', 'person_in_charge', 'policy_documentation', 'product', 'status', 'tax_rate', 'updated_at'].sort(),
+      [
+        '_id',
+        'broker_company',
+        'changes_metadata',
+        'created_at',
+        'customer',
+        'line_of_business',
+        'person_in_charge',
+        'policy_documentation',
+        'product',
+        'status',
+        'tax_rate',
+        'updated_at',
+      ].sort(),
     );
     expect(tender.created_at).toMatch(ISO_MS);
     expect(tender.updated_at).toMatch(ISO_MS);
@@ -171,7 +192,7 @@ describe('REST tender lists', () => {
     expect(body.errors[0].parameter).toBe(query.split('=')[0]);
   });
 
-  it('refuses a status outside the path\'s own set', async () => {
+  it("refuses a status outside the path's own set", async () => {
     const { status, body } = await getJson(gateway, '/api/v1/tenders/closed?status=REOPENED', broker);
     expect(status).toBe(400);
     expect(body.errors[0]).toMatchObject({ parameter: 'status' });

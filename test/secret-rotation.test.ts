@@ -39,9 +39,9 @@ describe('secret rotation and token requests in flight', () => {
     // Some requests ahead of the rotation, then the rotation, then many that read the client while the new secret is
     // being hashed and wait behind that derivation for their own.
     const ahead = Array.from({ length: 4 }, () => askForToken(broker));
-    const rotation = graphql(gateway, internal, 'mutation($appId: String!) { rotateApiClientSecret(appId: $appId) { secret } }', { appId: broker.appId }).then(
-      (answer) => ({ ...answer, at: performance.now() }),
-    );
+    const rotation = graphql(gateway, internal, 'mutation($appId: String!) { rotateApiClientSecret(appId: $appId) { secret } }', {
+      appId: broker.appId,
+    }).then((answer) => ({ ...answer, at: performance.now() }));
     const behind = Array.from({ length: 36 }, () => askForToken(broker));
     const rotated = await rotation;
     expect(rotated.body.errors).toBeUndefined();

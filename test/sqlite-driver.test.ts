@@ -49,11 +49,14 @@ describe('the SQLite driver', () => {
     expect(reads.size).toBe(1);
 
     const updates = await distinctTexts(async () => {
-      for (const [i, { id }] of tenders.entries()) await orm.em.fork().nativeUpdate(Tender, { id }, { updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)) });
+      for (const [i, { id }] of tenders.entries())
+        await orm.em.fork().nativeUpdate(Tender, { id }, { updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)) });
     });
     expect(updates.size).toBe(1);
     const stamped = await orm.em.fork().find(Tender, {}, { fields: ['updatedAt'], orderBy: { id: 'asc' } });
-    expect(stamped.map((tender) => tender.updatedAt.toISOString())).toEqual(tenders.map((_, i) => new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString()));
+    expect(stamped.map((tender) => tender.updatedAt.toISOString())).toEqual(
+      tenders.map((_, i) => new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString()),
+    );
 
     // Lists of different values but one length share a text; the values still select exactly their rows.
     const pairs = await distinctTexts(async () => {
@@ -84,7 +87,9 @@ describe('the SQLite driver', () => {
       requestedBy: 'driver-test',
     });
     await stored.flush();
-    const found = await orm.em.fork().findOneOrFail(QuoteRequest, { id: request.id, insurerReference: null }, { populate: ['riskInformation'] });
+    const found = await orm.em
+      .fork()
+      .findOneOrFail(QuoteRequest, { id: request.id, insurerReference: null }, { populate: ['riskInformation'] });
     expect(found.riskInformation).toEqual(riskInformation);
     expect(found.limits).toEqual([{ insurance_sum: 1_000_000, deductible: 0 }]);
   });

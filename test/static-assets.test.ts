@@ -49,7 +49,10 @@ describe('static assets', () => {
       last = await get('127.0.0.2', i % 2 === 0 ? '/docs/assets/swagger-ui.css' : graphiqlPath, { 'accept-encoding': 'gzip' });
       statuses.push(last.status);
     }
-    expect(statuses.slice(0, 12).every((status) => status === 200), String(statuses)).toBe(true);
+    expect(
+      statuses.slice(0, 12).every((status) => status === 200),
+      String(statuses),
+    ).toBe(true);
     expect(last!.status).toBe(429);
     expect(last!.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(JSON.parse(last!.body.toString())).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
@@ -109,7 +112,10 @@ describe('static assets', () => {
     const docs = await get('127.0.0.6', '/docs/assets/swagger-ui-bundle.js', { 'accept-encoding': 'br' });
     expect(docs.status).toBe(200);
     expect(docs.headers['cache-control']).toMatch(/^public/);
-    const docsAgain = await get('127.0.0.6', '/docs/assets/swagger-ui-bundle.js', { 'accept-encoding': 'br', 'if-none-match': docs.headers.etag as string });
+    const docsAgain = await get('127.0.0.6', '/docs/assets/swagger-ui-bundle.js', {
+      'accept-encoding': 'br',
+      'if-none-match': docs.headers.etag as string,
+    });
     expect(docsAgain.status).toBe(304);
     expect((await get('127.0.0.6', '/docs/assets/nope.js')).status).toBe(404);
   });

@@ -41,17 +41,20 @@ describe('cursor paging of the REST lists (after, metadata.next)', () => {
     ['/api/v1/tenders', 'limit=5&sort=created_at', () => internal],
   ];
 
-  it.each(cases)('%s?%s walked by its cursors gives every tender once, in the order one big page gives them', async (path, query, token) => {
-    const whole = await getJson(gateway, `${path}?${query.replace(/limit=\d+/, 'limit=200')}`, token());
-    expect(whole.body.metadata.next).toBeNull();
-    const { ids, pages } = await walk(path, token(), query);
-    expect(ids).toEqual(whole.body.payload.map((tender: { _id: string }) => tender._id));
-    expect(ids.length).toBeGreaterThan(2);
-    // Every page reports the total, and only the last has no next.
-    for (const page of pages) expect(page.metadata.count).toBe(String(ids.length));
-    expect(pages.at(-1).metadata.next).toBeNull();
-    expect(pages.slice(0, -1).every((page) => typeof page.metadata.next === 'string')).toBe(true);
-  });
+  it.each(cases)(
+    '%s?%s walked by its cursors gives every tender once, in the order one big page gives them',
+    async (path, query, token) => {
+      const whole = await getJson(gateway, `${path}?${query.replace(/limit=\d+/, 'limit=200')}`, token());
+      expect(whole.body.metadata.next).toBeNull();
+      const { ids, pages } = await walk(path, token(), query);
+      expect(ids).toEqual(whole.body.payload.map((tender: { _id: string }) => tender._id));
+      expect(ids.length).toBeGreaterThan(2);
+      // Every page reports the total, and only the last has no next.
+      for (const page of pages) expect(page.metadata.count).toBe(String(ids.length));
+      expect(pages.at(-1).metadata.next).toBeNull();
+      expect(pages.slice(0, -1).every((page) => typeof page.metadata.next === 'string')).toBe(true);
+    },
+  );
 
   it('a page that holds the rest of the list has no next, and a full last page is followed by none', async () => {
     const { body } = await getJson(gateway, '/api/v1/tenders?limit=11', broker);
@@ -74,7 +77,14 @@ describe('cursor paging of the REST lists (after, metadata.next)', () => {
     const first = await getJson(gateway, '/api/v1/tenders?limit=2', broker);
     const cursor = first.body.metadata.next as string;
     const forged = Buffer.from(JSON.stringify([1, 'createdAt:desc,id:desc', 'not a time', 'x'])).toString('base64url');
-    for (const query of [`after=${cursor}&skip=2`, `after=${cursor}&sort=product`, `after=${forged}`, 'after=%7B%7D', 'after=bm90LWpzb24', `after=${'a'.repeat(2000)}`]) {
+    for (const query of [
+      `after=${cursor}&skip=2`,
+      `after=${cursor}&sort=product`,
+      `after=${forged}`,
+      'after=%7B%7D',
+      'after=bm90LWpzb24',
+      `after=${'a'.repeat(2000)}`,
+    ]) {
       const { status, body, headers } = await getJson(gateway, `/api/v1/tenders?${query}`, broker);
       expect(status, query).toBe(400);
       expect(headers.get('content-type')).toMatch(/^application\/problem\+json/);
@@ -84,7 +94,11 @@ describe('cursor paging of the REST lists (after, metadata.next)', () => {
 
   it("a broker's cursor never reaches another broker's tenders", async () => {
     const { ids } = await walk('/api/v1/tenders', broker, 'limit=4');
-    const others = await getJson(gateway, '/api/v1/tenders?limit=200', await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[1].id }));
+    const others = await getJson(
+      gateway,
+      '/api/v1/tenders?limit=200',
+      await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[1].id }),
+    );
     expect(others.body.payload).toHaveLength(3);
     for (const tender of others.body.payload) expect(ids).not.toContain(tender._id);
   });
@@ -92,7 +106,11 @@ describe('cursor paging of the REST lists (after, metadata.next)', () => {
   it("in a sort of mixed directions too, a broker's cursor never reaches another broker's tenders", async () => {
     // Another broker's tender that ties on status with broker 0's and was created before all of them: after any
     // position, it would be next but for the visibility filter.
-    const older = await createTender(gateway.em(), world, { broker: 1, status: PAGING_STATUSES[0], createdAt: new Date('2025-01-01T00:00:00.000Z') });
+    const older = await createTender(gateway.em(), world, {
+      broker: 1,
+      status: PAGING_STATUSES[0],
+      createdAt: new Date('2025-01-01T00:00:00.000Z'),
+    });
     const whole = await getJson(gateway, '/api/v1/tenders?limit=200&sort=status,-created_at', broker);
     const { ids } = await walk('/api/v1/tenders', broker, 'limit=2&sort=status,-created_at');
     expect(ids).not.toContain(older.id);

@@ -50,7 +50,8 @@ describe('a tender from creation to sealed policy', () => {
         riskInformation: { turnover: { amount: 2_500_000, currency: 'EUR' }, typeOfBusiness: 'Retail' },
       },
     });
-    const proposalQuery = 'query($id: ID!) { proposal(tenderId: $id) { entries { quoteRequest { status } } cheapest { insurer { id } option { id premium } } } }';
+    const proposalQuery =
+      'query($id: ID!) { proposal(tenderId: $id) { entries { quoteRequest { status } } cheapest { insurer { id } option { id premium } } } }';
     const proposal = await waitFor('all three quotes', async () => {
       const { body } = await graphql(gateway, broker, proposalQuery, { id: tenderId });
       return body.data.proposal.entries.every((e: any) => e.quoteRequest.status === 'QUOTED') && body.data.proposal;
@@ -96,7 +97,13 @@ describe('a tender from creation to sealed policy', () => {
     const loser = await getJson(gateway, `/public/v1/tenders/successful`, await insurerToken(anchor.id));
     expect(loser.body.payload).toHaveLength(1);
     const redacted = loser.body.payload[0];
-    expect([redacted.customer, redacted.broker_company, redacted.person_in_charge, redacted.tax_rate, redacted.policy_documentation]).toEqual([null, null, null, null, null]);
+    expect([
+      redacted.customer,
+      redacted.broker_company,
+      redacted.person_in_charge,
+      redacted.tax_rate,
+      redacted.policy_documentation,
+    ]).toEqual([null, null, null, null, null]);
     expect(redacted.status).toBe('SUCCESSFUL');
   });
 });

@@ -38,7 +38,12 @@ async function run(operation: TenderOperation, token: string, tenderId: string, 
 const snapshot = async (id: string) => {
   const em = gateway.em();
   const tender = await em.findOneOrFail(Tender, { id });
-  return { status: tender.status, version: tender.version, metadata: tender.changesMetadata, history: await em.count(TenderHistoryEntry, { tender: id }) };
+  return {
+    status: tender.status,
+    version: tender.version,
+    metadata: tender.changesMetadata,
+    history: await em.count(TenderHistoryEntry, { tender: id }),
+  };
 };
 
 beforeAll(async () => {
@@ -59,7 +64,11 @@ describe('createTender', () => {
     product: 'Cyber Protect',
     lineOfBusinessId: world.lines.cyber.id,
     brokerCompanyId: world.brokers[0].id,
-    customer: { companyId: 'CUS-9', name: 'Neue Kunde GmbH', address: { street: 'Ring', houseNumber: '1', zip: '80331', city: 'München', country: 'DE' } },
+    customer: {
+      companyId: 'CUS-9',
+      name: 'Neue Kunde GmbH',
+      address: { street: 'Ring', houseNumber: '1', zip: '80331', city: 'München', country: 'DE' },
+    },
     submitter: { accountId: 'ACC-77', email: 'anna@broker.example', firstName: 'Anna', lastName: 'Berg', salutation: 'Ms' },
     taxRate: 0.19,
     riskInformation: { employees: 40 },
@@ -69,9 +78,32 @@ describe('createTender', () => {
     const { body } = await graphql(
       gateway,
       tokens.internal,
-      `mutation($input: CreateTenderInput!) { createTender(input: $input) {
-         id status changesMetadata createdAt customer { name address { country } } personInCharge { accountId email }
-         history { actor actorRole fromStatus toStatus } } }`,
+      `
+        mutation ($input: CreateTenderInput!) {
+          createTender(input: $input) {
+            id
+            status
+            changesMetadata
+            createdAt
+            customer {
+              name
+              address {
+                country
+              }
+            }
+            personInCharge {
+              accountId
+              email
+            }
+            history {
+              actor
+              actorRole
+              fromStatus
+              toStatus
+            }
+          }
+        }
+      `,
       { input: input() },
     );
     expect(body.errors).toBeUndefined();
@@ -80,7 +112,9 @@ describe('createTender', () => {
     expect(tender.changesMetadata).toEqual({ status_changed_to_quotes_available: tender.createdAt });
     expect(tender.customer).toEqual({ name: 'Neue Kunde GmbH', address: { country: 'DE' } });
     expect(tender.personInCharge).toEqual({ accountId: 'ACC-77', email: 'anna@broker.example' });
-    expect(tender.history).toEqual([{ actor: expect.stringMatching(/^internal-/), actorRole: 'INTERNAL', fromStatus: null, toStatus: 'QUOTES_AVAILABLE' }]);
+    expect(tender.history).toEqual([
+      { actor: expect.stringMatching(/^internal-/), actorRole: 'INTERNAL', fromStatus: null, toStatus: 'QUOTES_AVAILABLE' },
+    ]);
     // The broker sees it at once through REST.
     const rest = await getJson(gateway, `/api/v1/tenders/${tender.id}`, tokens.broker);
     expect(rest.body.changes_metadata).toEqual({ status_changed_to_quotes_available: tender.createdAt });
@@ -93,7 +127,12 @@ describe('createTender', () => {
     bad.customer.address.country = 'DEU';
     bad.submitter.email = 'anna-at-broker';
     bad.lineOfBusinessId = 'no-such-line';
-    const { body } = await graphql(gateway, tokens.internal, 'mutation($input: CreateTenderInput!) { createTender(input: $input) { id } }', { input: bad });
+    const { body } = await graphql(
+      gateway,
+      tokens.internal,
+      'mutation($input: CreateTenderInput!) { createTender(input: $input) { id } }',
+      { input: bad },
+    );
     expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(body.errors[0].extensions.errors.map((e: { parameter: string }) => e.parameter).sort()).toEqual(
       ['customer.address.country', 'lineOfBusinessId', 'submitter.email', 'taxRate'].sort(),
@@ -103,7 +142,9 @@ describe('createTender', () => {
 
   it('is for internal tokens only', async () => {
     for (const role of ['broker', 'insurer', 'analyst']) {
-      const { body } = await graphql(gateway, tokens[role], 'mutation($input: CreateTenderInput!) { createTender(input: $input) { id } }', { input: input() });
+      const { body } = await graphql(gateway, tokens[role], 'mutation($input: CreateTenderInput!) { createTender(input: $input) { id } }', {
+        input: input(),
+      });
       expect(body.errors[0].extensions.code, role).toBe('FORBIDDEN');
     }
   });
@@ -130,8 +171,8 @@ describe('the transition table', () => {
     expect(entry).toMatchObject({ fromStatus: from, toStatus: to, actorRole: role });
   });
 
-  const disallowed = (Object.entries(TRANSITIONS) as [TenderOperation, (typeof TRANSITIONS)[TenderOperation]][]).flatMap(([operation, rule]) =>
-    ALL_STATUSES.filter((status) => !rule.from.includes(status)).map((from) => ({ operation, from })),
+  const disallowed = (Object.entries(TRANSITIONS) as [TenderOperation, (typeof TRANSITIONS)[TenderOperation]][]).flatMap(
+    ([operation, rule]) => ALL_STATUSES.filter((status) => !rule.from.includes(status)).map((from) => ({ operation, from })),
   );
 
   it.each(disallowed)('$operation from $from is INVALID_TRANSITION and changes nothing', async ({ operation, from }) => {
@@ -142,7 +183,7 @@ describe('the transition table', () => {
     expect(await snapshot(tender.id)).toEqual(before);
   });
 
-  it('wrong roles are FORBIDDEN, another broker\'s tender NOT_FOUND, and nothing changes', async () => {
+  it("wrong roles are FORBIDDEN, another broker's tender NOT_FOUND, and nothing changes", async () => {
     const cases: [TenderOperation, TenderStatus, string, string][] = [
       ['startNegotiation', TenderStatus.QUOTES_AVAILABLE, 'insurer', 'FORBIDDEN'],
       ['startNegotiation', TenderStatus.QUOTES_AVAILABLE, 'analyst', 'FORBIDDEN'],
@@ -174,7 +215,8 @@ describe('the transition table', () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => run('closeTender', tokens.broker, tender.id, option.id)));
     const winners = results.filter((body) => !body.errors);
     expect(winners).toHaveLength(1);
-    for (const loser of results.filter((body) => body.errors)) expect(['CONFLICT', 'INVALID_TRANSITION']).toContain(loser.errors[0].extensions.code);
+    for (const loser of results.filter((body) => body.errors))
+      expect(['CONFLICT', 'INVALID_TRANSITION']).toContain(loser.errors[0].extensions.code);
     expect((await snapshot(tender.id)).history).toBe(1);
   });
 
@@ -184,13 +226,26 @@ describe('the transition table', () => {
     const foreign = await run('orderCover', tokens.broker, first.id, option.id);
     expect(foreign.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ parameter: 'quoteOptionId' }] });
     expect((await run('orderCover', tokens.broker, second.id, option.id)).errors).toBeUndefined();
-    const { body } = await graphql(gateway, tokens.broker, 'query($id: ID!) { proposal(tenderId: $id) { orderedOptionId entries { quoteRequest { options { id ordered } } } } }', { id: second.id });
+    const { body } = await graphql(
+      gateway,
+      tokens.broker,
+      'query($id: ID!) { proposal(tenderId: $id) { orderedOptionId entries { quoteRequest { options { id ordered } } } } }',
+      { id: second.id },
+    );
     expect(body.data.proposal.orderedOptionId).toBe(option.id);
     expect(body.data.proposal.entries[0].quoteRequest.options).toEqual([{ id: option.id, ordered: true }]);
     // Another invited insurer learns neither which option was ordered nor who asked for quotes.
     await receivedQuote(gateway.em(), second, world.insurers[1]);
-    const other = await graphql(gateway, tokens.otherInsurer, 'query($id: ID!) { proposal(tenderId: $id) { orderedOptionId entries { quoteRequest { requestedBy options { ordered } } } } }', { id: second.id });
-    expect(other.body.data.proposal).toEqual({ orderedOptionId: null, entries: [{ quoteRequest: { requestedBy: null, options: [{ ordered: false }] } }] });
+    const other = await graphql(
+      gateway,
+      tokens.otherInsurer,
+      'query($id: ID!) { proposal(tenderId: $id) { orderedOptionId entries { quoteRequest { requestedBy options { ordered } } } } }',
+      { id: second.id },
+    );
+    expect(other.body.data.proposal).toEqual({
+      orderedOptionId: null,
+      entries: [{ quoteRequest: { requestedBy: null, options: [{ ordered: false }] } }],
+    });
   });
 
   it('reopening clears the order: the insurer can no longer finalise, the broker orders again', async () => {
@@ -216,7 +271,11 @@ describe('policy documentation', () => {
     expect(pending.body.policy_documentation).toEqual({ status: 'PENDING', policy_number: null, confirmed_at: null });
     const response = await post(tokens.insurer, tender.id, { policy_number: 'POL-2026/001', confirmed_at: '2026-11-20T10:00:00.000Z' });
     expect(response.status).toBe(200);
-    expect((await json(response)).policy_documentation).toEqual({ status: 'CONFIRMED', policy_number: 'POL-2026/001', confirmed_at: '2026-11-20T10:00:00.000Z' });
+    expect((await json(response)).policy_documentation).toEqual({
+      status: 'CONFIRMED',
+      policy_number: 'POL-2026/001',
+      confirmed_at: '2026-11-20T10:00:00.000Z',
+    });
     expect((await post(tokens.insurer, tender.id, { policy_number: 'POL-2026/001' })).status).toBe(200);
     const changed = await post(tokens.insurer, tender.id, { policy_number: 'POL-OTHER' });
     expect(changed.status).toBe(409);
@@ -226,10 +285,16 @@ describe('policy documentation', () => {
   it('refuses a confirmation time before the contract was finalised or beyond the clock skew ahead of now, naming confirmed_at', async () => {
     const { tender } = await tenderIn(TenderStatus.SUCCESSFUL);
     const succeededAt = tender.changesMetadata.status_changed_to_successful;
-    for (const confirmed_at of ['0001-01-01T00:00:00.000Z', new Date(Date.parse(succeededAt) - 1).toISOString(), new Date(Date.now() + 5 * 60_000).toISOString()]) {
+    for (const confirmed_at of [
+      '0001-01-01T00:00:00.000Z',
+      new Date(Date.parse(succeededAt) - 1).toISOString(),
+      new Date(Date.now() + 5 * 60_000).toISOString(),
+    ]) {
       const response = await post(tokens.insurer, tender.id, { policy_number: 'POL-T1', confirmed_at });
       expect(response.status, confirmed_at).toBe(400);
-      expect((await json(response)).errors[0].message, confirmed_at).toMatch(/must not lie (before the contract was finalised|in the future)/);
+      expect((await json(response)).errors[0].message, confirmed_at).toMatch(
+        /must not lie (before the contract was finalised|in the future)/,
+      );
     }
     expect((await post(tokens.insurer, tender.id, { policy_number: 'POL-T1', confirmed_at: succeededAt })).status).toBe(200);
   });
@@ -245,11 +310,17 @@ describe('policy documentation', () => {
     };
     const losing = await rest(awarded.id);
     expect(losing).toEqual(await rest(unordered.id));
-    expect(losing).toMatchObject({ status: 403, body: { code: 'FORBIDDEN', detail: 'Only the insurer of the ordered option may confirm the policy documentation' } });
+    expect(losing).toMatchObject({
+      status: 403,
+      body: { code: 'FORBIDDEN', detail: 'Only the insurer of the ordered option may confirm the policy documentation' },
+    });
     for (const operation of ['finaliseContract'] as const) {
       const lost = await run(operation, tokens.otherInsurer, awarded.id, '');
       const none = await run(operation, tokens.otherInsurer, unordered.id, '');
-      expect(lost.errors[0], operation).toMatchObject({ message: 'Only the insurer of the ordered option may finalise the contract', extensions: { code: 'FORBIDDEN' } });
+      expect(lost.errors[0], operation).toMatchObject({
+        message: 'Only the insurer of the ordered option may finalise the contract',
+        extensions: { code: 'FORBIDDEN' },
+      });
       expect(none.errors[0].message).toBe(lost.errors[0].message);
       expect(none.errors[0].extensions).toEqual(lost.errors[0].extensions);
     }
@@ -273,11 +344,24 @@ describe('policy documentation', () => {
     const early = await post(tokens.insurer, open.id, { policy_number: 'X-1' });
     expect(early.status).toBe(409);
     expect((await json(early)).code).toBe('INVALID_TRANSITION');
-    const bodies = [{}, { policy_number: 7 }, { policy_number: 'has spaces' }, { policy_number: 'P-1', confirmed_at: 'soon' }, { policy_number: 'P-1', confirmed_at: '0000-01-01T00:00:00+01:00' }, { policy_number: 'P-1', extra: true }];
+    const bodies = [
+      {},
+      { policy_number: 7 },
+      { policy_number: 'has spaces' },
+      { policy_number: 'P-1', confirmed_at: 'soon' },
+      { policy_number: 'P-1', confirmed_at: '0000-01-01T00:00:00+01:00' },
+      { policy_number: 'P-1', extra: true },
+    ];
     for (const body of bodies) {
       expect((await post(tokens.insurer, tender.id, body)).status, JSON.stringify(body)).toBe(400);
     }
-    expect((await fetch(`${gateway.url}/integration/v1/tenders/${tender.id}/policy-documentation`, { headers: { authorization: `Bearer ${tokens.insurer}` } })).status).toBe(405);
+    expect(
+      (
+        await fetch(`${gateway.url}/integration/v1/tenders/${tender.id}/policy-documentation`, {
+          headers: { authorization: `Bearer ${tokens.insurer}` },
+        })
+      ).status,
+    ).toBe(405);
   });
 });
 
@@ -313,15 +397,53 @@ describe('history and statistics', () => {
       const { body } = await graphql(
         fresh,
         analyst,
-        `query($from: DateTimeISO) { tenderStatistics(from: $from) { tenders byStatus { status count } byLineOfBusiness { lineOfBusiness { name } count }
-           insurers { insurer { name } requests responses responseRate } premiums { lineOfBusiness { name } options min median max } } }`,
+        `
+          query ($from: DateTimeISO) {
+            tenderStatistics(from: $from) {
+              tenders
+              byStatus {
+                status
+                count
+              }
+              byLineOfBusiness {
+                lineOfBusiness {
+                  name
+                }
+                count
+              }
+              insurers {
+                insurer {
+                  name
+                }
+                requests
+                responses
+                responseRate
+              }
+              premiums {
+                lineOfBusiness {
+                  name
+                }
+                options
+                min
+                median
+                max
+              }
+            }
+          }
+        `,
         { from: from.toISOString() },
       );
       expect(body.errors).toBeUndefined();
       const stats = body.data.tenderStatistics;
       expect(stats.tenders).toBe(2);
-      expect(stats.byStatus).toEqual([{ status: 'CLOSED', count: 1 }, { status: 'QUOTES_AVAILABLE', count: 1 }]);
-      expect(stats.byLineOfBusiness).toEqual([{ lineOfBusiness: { name: 'Cyber' }, count: 1 }, { lineOfBusiness: { name: 'D&O' }, count: 1 }]);
+      expect(stats.byStatus).toEqual([
+        { status: 'CLOSED', count: 1 },
+        { status: 'QUOTES_AVAILABLE', count: 1 },
+      ]);
+      expect(stats.byLineOfBusiness).toEqual([
+        { lineOfBusiness: { name: 'Cyber' }, count: 1 },
+        { lineOfBusiness: { name: 'D&O' }, count: 1 },
+      ]);
       expect(stats.insurers).toEqual([
         { insurer: { name: 'Alpha Insurance' }, requests: 2, responses: 2, responseRate: 1 },
         { insurer: { name: 'Beta Insurance' }, requests: 1, responses: 1, responseRate: 1 },

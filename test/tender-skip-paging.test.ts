@@ -27,7 +27,13 @@ async function wholeList(path: string, query: string, token: string): Promise<st
   return idsOf(body);
 }
 
-async function pageAt(path: string, query: string, token: string, skip: number, limit: number): Promise<{ ids: string[]; next: string | null; count: string }> {
+async function pageAt(
+  path: string,
+  query: string,
+  token: string,
+  skip: number,
+  limit: number,
+): Promise<{ ids: string[]; next: string | null; count: string }> {
   const { status, body } = await getJson(gateway, `${path}?${query}${query ? '&' : ''}skip=${skip}&limit=${limit}`, token);
   expect(status, JSON.stringify(body)).toBe(200);
   return { ids: idsOf(body), next: body.metadata.next, count: body.metadata.count };
@@ -47,7 +53,35 @@ describe('paging by skip from kept positions', () => {
     const whole = await wholeList(path, query, token());
     expect(whole.length).toBeGreaterThan(4);
     // Forward, a deep page first, backwards, and every one again: from no position, the nearest one, an exact one.
-    const skips = [0, 2, 4, 6, 8, 10, 12, 14, whole.length - 1, 5, 3, 1, 7, 0, 2, 4, 6, 8, 10, 12, 14, whole.length - 1, 5, 3, 1, 7, whole.length + 3];
+    const skips = [
+      0,
+      2,
+      4,
+      6,
+      8,
+      10,
+      12,
+      14,
+      whole.length - 1,
+      5,
+      3,
+      1,
+      7,
+      0,
+      2,
+      4,
+      6,
+      8,
+      10,
+      12,
+      14,
+      whole.length - 1,
+      5,
+      3,
+      1,
+      7,
+      whole.length + 3,
+    ];
     for (const skip of skips) {
       const page = await pageAt(path, query, token(), skip, 2);
       expect(page.ids, `skip ${skip}`).toEqual(whole.slice(skip, skip + 2));
@@ -68,8 +102,14 @@ describe('paging by skip from kept positions', () => {
     const wholes = await Promise.all(lists.map(([path, query, token]) => wholeList(path, query, token)));
     for (let round = 0; round < 2; round++) {
       for (const [i, [path, query, token]] of lists.entries()) {
-        for (const [skip, limit] of [[1, 3], [4, 1], [2, 2]]) {
-          expect((await pageAt(path, query, token, skip, limit)).ids, `${path}?${query} skip ${skip} limit ${limit}`).toEqual(wholes[i].slice(skip, skip + limit));
+        for (const [skip, limit] of [
+          [1, 3],
+          [4, 1],
+          [2, 2],
+        ]) {
+          expect((await pageAt(path, query, token, skip, limit)).ids, `${path}?${query} skip ${skip} limit ${limit}`).toEqual(
+            wholes[i].slice(skip, skip + limit),
+          );
         }
       }
     }
@@ -87,7 +127,12 @@ describe('paging by skip from kept positions', () => {
     // Closing a tender moves it in a list sorted by status.
     const byStatus = await wholeList('/api/v1/tenders', 'sort=status', broker);
     for (let i = 0; i < 2; i++) expect((await pageAt('/api/v1/tenders', 'sort=status', broker, 3, 4)).ids).toEqual(byStatus.slice(3, 7));
-    const closing = await graphql(gateway, broker, 'mutation($id: ID!) { closeTender(tenderId: $id, reason: "No longer needed") { id status } }', { id: byStatus.at(-1) });
+    const closing = await graphql(
+      gateway,
+      broker,
+      'mutation($id: ID!) { closeTender(tenderId: $id, reason: "No longer needed") { id status } }',
+      { id: byStatus.at(-1) },
+    );
     expect(closing.body.errors, JSON.stringify(closing.body.errors)).toBeUndefined();
     const reordered = await wholeList('/api/v1/tenders', 'sort=status', broker);
     expect(reordered).not.toEqual(byStatus);

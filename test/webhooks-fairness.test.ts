@@ -64,49 +64,60 @@ afterEach(async () => {
 });
 
 describe('webhook slots are shared per client', () => {
-  it("another client's event arrives within its normal latency while one client floods its ten slow endpoints with status changes", { timeout: 120_000 }, async () => {
-    await start();
-    const attacker = await tokenFor(gateway!, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-    const victim = await tokenFor(gateway!, Role.BROKER, { brokerCompanyId: world.brokers[1].id });
-    const victimTender = await createTender(gateway!.em(), world, { broker: 1 });
-    const attackerTenders: Tender[] = [];
-    for (let i = 0; i < 15; i++) attackerTenders.push(await createTender(gateway!.em(), world, { broker: 0 }));
+  it(
+    "another client's event arrives within its normal latency while one client floods its ten slow endpoints with status changes",
+    { timeout: 120_000 },
+    async () => {
+      await start();
+      const attacker = await tokenFor(gateway!, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+      const victim = await tokenFor(gateway!, Role.BROKER, { brokerCompanyId: world.brokers[1].id });
+      const victimTender = await createTender(gateway!.em(), world, { broker: 1 });
+      const attackerTenders: Tender[] = [];
+      for (let i = 0; i < 15; i++) attackerTenders.push(await createTender(gateway!.em(), world, { broker: 0 }));
 
-    const victimReceiver = await receiver();
-    await register(victim, victimReceiver.url('/victim'));
-    // Ten real receivers (the endpoint limit), each taking 4 s to answer.
-    const slow: WebhookReceiver[] = [];
-    for (let i = 0; i < 10; i++) {
-      const started = await receiver();
-      started.answer(() => ({ status: 204, delayMs: SLOW_MS }));
-      await register(attacker, started.url());
-      slow.push(started);
-    }
-    const attackerArrivals = () => slow.flatMap((started) => started.received().map(({ receivedAt }) => receivedAt));
+      const victimReceiver = await receiver();
+      await register(victim, victimReceiver.url('/victim'));
+      // Ten real receivers (the endpoint limit), each taking 4 s to answer.
+      const slow: WebhookReceiver[] = [];
+      for (let i = 0; i < 10; i++) {
+        const started = await receiver();
+        started.answer(() => ({ status: 204, delayMs: SLOW_MS }));
+        await register(attacker, started.url());
+        slow.push(started);
+      }
+      const attackerArrivals = () => slow.flatMap((started) => started.received().map(({ receivedAt }) => receivedAt));
 
-    // The victim's normal latency, measured here: from its status change to its receiver.
-    const quietStart = Date.now();
-    await change(victim, 'closeTender', victimTender);
-    const [quiet] = await waitFor('the baseline delivery', async () => victimReceiver.received('/victim').length === 1 && victimReceiver.received('/victim'));
-    const baseline = quiet.receivedAt - quietStart;
+      // The victim's normal latency, measured here: from its status change to its receiver.
+      const quietStart = Date.now();
+      await change(victim, 'closeTender', victimTender);
+      const [quiet] = await waitFor(
+        'the baseline delivery',
+        async () => victimReceiver.received('/victim').length === 1 && victimReceiver.received('/victim'),
+      );
+      const baseline = quiet.receivedAt - quietStart;
 
-    // 30 status changes to ten slow endpoints: 300 deliveries of 4 s each, minutes of work for the dispatcher.
-    for (const tender of attackerTenders) await change(attacker, 'closeTender', tender);
-    for (const tender of attackerTenders) await change(attacker, 'reopenTender', tender);
-    const flood = attackerTenders.length * 2 * slow.length;
-    await waitFor('the flood to be under way', async () => attackerArrivals().length > 0);
+      // 30 status changes to ten slow endpoints: 300 deliveries of 4 s each, minutes of work for the dispatcher.
+      for (const tender of attackerTenders) await change(attacker, 'closeTender', tender);
+      for (const tender of attackerTenders) await change(attacker, 'reopenTender', tender);
+      const flood = attackerTenders.length * 2 * slow.length;
+      await waitFor('the flood to be under way', async () => attackerArrivals().length > 0);
 
-    const floodedStart = Date.now();
-    await change(victim, 'reopenTender', victimTender);
-    const [, flooded] = await waitFor("the victim's event during the flood", async () => victimReceiver.received('/victim').length === 2 && victimReceiver.received('/victim'), 30_000);
-    const latency = flooded.receivedAt - floodedStart;
+      const floodedStart = Date.now();
+      await change(victim, 'reopenTender', victimTender);
+      const [, flooded] = await waitFor(
+        "the victim's event during the flood",
+        async () => victimReceiver.received('/victim').length === 2 && victimReceiver.received('/victim'),
+        30_000,
+      );
+      const latency = flooded.receivedAt - floodedStart;
 
-    expect(flooded.event.data.status).toBe('REOPENED');
-    // Far from the flood's drain time (at least 300 × 4 s over the 16 slots, 75 s): within one slow answer of the baseline.
-    expect(latency, `baseline ${baseline} ms`).toBeLessThan(Math.max(5 * baseline, baseline + SLOW_MS));
-    // The backlog is still there: the victim did not wait for it.
-    expect(attackerArrivals().filter((at) => at <= flooded.receivedAt).length).toBeLessThan(flood / 2);
-  });
+      expect(flooded.event.data.status).toBe('REOPENED');
+      // Far from the flood's drain time (at least 300 × 4 s over the 16 slots, 75 s): within one slow answer of the baseline.
+      expect(latency, `baseline ${baseline} ms`).toBeLessThan(Math.max(5 * baseline, baseline + SLOW_MS));
+      // The backlog is still there: the victim did not wait for it.
+      expect(attackerArrivals().filter((at) => at <= flooded.receivedAt).length).toBeLessThan(flood / 2);
+    },
+  );
 });
 
 describe('replays', () => {
@@ -121,7 +132,10 @@ describe('replays', () => {
       await change(token, i % 2 === 0 ? 'closeTender' : 'reopenTender', tender);
       await waitFor(`delivery ${i + 1}`, async () => hooks.received().length === i + 1);
     }
-    const delivered = async () => (await rest('GET', `/integration/v1/webhook-endpoints/${id}/deliveries`, token)).body.payload.every((d: { status: string }) => d.status === 'DELIVERED');
+    const delivered = async () =>
+      (await rest('GET', `/integration/v1/webhook-endpoints/${id}/deliveries`, token)).body.payload.every(
+        (d: { status: string }) => d.status === 'DELIVERED',
+      );
     await waitFor('the log to say delivered', delivered);
     return { token, tender, hooks, id, since, delivered };
   }
@@ -139,7 +153,12 @@ describe('replays', () => {
     expect(refused).toMatchObject({ code: 'CONFLICT', detail: expect.stringMatching(/replay of this endpoint is still running/) });
     expect((await replay()).status).toBe(409);
 
-    const viaGraphql = await graphql(gateway!, token, 'mutation($id: ID!, $since: DateTimeISO!) { replayWebhookDeliveries(endpointId: $id, since: $since) }', { id, since });
+    const viaGraphql = await graphql(
+      gateway!,
+      token,
+      'mutation($id: ID!, $since: DateTimeISO!) { replayWebhookDeliveries(endpointId: $id, since: $since) }',
+      { id, since },
+    );
     expect(viaGraphql.body.errors[0].extensions.code).toBe('CONFLICT');
 
     expect((await rest('PATCH', `/integration/v1/webhook-endpoints/${id}`, token, { enabled: true })).status).toBe(200);
@@ -170,7 +189,10 @@ describe('replays', () => {
     hooks.answer((_path, n) => (n === 4 ? { status: 204, delayMs: 1500 } : { status: 204 }));
     await change(token, 'reopenTender', tender);
     await waitFor('the slow attempt', async () => hooks.received().length === 4);
-    expect(await rest('POST', `/integration/v1/webhook-endpoints/${id}/replay`, token, { since })).toMatchObject({ status: 200, body: { requeued: 3 } });
+    expect(await rest('POST', `/integration/v1/webhook-endpoints/${id}/replay`, token, { since })).toMatchObject({
+      status: 200,
+      body: { requeued: 3 },
+    });
     await change(token, 'closeTender', tender);
     await change(token, 'reopenTender', tender);
 
@@ -179,6 +201,11 @@ describe('replays', () => {
     const live = after.slice(0, 2);
     expect(live.filter(({ event }) => replayedEvents.includes(event.id))).toEqual([]);
     expect(live.map(({ event }) => event.data.status)).toEqual(['CLOSED', 'REOPENED']);
-    expect(after.slice(2).map(({ event }) => event.id).sort()).toEqual([...replayedEvents].sort());
+    expect(
+      after
+        .slice(2)
+        .map(({ event }) => event.id)
+        .sort(),
+    ).toEqual([...replayedEvents].sort());
   });
 });

@@ -15,7 +15,13 @@ import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-p
 import { waitFor } from './helpers/simulator';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver';
 
-const WEBHOOKS = { WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_RETRY_SCHEDULE: '50ms,100ms', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_LEASE_MS: '6000', WEBHOOK_URL_ALLOW: '127.0.0.1' };
+const WEBHOOKS = {
+  WEBHOOK_POLL_INTERVAL_MS: '20',
+  WEBHOOK_RETRY_SCHEDULE: '50ms,100ms',
+  WEBHOOK_TIMEOUT_MS: '5000',
+  WEBHOOK_LEASE_MS: '6000',
+  WEBHOOK_URL_ALLOW: '127.0.0.1',
+};
 
 let dataDir: string;
 let orm: MikroORM;
@@ -40,7 +46,9 @@ async function register(url: string, token: string): Promise<void> {
 }
 
 async function close(url: string, token: string, tender: Tender): Promise<void> {
-  const { body } = await graphql(target(url), token, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
+  const { body } = await graphql(target(url), token, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', {
+    t: tender.id,
+  });
   expect(body.errors).toBeUndefined();
 }
 
@@ -78,10 +86,14 @@ describe('webhook deliveries across restarts and instances', () => {
     expect((await rows())[0].status).toBe(WebhookDeliveryStatus.PENDING);
 
     running.push(await spawnGateway(dataDir, port, WEBHOOKS));
-    const delivered = await waitFor('the delivery after the restart', async () => {
-      const [row] = await rows();
-      return row.status === WebhookDeliveryStatus.DELIVERED && row;
-    }, 20_000);
+    const delivered = await waitFor(
+      'the delivery after the restart',
+      async () => {
+        const [row] = await rows();
+        return row.status === WebhookDeliveryStatus.DELIVERED && row;
+      },
+      20_000,
+    );
     const [cut, again] = receiver.received();
     expect(again.headers['webhook-id']).toBe(cut.headers['webhook-id']);
     expect(again.event).toEqual(cut.event);
@@ -111,7 +123,11 @@ describe('webhook deliveries across restarts and instances', () => {
     const tokenB = await brokerToken(b.url);
     await register(a.url, tokenA);
     await Promise.all(tenders.map((tender, i) => close(i % 2 === 0 ? a.url : b.url, i % 2 === 0 ? tokenA : tokenB, tender)));
-    await waitFor('every delivery', async () => (await rows()).every((row) => row.status === WebhookDeliveryStatus.DELIVERED) && (await rows()).length === tenders.length, 20_000);
+    await waitFor(
+      'every delivery',
+      async () => (await rows()).every((row) => row.status === WebhookDeliveryStatus.DELIVERED) && (await rows()).length === tenders.length,
+      20_000,
+    );
     const ids = receiver.received().map(({ headers }) => headers['webhook-id']);
     expect(new Set(ids).size).toBe(tenders.length);
     expect(ids).toHaveLength(tenders.length);

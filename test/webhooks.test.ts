@@ -36,8 +36,16 @@ async function rest(method: string, path: string, token: string, body?: unknown)
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-async function register(token: string, client: 'broker' | 'insurer', path: string, eventTypes = client === 'broker' ? BROKER_EVENTS : INSURER_EVENTS) {
-  const { status, body } = await rest('POST', '/integration/v1/webhook-endpoints', token, { url: receiver.url(path), event_types: eventTypes });
+async function register(
+  token: string,
+  client: 'broker' | 'insurer',
+  path: string,
+  eventTypes = client === 'broker' ? BROKER_EVENTS : INSURER_EVENTS,
+) {
+  const { status, body } = await rest('POST', '/integration/v1/webhook-endpoints', token, {
+    url: receiver.url(path),
+    event_types: eventTypes,
+  });
   expect(status, JSON.stringify(body)).toBe(201);
   return body as { _id: string; secret: string };
 }
@@ -80,18 +88,34 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
     await register(otherBroker, 'broker', '/other-broker');
 
     await gql(broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
-      input: { tenderId: tender.id, insurerIds: [anchor.id, beacon.id], limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }], riskInformation: {} },
+      input: {
+        tenderId: tender.id,
+        insurerIds: [anchor.id, beacon.id],
+        limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }],
+        riskInformation: {},
+      },
     });
     const quoted = await waitFor('both quotes', async () => {
-      const data = await gql(broker, 'query($id: ID!) { quoteRequests(tenderId: $id) { status insurer { id } options { id } } }', { id: tender.id });
+      const data = await gql(broker, 'query($id: ID!) { quoteRequests(tenderId: $id) { status insurer { id } options { id } } }', {
+        id: tender.id,
+      });
       return data.quoteRequests.every((request: { status: string }) => request.status === 'QUOTED') && data.quoteRequests;
     });
     const anchorOption = quoted.find((request: { insurer: { id: string } }) => request.insurer.id === anchor.id).options[0].id;
-    await gql(broker, 'mutation($t: ID!, $o: ID!) { orderCover(tenderId: $t, quoteOptionId: $o) { status } }', { t: tender.id, o: anchorOption });
+    await gql(broker, 'mutation($t: ID!, $o: ID!) { orderCover(tenderId: $t, quoteOptionId: $o) { status } }', {
+      t: tender.id,
+      o: anchorOption,
+    });
     await gql(anchorToken, 'mutation($t: ID!) { finaliseContract(tenderId: $t) { status } }', { t: tender.id });
-    await gql(anchorToken, 'mutation($t: ID!) { confirmPolicyDocumentation(tenderId: $t, policyNumber: "POL-1") { status } }', { t: tender.id });
+    await gql(anchorToken, 'mutation($t: ID!) { confirmPolicyDocumentation(tenderId: $t, policyNumber: "POL-1") { status } }', {
+      t: tender.id,
+    });
 
-    await waitFor('every delivery', async () => receiver.received('/broker').length === 5 && receiver.received('/anchor').length === 4 && receiver.received('/beacon').length === 3);
+    await waitFor(
+      'every delivery',
+      async () =>
+        receiver.received('/broker').length === 5 && receiver.received('/anchor').length === 4 && receiver.received('/beacon').length === 3,
+    );
     expect(types(receiver.received('/broker')).sort()).toEqual(
       [
         'quote.received:QUOTES_AVAILABLE',
@@ -103,13 +127,29 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
     );
     // The winner hears that cover was ordered from it; the loser only what its list shows: the statuses.
     expect(types(receiver.received('/anchor')).sort()).toEqual(
-      ['tender.invited:QUOTES_AVAILABLE', 'tender.status_changed:IN_COVERNOTE', 'cover.ordered:IN_COVERNOTE', 'tender.status_changed:SUCCESSFUL'].sort(),
+      [
+        'tender.invited:QUOTES_AVAILABLE',
+        'tender.status_changed:IN_COVERNOTE',
+        'cover.ordered:IN_COVERNOTE',
+        'tender.status_changed:SUCCESSFUL',
+      ].sort(),
     );
-    expect(types(receiver.received('/beacon')).sort()).toEqual(['tender.invited:QUOTES_AVAILABLE', 'tender.status_changed:IN_COVERNOTE', 'tender.status_changed:SUCCESSFUL'].sort());
-    expect(receiver.received('/beacon').map(({ body }) => body).join()).not.toContain(anchor.id);
+    expect(types(receiver.received('/beacon')).sort()).toEqual(
+      ['tender.invited:QUOTES_AVAILABLE', 'tender.status_changed:IN_COVERNOTE', 'tender.status_changed:SUCCESSFUL'].sort(),
+    );
+    expect(
+      receiver
+        .received('/beacon')
+        .map(({ body }) => body)
+        .join(),
+    ).not.toContain(anchor.id);
     expect(receiver.received('/other-broker')).toEqual([]);
 
-    for (const [path, secret] of [['/broker', secrets.broker], ['/anchor', secrets.anchor], ['/beacon', secrets.beacon]] as const) {
+    for (const [path, secret] of [
+      ['/broker', secrets.broker],
+      ['/anchor', secrets.anchor],
+      ['/beacon', secrets.beacon],
+    ] as const) {
       for (const webhook of receiver.received(path)) {
         expect(receiver.verify(webhook, secret)).toEqual(webhook.event);
         expect(() => receiver.verify(webhook, secrets.broker === secret ? secrets.anchor : secrets.broker)).toThrow();
@@ -118,7 +158,12 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
       }
     }
     // One event, the same id for every party that hears of it; one webhook-id per endpoint.
-    const statusEvents = (path: string) => receiver.received(path).filter(({ event }) => event.type === 'tender.status_changed').map(({ event }) => event.id).sort();
+    const statusEvents = (path: string) =>
+      receiver
+        .received(path)
+        .filter(({ event }) => event.type === 'tender.status_changed')
+        .map(({ event }) => event.id)
+        .sort();
     expect(statusEvents('/anchor')).toEqual(statusEvents('/broker'));
     expect(statusEvents('/beacon')).toEqual(statusEvents('/broker'));
   });
@@ -127,14 +172,24 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
     sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }]);
     const [anchor] = sims.insurers;
     const anchorToken = await tokenFor(gateway, Role.INSURER, { insurerId: anchor.id });
-    const created = await rest('POST', '/integration/v1/webhook-endpoints', anchorToken, { url: `${anchor.quoteApiUrl}/webhooks`, event_types: ['tender.invited', 'tender.status_changed'] });
+    const created = await rest('POST', '/integration/v1/webhook-endpoints', anchorToken, {
+      url: `${anchor.quoteApiUrl}/webhooks`,
+      event_types: ['tender.invited', 'tender.status_changed'],
+    });
     expect(created.status).toBe(201);
     sims.simulator.setWebhookSecret(sims.slugs[0], created.body.secret);
     await gql(broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
-      input: { tenderId: tender.id, insurerIds: [anchor.id], limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }], riskInformation: {} },
+      input: {
+        tenderId: tender.id,
+        insurerIds: [anchor.id],
+        limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }],
+        riskInformation: {},
+      },
     });
     await waitFor('the invitation', async () => sims!.simulator.stats(sims!.slugs[0]).webhooks === 1);
-    expect(sims.simulator.webhooks(sims.slugs[0]).map(({ event }) => [event.type, event.data.tender_id])).toEqual([['tender.invited', tender.id]]);
+    expect(sims.simulator.webhooks(sims.slugs[0]).map(({ event }) => [event.type, event.data.tender_id])).toEqual([
+      ['tender.invited', tender.id],
+    ]);
 
     // A rotation the insurer system was not told of: its verification fails, and the gateway keeps retrying.
     await rest('POST', `/integration/v1/webhook-endpoints/${created.body._id}/rotate-secret`, anchorToken);
@@ -157,7 +212,8 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
 
   it('two concurrent closes: one wins, one is a CONFLICT, and the event is enqueued once', async () => {
     await register(broker, 'broker', '/race');
-    const close = () => graphql(gateway, broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
+    const close = () =>
+      graphql(gateway, broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
     const answers = await Promise.all([close(), close()]);
     const codes = answers.map(({ body }) => body.errors?.[0]?.extensions?.code ?? 'OK').sort();
     expect(codes[0] === 'OK' || codes[1] === 'OK').toBe(true);
@@ -192,7 +248,9 @@ describe('delivery, retries and the delivery log', () => {
   const deliveries = async (id: string) => (await rest('GET', `/integration/v1/webhook-endpoints/${id}/deliveries`, broker)).body;
 
   it('retries 5xx answers and timeouts-free failures with backoff, honours Retry-After, and logs every attempt', async () => {
-    receiver.answer((_path, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '1' } } : n === 2 ? { status: 500 } : { status: 200 }));
+    receiver.answer((_path, n) =>
+      n === 1 ? { status: 503, headers: { 'retry-after': '1' } } : n === 2 ? { status: 500 } : { status: 200 },
+    );
     const { _id } = await register(broker, 'broker', '/flaky');
     await closeTender();
     await waitFor('the third attempt', async () => receiver.received('/flaky').length === 3, 10_000);
@@ -205,7 +263,13 @@ describe('delivery, retries and the delivery log', () => {
       return page.payload[0]?.status === 'DELIVERED' && page;
     });
     expect(log.metadata).toEqual({ count: '1', skip: '0', limit: '50' });
-    expect(log.payload[0]).toMatchObject({ event_type: 'tender.status_changed', attempts: 3, last_status_code: 200, last_error: null, _id: first.headers['webhook-id'] });
+    expect(log.payload[0]).toMatchObject({
+      event_type: 'tender.status_changed',
+      attempts: 3,
+      last_status_code: 200,
+      last_error: null,
+      _id: first.headers['webhook-id'],
+    });
   });
 
   it('gives up after the retry schedule (FAILED, with the reason), and a replay sends it again with the same webhook-id', async () => {
@@ -218,7 +282,12 @@ describe('delivery, retries and the delivery log', () => {
       return page.payload[0]?.status === 'FAILED' && page.payload[0];
     });
     // The first attempt and one per step of the schedule (three steps).
-    expect(failed).toMatchObject({ attempts: 4, last_status_code: 500, next_attempt_at: null, last_error: 'the endpoint answered 500 (gave up after 4 attempts)' });
+    expect(failed).toMatchObject({
+      attempts: 4,
+      last_status_code: 500,
+      next_attempt_at: null,
+      last_error: 'the endpoint answered 500 (gave up after 4 attempts)',
+    });
     expect(receiver.received('/broken')).toHaveLength(4);
 
     receiver.answer(() => ({ status: 204 }));
@@ -242,7 +311,11 @@ describe('delivery, retries and the delivery log', () => {
     expect(disabled.disabled_reason).toBe('the endpoint answered 410 Gone');
     await gql(broker, 'mutation($t: ID!) { reopenTender(tenderId: $t) { status } }', { t: tender.id });
     // The REOPENED event waits behind the disabled endpoint: recorded, not sent.
-    await waitFor('the waiting event', async () => (await deliveries(_id)).payload.some((delivery: { status: string; attempts: number }) => delivery.status === 'PENDING' && delivery.attempts === 0));
+    await waitFor('the waiting event', async () =>
+      (await deliveries(_id)).payload.some(
+        (delivery: { status: string; attempts: number }) => delivery.status === 'PENDING' && delivery.attempts === 0,
+      ),
+    );
     expect(receiver.received('/gone')).toHaveLength(1);
 
     expect((await rest('PATCH', `/integration/v1/webhook-endpoints/${_id}`, broker, { enabled: true })).body.enabled).toBe(true);
@@ -262,8 +335,17 @@ describe('delivery, retries and the delivery log', () => {
       const graceTender = await createTender(graceful.em(), graceWorld);
       const token = await tokenFor(graceful, Role.BROKER, { brokerCompanyId: graceWorld.brokers[0].id });
       const call = async (method: string, path: string, body?: unknown) =>
-        json(await fetch(`${graceful.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
-      const { _id, secret: old } = await call('POST', '/integration/v1/webhook-endpoints', { url: receiver.url('/grace'), event_types: ['tender.status_changed'] });
+        json(
+          await fetch(`${graceful.url}${path}`, {
+            method,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          }),
+        );
+      const { _id, secret: old } = await call('POST', '/integration/v1/webhook-endpoints', {
+        url: receiver.url('/grace'),
+        event_types: ['tender.status_changed'],
+      });
       // Rotated through GraphQL, whose description promises the second signature.
       const rotated = await graphql(graceful, token, 'mutation($id: ID!) { rotateWebhookEndpointSecret(id: $id) { secret } }', { id: _id });
       const fresh: string = rotated.body.data.rotateWebhookEndpointSecret.secret;
@@ -292,7 +374,10 @@ describe('delivery, retries and the delivery log', () => {
     expect(rotated.headers.get('cache-control')).toBe('no-store');
     expect(rotated.body.secret).toMatch(/^whsec_/);
     await closeTender();
-    const [webhook] = await waitFor('the delivery', async () => receiver.received('/rotated').length === 1 && receiver.received('/rotated'));
+    const [webhook] = await waitFor(
+      'the delivery',
+      async () => receiver.received('/rotated').length === 1 && receiver.received('/rotated'),
+    );
     expect(receiver.verify(webhook, rotated.body.secret)).toEqual(webhook.event);
     expect(() => receiver.verify(webhook, old)).toThrow();
   });
@@ -311,7 +396,10 @@ describe('managing endpoints', () => {
     for (const [body, pointer] of cases) {
       const answer = await rest('POST', '/integration/v1/webhook-endpoints', broker, body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
-      expect(answer.body.errors.map((error: { pointer: string }) => error.pointer), JSON.stringify(body)).toContain(pointer);
+      expect(
+        answer.body.errors.map((error: { pointer: string }) => error.pointer),
+        JSON.stringify(body),
+      ).toContain(pointer);
     }
     expect((await rest('GET', '/integration/v1/webhook-endpoints', broker)).body).toEqual([]);
   });
@@ -336,16 +424,24 @@ describe('managing endpoints', () => {
   it("lets internal users manage any client's endpoints through GraphQL, and deleting one removes its log", async () => {
     const internal = await tokenFor(gateway, Role.INTERNAL);
     const brokerAppId = (await gql(broker, '{ me { appId } }')).me.appId;
-    const created = await gql(internal, 'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { id appId eventTypes } } }', {
-      input: { appId: brokerAppId, url: receiver.url('/managed'), eventTypes: ['TENDER_STATUS_CHANGED'] },
-    });
+    const created = await gql(
+      internal,
+      'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { id appId eventTypes } } }',
+      {
+        input: { appId: brokerAppId, url: receiver.url('/managed'), eventTypes: ['TENDER_STATUS_CHANGED'] },
+      },
+    );
     expect(created.createWebhookEndpoint.endpoint).toMatchObject({ appId: brokerAppId, eventTypes: ['TENDER_STATUS_CHANGED'] });
     const listed = await rest('GET', '/integration/v1/webhook-endpoints', broker);
-    expect(listed.body.map((endpoint: { _id: string; event_types: string[] }) => [endpoint._id, endpoint.event_types])).toEqual([[created.createWebhookEndpoint.endpoint.id, ['tender.status_changed']]]);
+    expect(listed.body.map((endpoint: { _id: string; event_types: string[] }) => [endpoint._id, endpoint.event_types])).toEqual([
+      [created.createWebhookEndpoint.endpoint.id, ['tender.status_changed']],
+    ]);
     await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
     await waitFor('the delivery', async () => receiver.received('/managed').length === 1);
     expect(await gateway.em().count(WebhookDelivery, {})).toBe(1);
-    expect((await rest('DELETE', `/integration/v1/webhook-endpoints/${created.createWebhookEndpoint.endpoint.id}`, broker)).status).toBe(204);
+    expect((await rest('DELETE', `/integration/v1/webhook-endpoints/${created.createWebhookEndpoint.endpoint.id}`, broker)).status).toBe(
+      204,
+    );
     expect(await gateway.em().count(WebhookDelivery, {})).toBe(0);
   });
 
@@ -354,7 +450,12 @@ describe('managing endpoints', () => {
     try {
       const guardedWorld = await createWorld(guarded.em());
       const token = await tokenFor(guarded, Role.BROKER, { brokerCompanyId: guardedWorld.brokers[0].id });
-      for (const url of ['http://127.0.0.1:9/hooks', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.7/hooks', 'https://elsewhere.example/hooks']) {
+      for (const url of [
+        'http://127.0.0.1:9/hooks',
+        'http://169.254.169.254/latest/meta-data',
+        'http://10.0.0.7/hooks',
+        'https://elsewhere.example/hooks',
+      ]) {
         const response = await fetch(`${guarded.url}/integration/v1/webhook-endpoints`, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -383,10 +484,16 @@ describe('managing endpoints', () => {
       });
       expect(create.status).toBe(201);
       const { _id } = await json(create);
-      const { body } = await graphql(guarded, token, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: guardedTender.id });
+      const { body } = await graphql(guarded, token, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', {
+        t: guardedTender.id,
+      });
       expect(body.errors).toBeUndefined();
       const failed = await waitFor('the refusal', async () => {
-        const log = await json(await fetch(`${guarded.url}/integration/v1/webhook-endpoints/${_id}/deliveries`, { headers: { authorization: `Bearer ${token}` } }));
+        const log = await json(
+          await fetch(`${guarded.url}/integration/v1/webhook-endpoints/${_id}/deliveries`, {
+            headers: { authorization: `Bearer ${token}` },
+          }),
+        );
         return log.payload[0]?.status === 'FAILED' && log.payload[0];
       });
       expect(failed).toMatchObject({ attempts: 1, last_status_code: null, last_error: 'the endpoint address is not allowed' });
@@ -398,7 +505,9 @@ describe('managing endpoints', () => {
 
   it('holds the limit of 10 endpoints per client under concurrent registrations: 12 at once create exactly 10, the rest are a CONFLICT', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => rest('POST', '/integration/v1/webhook-endpoints', broker, { url: receiver.url(`/race-${i}`), event_types: BROKER_EVENTS })),
+      Array.from({ length: 12 }, (_, i) =>
+        rest('POST', '/integration/v1/webhook-endpoints', broker, { url: receiver.url(`/race-${i}`), event_types: BROKER_EVENTS }),
+      ),
     );
     expect(answers.map(({ status }) => status).sort()).toEqual([...Array(10).fill(201), 409, 409]);
     expect((await rest('GET', '/integration/v1/webhook-endpoints', broker)).body).toHaveLength(10);
@@ -407,9 +516,11 @@ describe('managing endpoints', () => {
   it('refuses event types the client would never receive (a broker-only event for an insurer)', async () => {
     sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }]);
     const insurerToken = await tokenFor(gateway, Role.INSURER, { insurerId: sims.insurers[0].id });
-    const answer = await rest('POST', '/integration/v1/webhook-endpoints', insurerToken, { url: receiver.url(), event_types: ['tender.status_changed', 'quote.received'] });
+    const answer = await rest('POST', '/integration/v1/webhook-endpoints', insurerToken, {
+      url: receiver.url(),
+      event_types: ['tender.status_changed', 'quote.received'],
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.errors[0]).toMatchObject({ parameter: 'eventTypes', message: expect.stringContaining('quote.received') });
   });
-
 });

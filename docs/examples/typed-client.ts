@@ -21,4 +21,7 @@ export async function openTenders(base: string, token: string): Promise<Tender[]
   return page.payload;
 }
 
-export const subscription: NewEndpoint = { url: 'https://broker.example/hooks/tenders', event_types: ['tender.status_changed', 'quote.received'] };
+export const subscription: NewEndpoint = {
+  url: 'https://broker.example/hooks/tenders',
+  event_types: ['tender.status_changed', 'quote.received'],
+};

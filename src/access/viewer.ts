@@ -18,4 +18,3 @@ export function assertRole(viewer: Viewer, roles: readonly Role[]): void {
     throw forbidden(`This operation needs one of the roles ${roles.join(', ')}; this token has role ${viewer.role}`);
   }
 }
-

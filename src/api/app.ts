@@ -75,7 +75,12 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     quoteEvents,
     // A check run by the checkInsurer mutation must answer within the request timeout.
     insurerChecks: new InsurerChecker(config.quotes, InsurerChecker.maxWaitWithin(config.quotes, config.requestTimeoutMs)),
-    webhooks: { urlAllowList: config.webhooks.urlAllowList, httpsOnly: config.webhooks.httpsOnly, secretGraceMs: config.webhooks.secretGraceMs, replayPerDay: config.webhooks.replayPerDay },
+    webhooks: {
+      urlAllowList: config.webhooks.urlAllowList,
+      httpsOnly: config.webhooks.httpsOnly,
+      secretGraceMs: config.webhooks.secretGraceMs,
+      replayPerDay: config.webhooks.replayPerDay,
+    },
   };
   const schema = await gatewaySchema();
   const apollo = await startApollo(schema, config.graphql, logger, httpServer && { httpServer, graceMs: config.shutdownGraceMs });

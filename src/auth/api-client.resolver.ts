@@ -51,7 +51,10 @@ class ApiClientView extends ApiClientIdentity {
   @Field(() => TimestampScalar)
   createdAt!: Date;
 
-  @Field(() => TimestampScalar, { nullable: true, description: 'Set while the client is disabled: it gets no tokens and its tokens are refused.' })
+  @Field(() => TimestampScalar, {
+    nullable: true,
+    description: 'Set while the client is disabled: it gets no tokens and its tokens are refused.',
+  })
   disabledAt!: Date | null;
 }
 
@@ -100,7 +103,9 @@ export class ApiClientResolver {
   }
 
   @Allowed('disableApiClient')
-  @Mutation(() => ApiClientView, { description: "Refuses the client's tokens at once, on every instance, and issues it none until enabled." })
+  @Mutation(() => ApiClientView, {
+    description: "Refuses the client's tokens at once, on every instance, and issues it none until enabled.",
+  })
   async disableApiClient(@Arg('appId', () => String) appId: string, @Ctx() { em }: RequestContext): Promise<ApiClientView> {
     return clientView(await new ApiClientService(em).disable(appId));
   }
@@ -113,11 +118,13 @@ export class ApiClientResolver {
 
   @Allowed('rotateApiClientSecret')
   @Mutation(() => CreatedApiClient, {
-    description: "A new secret, returned once; the old one stops working at once. The client's tokens stay valid until they expire unless revokeTokens.",
+    description:
+      "A new secret, returned once; the old one stops working at once. The client's tokens stay valid until they expire unless revokeTokens.",
   })
   async rotateApiClientSecret(
     @Arg('appId', () => String) appId: string,
-    @Arg('revokeTokens', () => Boolean, { defaultValue: false, description: 'Also refuse every token issued so far (a leaked secret).' }) revokeTokens: boolean,
+    @Arg('revokeTokens', () => Boolean, { defaultValue: false, description: 'Also refuse every token issued so far (a leaked secret).' })
+    revokeTokens: boolean,
     @Ctx() { em }: RequestContext,
   ): Promise<CreatedApiClient> {
     const { client, secret } = await new ApiClientService(em).rotateSecret(appId, revokeTokens);

@@ -156,7 +156,8 @@ export class TokenService {
     const standing = (await em.getConnection().execute(TOKEN_STANDING, [viewer.jti, viewer.appId], 'get')) as TokenStanding | undefined;
     if (!standing) throw unauthenticated('The API client of this access token no longer exists');
     if (standing.revoked) throw unauthenticated('The access token has been revoked');
-    if (standing.disabled_at !== null && standing.disabled_at !== undefined) throw unauthenticated('The API client of this access token is disabled');
+    if (standing.disabled_at !== null && standing.disabled_at !== undefined)
+      throw unauthenticated('The API client of this access token is disabled');
     if (Number(standing.generation) !== viewer.tokenGeneration) {
       throw unauthenticated("The access token was issued before the client's tokens were revoked; request a new one");
     }
@@ -173,10 +174,14 @@ export class TokenService {
 
   /** Idempotent: revoking a revoked token succeeds again. Expired entries are purged on the way. */
   async revoke(em: EntityManager, viewer: Viewer): Promise<void> {
-    await em.upsert(RevokedToken, { jti: viewer.jti, expiresAt: viewer.expiresAt, revokedAt: new Date() }, {
-      onConflictFields: ['jti'],
-      onConflictAction: 'ignore',
-    });
+    await em.upsert(
+      RevokedToken,
+      { jti: viewer.jti, expiresAt: viewer.expiresAt, revokedAt: new Date() },
+      {
+        onConflictFields: ['jti'],
+        onConflictAction: 'ignore',
+      },
+    );
     await em.nativeDelete(RevokedToken, { expiresAt: { $lt: new Date() } });
   }
 }

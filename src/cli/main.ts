@@ -86,7 +86,9 @@ async function gatewayProblem(url: string): Promise<string | null> {
 /** The report for people: one line per step. */
 function formatReport(report: InsurerCheckReport): string {
   const width = Math.max(...report.steps.map((step) => step.name.length));
-  const lines = [`Onboarding check of ${report.insurer.name} (${report.insurer.id}) at ${report.insurer.quoteApiUrl}, started ${report.startedAt}`];
+  const lines = [
+    `Onboarding check of ${report.insurer.name} (${report.insurer.id}) at ${report.insurer.quoteApiUrl}, started ${report.startedAt}`,
+  ];
   for (const step of report.steps) {
     const mark = step.skipped ? '–' : step.passed ? '✔' : '✘';
     lines.push(`  ${mark} ${step.name.padEnd(width)} ${`${step.ms} ms`.padStart(9)}  ${step.detail}`);
@@ -107,7 +109,9 @@ program
     try {
       const applied = await orm.getMigrator().up();
       const names = applied.map((migration) => migration.name);
-      console.log(options.json ? JSON.stringify({ applied: names }) : names.length ? `applied: ${names.join(', ')}` : 'database is up to date');
+      console.log(
+        options.json ? JSON.stringify({ applied: names }) : names.length ? `applied: ${names.join(', ')}` : 'database is up to date',
+      );
     } finally {
       await orm.close();
     }
@@ -179,13 +183,23 @@ program
     );
     print(
       options.json,
-      { app_id: client.appId, secret, role: client.role, insurer_id: client.insurer?.id ?? null, broker_company_id: client.brokerCompany?.id ?? null },
+      {
+        app_id: client.appId,
+        secret,
+        role: client.role,
+        insurer_id: client.insurer?.id ?? null,
+        broker_company_id: client.brokerCompany?.id ?? null,
+      },
       `app_id: ${client.appId}\nsecret: ${secret}\nrole:   ${client.role}\nThe secret is shown only now; store it safely.`,
     );
   });
 
 /** clients:disable, clients:enable: the client's state after the change. */
-function clientStateCommand(name: string, description: string, change: (service: ApiClientService, appId: string) => Promise<ApiClient>): void {
+function clientStateCommand(
+  name: string,
+  description: string,
+  change: (service: ApiClientService, appId: string) => Promise<ApiClient>,
+): void {
   program
     .command(`${name} <app_id>`)
     .description(description)
@@ -193,11 +207,19 @@ function clientStateCommand(name: string, description: string, change: (service:
     .action(async (appId: string, options: { json?: boolean }) => {
       const client = await withDatabase((orm) => change(new ApiClientService(orm.em.fork()), appId));
       const disabledAt = client.disabledAt?.toISOString() ?? null;
-      print(options.json, { app_id: client.appId, role: client.role, disabled_at: disabledAt }, `${client.appId}: ${disabledAt ? `disabled since ${disabledAt}` : 'enabled'}`);
+      print(
+        options.json,
+        { app_id: client.appId, role: client.role, disabled_at: disabledAt },
+        `${client.appId}: ${disabledAt ? `disabled since ${disabledAt}` : 'enabled'}`,
+      );
     });
 }
-clientStateCommand('clients:disable', "refuse the client's tokens at once and issue it none until enabled", (service, appId) => service.disable(appId));
-clientStateCommand('clients:enable', 'issue the client tokens again (tokens from before it was disabled stay refused)', (service, appId) => service.enable(appId));
+clientStateCommand('clients:disable', "refuse the client's tokens at once and issue it none until enabled", (service, appId) =>
+  service.disable(appId),
+);
+clientStateCommand('clients:enable', 'issue the client tokens again (tokens from before it was disabled stay refused)', (service, appId) =>
+  service.enable(appId),
+);
 
 program
   .command('clients:rotate-secret <app_id>')
@@ -205,7 +227,9 @@ program
   .option('--revoke-tokens', 'also refuse every token issued so far (the old secret leaked)')
   .option('--json', 'machine-readable output')
   .action(async (appId: string, options: { revokeTokens?: boolean; json?: boolean }) => {
-    const { client, secret } = await withDatabase((orm) => new ApiClientService(orm.em.fork()).rotateSecret(appId, options.revokeTokens === true));
+    const { client, secret } = await withDatabase((orm) =>
+      new ApiClientService(orm.em.fork()).rotateSecret(appId, options.revokeTokens === true),
+    );
     print(
       options.json,
       { app_id: client.appId, secret, tokens_revoked: options.revokeTokens === true },
@@ -222,9 +246,17 @@ program
   .option('--json', 'machine-readable output')
   .action(async (options: { name: string; quoteApiUrl: string; credential?: string; json?: boolean }) => {
     const insurer = await withDatabase((orm) =>
-      new InsurerService(orm.em.fork(), loadConfig().quotes.urlAllowList).create({ name: options.name, quoteApiUrl: options.quoteApiUrl, outboundCredential: options.credential }),
+      new InsurerService(orm.em.fork(), loadConfig().quotes.urlAllowList).create({
+        name: options.name,
+        quoteApiUrl: options.quoteApiUrl,
+        outboundCredential: options.credential,
+      }),
     );
-    print(options.json, { id: insurer.id, name: insurer.name, quote_api_url: insurer.quoteApiUrl }, `insurer ${insurer.name}: ${insurer.id}`);
+    print(
+      options.json,
+      { id: insurer.id, name: insurer.name, quote_api_url: insurer.quoteApiUrl },
+      `insurer ${insurer.name}: ${insurer.id}`,
+    );
   });
 
 program
@@ -252,7 +284,10 @@ program
       });
       if (!insurer) return undefined;
       const gatewayUrl = options.gatewayUrl ?? `http://localhost:${config.port}`;
-      return checker.run(em, insurer, { waitMs: options.waitMs ?? checker.defaultWaitMs, gatewayProblem: await gatewayProblem(gatewayUrl) });
+      return checker.run(em, insurer, {
+        waitMs: options.waitMs ?? checker.defaultWaitMs,
+        gatewayProblem: await gatewayProblem(gatewayUrl),
+      });
     });
     if (!report) return;
     console.log(options.json ? JSON.stringify(report) : formatReport(report));
@@ -267,7 +302,10 @@ program
   .option('--now <timestamp>', 'reference time, tenders fall in the two years before it (default: today 00:00 UTC)', timestamp)
   .option('--json', 'machine-readable output')
   .action(async (options: { tenders: number; seed: number; now?: Date; json?: boolean }) => {
-    const bar = options.json || !process.stderr.isTTY ? undefined : new SingleBar({ stream: process.stderr, format: 'seeding [{bar}] {value}/{total} tenders, {eta}s left' });
+    const bar =
+      options.json || !process.stderr.isTTY
+        ? undefined
+        : new SingleBar({ stream: process.stderr, format: 'seeding [{bar}] {value}/{total} tenders, {eta}s left' });
     bar?.start(options.tenders, 0);
     const started = Date.now();
     const result = await withDatabase((orm) =>
@@ -282,7 +320,12 @@ program
     const seconds = (Date.now() - started) / 1000;
     print(
       options.json,
-      { tenders: result.tenders, seconds, insurers: result.insurers.map((i) => i.id), broker_companies: result.brokerCompanies.map((b) => b.id) },
+      {
+        tenders: result.tenders,
+        seconds,
+        insurers: result.insurers.map((i) => i.id),
+        broker_companies: result.brokerCompanies.map((b) => b.id),
+      },
       `seeded ${result.tenders} tenders in ${seconds.toFixed(1)} s`,
     );
   });

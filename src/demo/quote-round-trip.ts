@@ -49,7 +49,11 @@ async function call<T>(path: string, init: RequestInit & { token?: string } = {}
 }
 
 async function graphql<T>(token: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const result = await call<{ data?: T; errors?: { message: string }[] }>('/graphql', { method: 'POST', token, body: JSON.stringify({ query, variables }) });
+  const result = await call<{ data?: T; errors?: { message: string }[] }>('/graphql', {
+    method: 'POST',
+    token,
+    body: JSON.stringify({ query, variables }),
+  });
   if (result.errors?.length) throw new Error(result.errors.map((error) => error.message).join('; '));
   return result.data!;
 }
@@ -57,7 +61,10 @@ async function graphql<T>(token: string, query: string, variables: Record<string
 const money = (amount: number) => amount.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 async function main(): Promise<void> {
-  const { access_token: token } = await call<{ access_token: string }>('/auth/token', { method: 'POST', body: JSON.stringify(credentials) });
+  const { access_token: token } = await call<{ access_token: string }>('/auth/token', {
+    method: 'POST',
+    body: JSON.stringify(credentials),
+  });
   console.log(`${elapsed()}  token for ${credentials.app_id}`);
 
   const page = await call<{ payload: { _id: string; product: string; customer: { name: string } | null }[] }>(
@@ -103,19 +110,37 @@ async function main(): Promise<void> {
   while (!current.every((request) => FINAL.includes(request.status))) {
     if (Date.now() > deadline) throw new Error(`not every quote request settled within ${TIMEOUT_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const data = await graphql<{ quoteRequests: QuoteRequest[] }>(token, `query($id: ID!) { quoteRequests(tenderId: $id) { ${FIELDS} } }`, { id: tender._id });
+    const data = await graphql<{ quoteRequests: QuoteRequest[] }>(token, `query($id: ID!) { quoteRequests(tenderId: $id) { ${FIELDS} } }`, {
+      id: tender._id,
+    });
     current = data.quoteRequests.filter((request) => ours.has(request.id));
     current.forEach(report);
   }
 
   const { proposal } = await graphql<{
-    proposal: { taxRate: number | null; cheapest: { insuranceSum: number; deductible: number; insurer: { name: string }; option: { premium: number; premiumWithTax: number } }[] };
-  }>(token, 'query($id: ID!) { proposal(tenderId: $id) { taxRate cheapest { insuranceSum deductible insurer { name } option { premium premiumWithTax } } } }', { id: tender._id });
+    proposal: {
+      taxRate: number | null;
+      cheapest: {
+        insuranceSum: number;
+        deductible: number;
+        insurer: { name: string };
+        option: { premium: number; premiumWithTax: number };
+      }[];
+    };
+  }>(
+    token,
+    'query($id: ID!) { proposal(tenderId: $id) { taxRate cheapest { insuranceSum deductible insurer { name } option { premium premiumWithTax } } } }',
+    { id: tender._id },
+  );
   console.log(`\nProposal overview (tax rate ${proposal.taxRate ?? '?'}): the cheapest offer per limit`);
   for (const offer of proposal.cheapest) {
-    console.log(`  ${money(offer.insuranceSum).padStart(16)} / deductible ${money(offer.deductible).padStart(12)}   ${offer.insurer.name.padEnd(28)} premium ${money(offer.option.premium)}, with tax ${money(offer.option.premiumWithTax)}`);
+    console.log(
+      `  ${money(offer.insuranceSum).padStart(16)} / deductible ${money(offer.deductible).padStart(12)}   ${offer.insurer.name.padEnd(28)} premium ${money(offer.option.premium)}, with tax ${money(offer.option.premiumWithTax)}`,
+    );
   }
-  console.log(`\nMore: GET ${base}/api/v1/tenders/${tender._id} (REST) or { proposal(tenderId: "${tender._id}") { entries { ... } } } (GraphQL).`);
+  console.log(
+    `\nMore: GET ${base}/api/v1/tenders/${tender._id} (REST) or { proposal(tenderId: "${tender._id}") { entries { ... } } } (GraphQL).`,
+  );
   if (!current.some((request) => request.status === 'QUOTED')) process.exitCode = 1;
 }
 

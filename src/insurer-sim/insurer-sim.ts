@@ -190,7 +190,9 @@ export class InsurerSimulator {
     const app = express();
     app.disable('x-powered-by');
     // Webhooks are verified over the exact bytes signed: read raw, before any JSON parsing.
-    app.post('/insurers/:slug/webhooks', express.raw({ type: 'application/json', limit: '64kb' }), (req, res) => this.receiveWebhook(req, res));
+    app.post('/insurers/:slug/webhooks', express.raw({ type: 'application/json', limit: '64kb' }), (req, res) =>
+      this.receiveWebhook(req, res),
+    );
     app.use(express.json({ limit: '1mb' }));
     app.post('/insurers/:slug/quotes', (req, res) => this.receiveRequest(req, res));
     app.get('/insurers/:slug/quotes/:id', (req, res) => this.serveQuote(req, res));

@@ -11,7 +11,8 @@ function parseInsurers(spec: string | undefined): SimInsurerOptions[] {
   return spec.split(',').map((entry) => {
     const [slug, appId, secret, behaviour = 'quote', factor = '1'] = entry.split(':');
     if (!slug || !appId || !secret) throw new Error(`SIM_INSURERS entry "${entry}" needs slug:app_id:secret`);
-    if (!SIM_BEHAVIOURS.includes(behaviour as SimBehaviour)) throw new Error(`unknown behaviour "${behaviour}"; one of ${SIM_BEHAVIOURS.join(', ')}`);
+    if (!SIM_BEHAVIOURS.includes(behaviour as SimBehaviour))
+      throw new Error(`unknown behaviour "${behaviour}"; one of ${SIM_BEHAVIOURS.join(', ')}`);
     const pricingFactor = Number(factor);
     if (!(pricingFactor > 0)) throw new Error(`pricing factor "${factor}" must be a positive number`);
     return { slug, appId, secret, behaviour: behaviour as SimBehaviour, pricingFactor };
@@ -25,7 +26,8 @@ try {
   const simulator = new InsurerSimulator({ gatewayUrl, insurers, quoteDelayMs: Number(process.env.SIM_QUOTE_DELAY_MS ?? 500) });
   const server = createServer(simulator.app).listen(port, () => {
     console.log(`Insurer simulator on http://localhost:${port}, calling back ${gatewayUrl}`);
-    for (const insurer of insurers) console.log(`  ${insurer.slug}: quote API http://localhost:${port}/insurers/${insurer.slug} (${insurer.behaviour})`);
+    for (const insurer of insurers)
+      console.log(`  ${insurer.slug}: quote API http://localhost:${port}/insurers/${insurer.slug} (${insurer.behaviour})`);
   });
   const stop = async () => {
     await simulator.close();

@@ -20,12 +20,18 @@ export class InsurerResolver {
   @Allowed('insurers')
   @Query(() => [Insurer], { description: 'All insurers; an insurer token sees only its own.' })
   async insurers(@Ctx() { em, viewer, rows }: RequestContext): Promise<Insurer[]> {
-    return rows.read(() => new InsurerService(em).list(viewer), (insurers) => insurers.length);
+    return rows.read(
+      () => new InsurerService(em).list(viewer),
+      (insurers) => insurers.length,
+    );
   }
 
   @Allowed('createInsurer')
   @Mutation(() => Insurer)
-  createInsurer(@Arg('input', () => CreateInsurerInput) input: CreateInsurerInput, @Ctx() { em, insurerUrls }: RequestContext): Promise<Insurer> {
+  createInsurer(
+    @Arg('input', () => CreateInsurerInput) input: CreateInsurerInput,
+    @Ctx() { em, insurerUrls }: RequestContext,
+  ): Promise<Insurer> {
     return new InsurerService(em, insurerUrls).create(input);
   }
 

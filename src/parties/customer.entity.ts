@@ -11,7 +11,7 @@ export class Customer {
   @PrimaryKey({ type: 'string', length: 36 })
   id: string = newId();
 
-  @Field(() => String, { description: 'The customer\'s own company identifier.' })
+  @Field(() => String, { description: "The customer's own company identifier." })
   @Property({ type: 'string', length: LIMITS.code })
   companyId!: string;
 

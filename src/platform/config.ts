@@ -176,16 +176,24 @@ function trustProxy(raw: string | undefined): boolean | number | string[] {
   const entries = value.split(',').map((entry) => entry.trim());
   for (const entry of entries) {
     const [address, bits, extra] = entry.split('/');
-    const valid = PROXY_NAMES.includes(entry) || (isIP(address) !== 0 && extra === undefined && (bits === undefined || /^\d{1,3}$/.test(bits)));
-    if (!valid) throw new ConfigError(`TRUST_PROXY must be false, true, a hop count, or a comma list of addresses, CIDR ranges and ${PROXY_NAMES.join('/')}, got "${entry}"`);
+    const valid =
+      PROXY_NAMES.includes(entry) || (isIP(address) !== 0 && extra === undefined && (bits === undefined || /^\d{1,3}$/.test(bits)));
+    if (!valid)
+      throw new ConfigError(
+        `TRUST_PROXY must be false, true, a hop count, or a comma list of addresses, CIDR ranges and ${PROXY_NAMES.join('/')}, got "${entry}"`,
+      );
   }
   return entries;
 }
 
 function origins(raw: string | undefined): string[] {
-  const list = (raw ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  const list = (raw ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
   for (const origin of list) {
-    if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError(`CORS_ORIGINS entries must be origins such as https://app.example, got "${origin}"`);
+    if (!/^https?:\/\/[^/\s]+$/.test(origin))
+      throw new ConfigError(`CORS_ORIGINS entries must be origins such as https://app.example, got "${origin}"`);
   }
   return list;
 }

@@ -8,7 +8,18 @@ export function createLogger(level: LogLevel): Logger {
   return pino({
     level,
     redact: {
-      paths: ['secret', '*.secret', 'password', '*.password', 'authorization', '*.authorization', 'headers.authorization', 'req.headers.authorization', 'access_token', '*.access_token'],
+      paths: [
+        'secret',
+        '*.secret',
+        'password',
+        '*.password',
+        'authorization',
+        '*.authorization',
+        'headers.authorization',
+        'req.headers.authorization',
+        'access_token',
+        '*.access_token',
+      ],
       censor: '[redacted]',
     },
   });

@@ -24,7 +24,8 @@ function checkLimits(limits: RequestQuotesInput['limits'], problems: FieldProble
   return limits.map((limit, index) => {
     const at = `limits[${index}]`;
     const wellFormed = !refused(problems, `${at}.deductible`) && !refused(problems, `${at}.insuranceSum`);
-    if (wellFormed && limit.deductible >= limit.insuranceSum) problems.push({ parameter: `${at}.deductible`, message: 'must be below the insurance sum' });
+    if (wellFormed && limit.deductible >= limit.insuranceSum)
+      problems.push({ parameter: `${at}.deductible`, message: 'must be below the insurance sum' });
     const key = `${limit.insuranceSum}/${limit.deductible}`;
     if (seen.has(key)) problems.push({ parameter: at, message: 'repeats an earlier limit' });
     seen.add(key);
@@ -33,7 +34,11 @@ function checkLimits(limits: RequestQuotesInput['limits'], problems: FieldProble
 }
 
 /** Builds spec 2.3 `risk_information` from the input; the field rules are checked before. */
-function riskInformationOf(input: RequestQuotesInput['riskInformation'], tender: Tender, problems: FieldProblem[]): Record<string, unknown> {
+function riskInformationOf(
+  input: RequestQuotesInput['riskInformation'],
+  tender: Tender,
+  problems: FieldProblem[],
+): Record<string, unknown> {
   const additional = input.additional ?? {};
   const clashes = Object.keys(additional).filter((key) => SPEC_FIELDS.includes(key));
   if (clashes.length > 0) problems.push({ parameter: 'riskInformation.additional', message: `must not repeat ${clashes.join(', ')}` });
@@ -42,12 +47,14 @@ function riskInformationOf(input: RequestQuotesInput['riskInformation'], tender:
   }
   const risk: Record<string, unknown> = { ...additional };
   if (input.turnover) {
-    if (!refused(problems, 'riskInformation.turnover.currency') && !CURRENCIES.has(input.turnover.currency)) problems.push({ parameter: 'riskInformation.turnover.currency', message: 'not an ISO 4217 currency' });
+    if (!refused(problems, 'riskInformation.turnover.currency') && !CURRENCIES.has(input.turnover.currency))
+      problems.push({ parameter: 'riskInformation.turnover.currency', message: 'not an ISO 4217 currency' });
     risk.turnover = { amount: input.turnover.amount, currency: input.turnover.currency };
   }
   if (input.typeOfBusiness !== undefined && input.typeOfBusiness !== null) risk.type_of_business = input.typeOfBusiness;
   if (input.websiteUrl !== undefined && input.websiteUrl !== null) {
-    if (!refused(problems, 'riskInformation.websiteUrl') && !isHttpUrl(input.websiteUrl)) problems.push({ parameter: 'riskInformation.websiteUrl', message: 'must be an absolute http(s) URL' });
+    if (!refused(problems, 'riskInformation.websiteUrl') && !isHttpUrl(input.websiteUrl))
+      problems.push({ parameter: 'riskInformation.websiteUrl', message: 'must be an absolute http(s) URL' });
     risk.website_url = input.websiteUrl;
   }
   const customerName = input.customerName ?? tender.customer.name;
@@ -104,7 +111,11 @@ export class QuoteRequestService {
         }),
       );
       await tx.flush();
-      const known = await tx.find(TenderInvitation, { tender: tender.id, insurer: { $in: insurers.map((insurer) => insurer.id) } }, { fields: ['insurer'] });
+      const known = await tx.find(
+        TenderInvitation,
+        { tender: tender.id, insurer: { $in: insurers.map((insurer) => insurer.id) } },
+        { fields: ['insurer'] },
+      );
       const invited = insurers.filter((insurer) => !known.some((invitation) => invitation.insurer.id === insurer.id));
       // Native upserts: invitations neither touch the tender's version nor clash with a concurrent request.
       for (const insurer of insurers) {
@@ -120,7 +131,10 @@ export class QuoteRequestService {
       }
       // Their tender lists now hold the tender. Last: every request for the insurer's quotes waits for this row's
       // lock until the holder commits (docs/benchmark.md).
-      await insurersInvited(tx, invited.map((insurer) => insurer.id));
+      await insurersInvited(
+        tx,
+        invited.map((insurer) => insurer.id),
+      );
       return requests;
     });
   }
@@ -134,18 +148,31 @@ export class QuoteRequestService {
    */
   private async checkRoomFor(tx: EntityManager, tenderId: string, insurers: readonly Insurer[]): Promise<void> {
     await tx.getConnection().execute('update tender set version = version where id = ?', [tenderId], 'run', tx.getTransactionContext());
-    const live = await tx.find(QuoteRequest, { tender: tenderId, status: { $in: [...LIVE] }, insurer: { $in: insurers.map((insurer) => insurer.id) } }, { fields: ['insurer'] });
+    const live = await tx.find(
+      QuoteRequest,
+      { tender: tenderId, status: { $in: [...LIVE] }, insurer: { $in: insurers.map((insurer) => insurer.id) } },
+      { fields: ['insurer'] },
+    );
     if (live.length > 0) {
       const names = insurers.filter((insurer) => live.some((request) => request.insurer.id === insurer.id)).map((insurer) => insurer.name);
-      throw new DomainError('CONFLICT', `A quote request is still open for ${names.join(', ')}; ask again once it has ended (or close and reopen the tender)`, [
-        { parameter: 'insurerIds', message: `a quote request of this tender is still ${LIVE.join(', ')} for ${names.join(', ')}` },
-      ]);
+      throw new DomainError(
+        'CONFLICT',
+        `A quote request is still open for ${names.join(', ')}; ask again once it has ended (or close and reopen the tender)`,
+        [{ parameter: 'insurerIds', message: `a quote request of this tender is still ${LIVE.join(', ')} for ${names.join(', ')}` }],
+      );
     }
     const held = await tx.count(QuoteRequest, { tender: tenderId });
     if (held + insurers.length > LIMITS.quoteRequestsPerTender) {
-      throw new DomainError('CONFLICT', `A tender holds at most ${LIMITS.quoteRequestsPerTender} quote requests; this one holds ${held}, and ${insurers.length} more were asked for`, [
-        { parameter: 'insurerIds', message: `at most ${Math.max(0, LIMITS.quoteRequestsPerTender - held)} more insurers for this tender` },
-      ]);
+      throw new DomainError(
+        'CONFLICT',
+        `A tender holds at most ${LIMITS.quoteRequestsPerTender} quote requests; this one holds ${held}, and ${insurers.length} more were asked for`,
+        [
+          {
+            parameter: 'insurerIds',
+            message: `at most ${Math.max(0, LIMITS.quoteRequestsPerTender - held)} more insurers for this tender`,
+          },
+        ],
+      );
     }
   }
 }

@@ -36,12 +36,17 @@ export class QuoteResolver {
   @Query(() => ProposalView, { description: "A tender's offers side by side (the proposal overview)." })
   async proposal(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { em, viewer, rows }: RequestContext): Promise<ProposalView> {
     // The tender's row only: its quote requests are loaded when a field that shows them is asked for.
-    const tender = await rows.read(() => findVisibleTender(em, viewer, tenderId), () => 1);
+    const tender = await rows.read(
+      () => findVisibleTender(em, viewer, tenderId),
+      () => 1,
+    );
     return { tenderId: tender.id, taxRate: isRedactedFor(viewer, tender.status, tender.awardedInsurer?.id) ? null : tender.taxRate };
   }
 
   @Allowed('orderCover')
-  @Mutation(() => TenderView, { description: 'QUOTES_AVAILABLE, IN_NEGOTIATION or REOPENED → IN_COVERNOTE, on one option of a received quote.' })
+  @Mutation(() => TenderView, {
+    description: 'QUOTES_AVAILABLE, IN_NEGOTIATION or REOPENED → IN_COVERNOTE, on one option of a received quote.',
+  })
   async orderCover(
     @Arg('tenderId', () => ID) tenderId: string,
     @Arg('quoteOptionId', () => ID) quoteOptionId: string,

@@ -129,7 +129,8 @@ export class QuoteRequestView {
 
   @Field(() => String, {
     nullable: true,
-    description: "Why the request FAILED or was CANCELLED, in the gateway's fixed vocabulary (e.g. `insurer sent an invalid quote`, `tender closed`).",
+    description:
+      "Why the request FAILED or was CANCELLED, in the gateway's fixed vocabulary (e.g. `insurer sent an invalid quote`, `tender closed`).",
   })
   failureReason!: string | null;
 
@@ -138,7 +139,8 @@ export class QuoteRequestView {
 
   @Field(() => String, {
     nullable: true,
-    description: "Internal users only (null for others): what the gateway dropped from the insurer's quote (options for limits not requested).",
+    description:
+      "Internal users only (null for others): what the gateway dropped from the insurer's quote (options for limits not requested).",
   })
   quoteNote!: string | null;
 

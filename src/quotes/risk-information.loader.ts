@@ -27,7 +27,11 @@ const createRiskInformationLoader = ({ em, rows }: RequestContext) =>
           )) as { size: number | string | null }[];
           return sizes.reduce((sum, { size }) => sum + rowsOfJson(Number(size ?? 0)), 0);
         },
-        async () => (await connection.execute(`select id, risk_information from quote_request where id in (${marks})`, params, 'all')) as { id: string; risk_information: unknown }[],
+        async () =>
+          (await connection.execute(`select id, risk_information from quote_request where id in (${marks})`, params, 'all')) as {
+            id: string;
+            risk_information: unknown;
+          }[],
       );
       const byId = new Map(found.map((row) => [row.id, jsonOfColumn<Record<string, unknown>>(row.risk_information)]));
       return ids.map((id) => byId.get(id) ?? new Error(`quote request ${id} is gone`));

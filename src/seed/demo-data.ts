@@ -54,7 +54,13 @@ export async function ensureDemoData(orm: MikroORM, simPort: number): Promise<Si
     const url = `${insurer.quoteApiUrl}/webhooks`;
     const endpoint =
       (await em.findOne(WebhookEndpoint, { owner: client, url })) ??
-      em.create(WebhookEndpoint, { owner: client, url, eventTypes: [...(EVENTS_FOR[Role.INSURER] ?? [])], description: 'insurer simulator', secret: newWebhookSecret() });
+      em.create(WebhookEndpoint, {
+        owner: client,
+        url,
+        eventTypes: [...(EVENTS_FOR[Role.INSURER] ?? [])],
+        description: 'insurer simulator',
+        secret: newWebhookSecret(),
+      });
     await em.flush();
     // Prices differ by insurer so the proposal has something to compare.
     options.push({ slug, ...credentials, pricingFactor: 0.8 + (index % 5) * 0.1, webhookSecret: endpoint.secret });

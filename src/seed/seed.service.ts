@@ -143,7 +143,7 @@ export class SeedService {
     const now = (options.referenceTime ?? startOfUtcDay(new Date())).getTime();
     const tenderTable = em.getMetadata().get(Tender.name).tableName;
     const invitationTable = em.getMetadata().get(TenderInvitation.name).tableName;
-    for (let done = 0; done < options.tenders; ) {
+    for (let done = 0; done < options.tenders;) {
       const size = Math.min(BATCH, options.tenders - done);
       const tenders: Record<string, unknown>[] = [];
       const invitations: Record<string, unknown>[] = [];
@@ -175,7 +175,8 @@ export class SeedService {
           updated_at: new Date(changedAt),
           version: 1,
         });
-        for (const insurer of invited) invitations.push({ id: faker.string.uuid(), tender_id: id, insurer_id: insurer.id, created_at: createdAt });
+        for (const insurer of invited)
+          invitations.push({ id: faker.string.uuid(), tender_id: id, insurer_id: insurer.id, created_at: createdAt });
       }
       await em.transactional(async (tx) => {
         await bulkInsert(tx, tenderTable, tenders);
@@ -190,11 +191,7 @@ export class SeedService {
   }
 
   /** Finds reference rows by name, creating the missing ones in the order given. */
-  private async ensure<T extends { name: string }>(
-    entity: new () => T,
-    names: string[],
-    make: (name: string) => Partial<T>,
-  ): Promise<T[]> {
+  private async ensure<T extends { name: string }>(entity: new () => T, names: string[], make: (name: string) => Partial<T>): Promise<T[]> {
     const existing = await this.em.find(entity, {} as never);
     const byName = new Map(existing.map((row) => [row.name, row]));
     const rows = names.map((name) => {

@@ -6,7 +6,9 @@ import { TenderStatistics, tenderStatistics } from './tender-statistics';
 @Resolver()
 export class TenderStatisticsResolver {
   @Allowed('tenderStatistics')
-  @Query(() => TenderStatistics, { description: 'Counts, quote response rates and times, premium distributions; tenders created in [from, to).' })
+  @Query(() => TenderStatistics, {
+    description: 'Counts, quote response rates and times, premium distributions; tenders created in [from, to).',
+  })
   tenderStatistics(
     @Arg('from', () => TimestampScalar, { nullable: true }) from: Date | null,
     @Arg('to', () => TimestampScalar, { nullable: true }) to: Date | null,

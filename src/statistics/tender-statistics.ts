@@ -116,7 +116,11 @@ export async function tenderStatistics(em: EntityManager, viewer: Viewer, from?:
   const [byStatus, byLine, requests, premiums] = await Promise.all([
     inPeriod(knex('tender as t').select('t.status').count({ count: '*' }).groupBy('t.status')),
     inPeriod(knex('tender as t').select('t.line_of_business_id as id').count({ count: '*' }).groupBy('t.line_of_business_id')),
-    inPeriod(knex('quote_request as q').join('tender as t', 't.id', 'q.tender_id').select('q.insurer_id', 'q.status', 'q.created_at', 'q.quoted_at')),
+    inPeriod(
+      knex('quote_request as q')
+        .join('tender as t', 't.id', 'q.tender_id')
+        .select('q.insurer_id', 'q.status', 'q.created_at', 'q.quoted_at'),
+    ),
     inPeriod(
       knex('quote_option as o')
         .join('quote_request as q', 'q.id', 'o.quote_request_id')
@@ -130,7 +134,12 @@ export async function tenderStatistics(em: EntityManager, viewer: Viewer, from?:
   const insurers = new Map((await em.find(Insurer, {})).map((insurer) => [insurer.id, insurer]));
 
   const perInsurer = new Map<string, { requests: number; seconds: number[] }>();
-  for (const row of requests as { insurer_id: string; status: QuoteRequestStatus; created_at: Date | number; quoted_at: Date | number | null }[]) {
+  for (const row of requests as {
+    insurer_id: string;
+    status: QuoteRequestStatus;
+    created_at: Date | number;
+    quoted_at: Date | number | null;
+  }[]) {
     const entry = perInsurer.get(row.insurer_id) ?? { requests: 0, seconds: [] };
     entry.requests++;
     if (RESPONDED.includes(row.status) && row.quoted_at !== null) {
@@ -139,14 +148,17 @@ export async function tenderStatistics(em: EntityManager, viewer: Viewer, from?:
     perInsurer.set(row.insurer_id, entry);
   }
   const perLine = new Map<string, number[]>();
-  for (const row of premiums as { id: string; premium: number }[]) perLine.set(row.id, [...(perLine.get(row.id) ?? []), Number(row.premium)]);
+  for (const row of premiums as { id: string; premium: number }[])
+    perLine.set(row.id, [...(perLine.get(row.id) ?? []), Number(row.premium)]);
 
   const statusCounts = byStatus as { status: TenderStatus; count: number | string }[];
   return {
     from: from ?? null,
     to: to ?? null,
     tenders: statusCounts.reduce((sum, row) => sum + Number(row.count), 0),
-    byStatus: statusCounts.map((row) => ({ status: row.status, count: Number(row.count) })).sort((a, b) => a.status.localeCompare(b.status)),
+    byStatus: statusCounts
+      .map((row) => ({ status: row.status, count: Number(row.count) }))
+      .sort((a, b) => a.status.localeCompare(b.status)),
     byLineOfBusiness: (byLine as { id: string; count: number | string }[])
       .map((row) => ({ lineOfBusiness: lines.get(row.id)!, count: Number(row.count) }))
       .sort((a, b) => a.lineOfBusiness.name.localeCompare(b.lineOfBusiness.name)),

@@ -23,7 +23,8 @@ const DAY_MS = 24 * 3600_000;
  * neither of a busy endpoint nor of a busy client (their ids are the parameters).
  */
 function waiting(busyEndpoints: readonly string[], busyClients: readonly string[]): string {
-  const notIn = (column: string, ids: readonly string[]) => (ids.length > 0 ? ` and ${column} not in (${ids.map(() => '?').join(', ')})` : '');
+  const notIn = (column: string, ids: readonly string[]) =>
+    ids.length > 0 ? ` and ${column} not in (${ids.map(() => '?').join(', ')})` : '';
   return `from webhook_delivery d
     join webhook_endpoint e on e.id = d.endpoint_id
     join api_client c on c.id = e.owner_id
@@ -96,7 +97,12 @@ export class WebhookDispatcher implements Outbox<string> {
     this.worker = new OutboxWorker(
       'webhook dispatcher',
       this,
-      { concurrency: config.concurrency, perGroup: config.concurrencyPerClient, perPartner: config.concurrencyPerEndpoint, pollIntervalMs: config.pollIntervalMs },
+      {
+        concurrency: config.concurrency,
+        perGroup: config.concurrencyPerClient,
+        perPartner: config.concurrencyPerEndpoint,
+        pollIntervalMs: config.pollIntervalMs,
+      },
       logger,
     );
   }
@@ -179,8 +185,12 @@ export class WebhookDispatcher implements Outbox<string> {
     } catch (error) {
       // Counted at least: should this fail too, the lease runs out and the attempt is made again.
       this.logger.error({ err: error, delivery: id }, 'could not record a webhook attempt; recording the bare count');
-      const bare: Outcome = outcome.delivered ? outcome : { ...outcome, gone: false, error: 'the attempt could not be recorded; see the logs' };
-      await this.store(this.orm.em.fork(), delivery, bare).catch((again: unknown) => this.logger.error({ err: again, delivery: id }, 'could not record a webhook attempt'));
+      const bare: Outcome = outcome.delivered
+        ? outcome
+        : { ...outcome, gone: false, error: 'the attempt could not be recorded; see the logs' };
+      await this.store(this.orm.em.fork(), delivery, bare).catch((again: unknown) =>
+        this.logger.error({ err: again, delivery: id }, 'could not record a webhook attempt'),
+      );
     }
   }
 
@@ -203,11 +213,21 @@ export class WebhookDispatcher implements Outbox<string> {
     try {
       const answer = await this.client.send(delivery.endpoint.url, 'POST', headers, Buffer.from(delivery.payload), { statusOnly: true });
       if (answer.status >= 200 && answer.status < 300) return { delivered: true, statusCode: answer.status };
-      if (answer.status === 410) return { delivered: false, statusCode: 410, error: 'the endpoint answered 410 Gone', final: true, gone: true };
-      return { delivered: false, statusCode: answer.status, error: `the endpoint answered ${answer.status}`, final: false, retryAfterMs: parseRetryAfter(answer.headers['retry-after']) };
+      if (answer.status === 410)
+        return { delivered: false, statusCode: 410, error: 'the endpoint answered 410 Gone', final: true, gone: true };
+      return {
+        delivered: false,
+        statusCode: answer.status,
+        error: `the endpoint answered ${answer.status}`,
+        final: false,
+        retryAfterMs: parseRetryAfter(answer.headers['retry-after']),
+      };
     } catch (error) {
       if (!(error instanceof PartnerCallFailed)) throw error;
-      this.logger.warn({ delivery: delivery.id, endpoint: delivery.endpoint.id, fault: error.fault, detail: error.detail }, 'webhook endpoint call failed');
+      this.logger.warn(
+        { delivery: delivery.id, endpoint: delivery.endpoint.id, fault: error.fault, detail: error.detail },
+        'webhook endpoint call failed',
+      );
       return { delivered: false, statusCode: null, error: FAULTS[error.fault], final: error.fault === 'notAllowed' };
     }
   }
@@ -224,12 +244,23 @@ export class WebhookDispatcher implements Outbox<string> {
     const attempts = delivery.attempts + 1;
     const now = new Date();
     if (outcome.delivered) {
-      await this.record(em, delivery, { status: WebhookDeliveryStatus.DELIVERED, attempts, lastAttemptAt: now, lastStatusCode: outcome.statusCode, lastError: null, deliveredAt: now, nextAttemptAt: null });
+      await this.record(em, delivery, {
+        status: WebhookDeliveryStatus.DELIVERED,
+        attempts,
+        lastAttemptAt: now,
+        lastStatusCode: outcome.statusCode,
+        lastError: null,
+        deliveredAt: now,
+        nextAttemptAt: null,
+      });
       return;
     }
     const next = outcome.final ? null : this.nextAttemptAt(attempts, outcome.retryAfterMs);
     const error = next || outcome.final ? outcome.error : `${outcome.error} (gave up after ${attempts} attempts)`;
-    this.logger.warn({ delivery: delivery.id, endpoint: delivery.endpoint.id, attempts, statusCode: outcome.statusCode, error, next }, 'webhook attempt failed');
+    this.logger.warn(
+      { delivery: delivery.id, endpoint: delivery.endpoint.id, attempts, statusCode: outcome.statusCode, error, next },
+      'webhook attempt failed',
+    );
     await em.transactional(async (tx) => {
       await this.record(tx, delivery, {
         status: next ? WebhookDeliveryStatus.PENDING : WebhookDeliveryStatus.FAILED,
@@ -240,13 +271,21 @@ export class WebhookDispatcher implements Outbox<string> {
         nextAttemptAt: next,
       });
       if (outcome.gone) {
-        await tx.nativeUpdate(WebhookEndpoint, { id: delivery.endpoint.id }, { disabledAt: now, disabledReason: 'the endpoint answered 410 Gone', updatedAt: now });
+        await tx.nativeUpdate(
+          WebhookEndpoint,
+          { id: delivery.endpoint.id },
+          { disabledAt: now, disabledReason: 'the endpoint answered 410 Gone', updatedAt: now },
+        );
       }
     });
   }
 
   /** A conditional update only the lease holder can make; releases the lease. */
   private record(em: EntityManager, delivery: WebhookDelivery, changes: Partial<WebhookDelivery>): Promise<number> {
-    return em.nativeUpdate(WebhookDelivery, { id: delivery.id, leaseOwner: this.owner }, { ...changes, leaseOwner: null, leaseUntil: null });
+    return em.nativeUpdate(
+      WebhookDelivery,
+      { id: delivery.id, leaseOwner: this.owner },
+      { ...changes, leaseOwner: null, leaseUntil: null },
+    );
   }
 }

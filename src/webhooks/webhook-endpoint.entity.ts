@@ -7,7 +7,8 @@ import type { WebhookEventType } from './webhook-event-type';
 /** Where an API client (insurer or broker) wants its tender events, and the secret they are signed with. */
 @Entity({ tableName: 'webhook_endpoint' })
 export class WebhookEndpoint {
-  [OptionalProps]?: 'id' | 'description' | 'disabledAt' | 'disabledReason' | 'previousSecret' | 'previousSecretUntil' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?:
+    'id' | 'description' | 'disabledAt' | 'disabledReason' | 'previousSecret' | 'previousSecretUntil' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'string', length: 36 })
   id: string = newId();

@@ -45,7 +45,8 @@ export class WebhookEndpointService {
   /** Whose endpoints: the viewer's own client, or for internal users the client named. */
   private async ownerFor(appId: string | null | undefined): Promise<ApiClient> {
     if (this.viewer.role !== Role.INTERNAL) return this.em.findOneOrFail(ApiClient, { appId: this.viewer.appId });
-    if (!appId) throw badInput('Name the API client whose endpoints these are', [{ parameter: 'appId', message: 'required for internal users' }]);
+    if (!appId)
+      throw badInput('Name the API client whose endpoints these are', [{ parameter: 'appId', message: 'required for internal users' }]);
     const owner = await this.em.findOne(ApiClient, { appId });
     if (!owner) throw notFound(`API client ${appId} not found`);
     if (owner.role !== Role.INSURER && owner.role !== Role.BROKER) {
@@ -82,12 +83,20 @@ export class WebhookEndpointService {
     const allowed = EVENTS_FOR[owner.role] ?? [];
     const foreign = (change.eventTypes ?? []).filter((type) => !allowed.includes(type));
     if (foreign.length > 0 && !refused(problems, 'eventTypes')) {
-      problems.push({ parameter: 'eventTypes', message: `a ${owner.role} client does not receive ${foreign.join(', ')}; it may subscribe to ${allowed.join(', ')}` });
+      problems.push({
+        parameter: 'eventTypes',
+        message: `a ${owner.role} client does not receive ${foreign.join(', ')}; it may subscribe to ${allowed.join(', ')}`,
+      });
     }
     if (problems.length > 0) throw badInput('The webhook endpoint is invalid', problems);
   }
 
-  async create(input: { appId?: string | null; url: string; eventTypes: WebhookEventType[]; description?: string | null }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  async create(input: {
+    appId?: string | null;
+    url: string;
+    eventTypes: WebhookEventType[];
+    description?: string | null;
+  }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     assertMay(this.viewer, 'createWebhookEndpoint');
     const owner = await this.ownerFor(input.appId);
     this.check(input, owner);
@@ -99,7 +108,13 @@ export class WebhookEndpointService {
       if ((await tx.count(WebhookEndpoint, { owner })) >= LIMITS.webhookEndpointsPerClient) {
         throw new DomainError('CONFLICT', `A client has at most ${LIMITS.webhookEndpointsPerClient} webhook endpoints`);
       }
-      return tx.create(WebhookEndpoint, { owner, url: input.url, eventTypes: input.eventTypes, description: input.description ?? '', secret });
+      return tx.create(WebhookEndpoint, {
+        owner,
+        url: input.url,
+        eventTypes: input.eventTypes,
+        description: input.description ?? '',
+        secret,
+      });
     });
     return { endpoint, secret };
   }
@@ -112,7 +127,8 @@ export class WebhookEndpointService {
     if (change.eventTypes) endpoint.eventTypes = change.eventTypes;
     if (change.description !== undefined && change.description !== null) endpoint.description = change.description;
     if (change.enabled === true) Object.assign(endpoint, { disabledAt: null, disabledReason: null });
-    if (change.enabled === false && !endpoint.disabledAt) Object.assign(endpoint, { disabledAt: new Date(), disabledReason: `disabled by ${this.viewer.appId}` });
+    if (change.enabled === false && !endpoint.disabledAt)
+      Object.assign(endpoint, { disabledAt: new Date(), disabledReason: `disabled by ${this.viewer.appId}` });
     endpoint.updatedAt = new Date();
     await this.em.flush();
     return endpoint;
@@ -126,7 +142,12 @@ export class WebhookEndpointService {
     const endpoint = await this.get(id, 'rotateWebhookEndpointSecret');
     const secret = newWebhookSecret();
     const now = new Date();
-    Object.assign(endpoint, { previousSecret: endpoint.secret, previousSecretUntil: new Date(now.getTime() + this.policy.secretGraceMs), secret, updatedAt: now });
+    Object.assign(endpoint, {
+      previousSecret: endpoint.secret,
+      previousSecretUntil: new Date(now.getTime() + this.policy.secretGraceMs),
+      secret,
+      updatedAt: now,
+    });
     await this.em.flush();
     return { endpoint, secret };
   }
@@ -146,7 +167,11 @@ export class WebhookEndpointService {
     const problems = problemsOf(PageRules, { skip, limit });
     if (problems.length > 0) throw badInput('The page is invalid', problems);
     const where = { endpoint: endpoint.id, ...(status ? { status } : {}) };
-    const [items, count] = await this.em.findAndCount(WebhookDelivery, where, { orderBy: { createdAt: 'desc', id: 'desc' }, offset: skip, limit });
+    const [items, count] = await this.em.findAndCount(WebhookDelivery, where, {
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      offset: skip,
+      limit,
+    });
     return { items, count, skip, limit };
   }
 
@@ -160,19 +185,32 @@ export class WebhookEndpointService {
    */
   async replay(id: string, since: Date): Promise<number> {
     const endpoint = await this.get(id, 'replayWebhookDeliveries');
-    if (Number.isNaN(since.getTime()) || since.getTime() > Date.now()) throw badInput('Nothing happened after now', [{ parameter: 'since', message: 'must not lie in the future' }]);
+    if (Number.isNaN(since.getTime()) || since.getTime() > Date.now())
+      throw badInput('Nothing happened after now', [{ parameter: 'since', message: 'must not lie in the future' }]);
     const perDay = this.policy.replayPerDay;
     return this.em.transactional(async (tx) => {
       // One replay of a client at a time, so that each sees what the one before it put back and counted: the write
       // takes the client's row lock on PostgreSQL, and SQLite's write lock (as registration does).
       await tx.nativeUpdate(ApiClient, { id: endpoint.owner.id }, { appId: endpoint.owner.appId });
       const now = new Date();
-      const running = await tx.count(WebhookDelivery, { endpoint: endpoint.id, status: WebhookDeliveryStatus.PENDING, attempts: 0, replayedAt: { $ne: null } });
+      const running = await tx.count(WebhookDelivery, {
+        endpoint: endpoint.id,
+        status: WebhookDeliveryStatus.PENDING,
+        attempts: 0,
+        replayedAt: { $ne: null },
+      });
       if (running > 0) {
-        throw new DomainError('CONFLICT', `A replay of this endpoint is still running: ${running} replayed deliveries await their first attempt; replay again when they have gone out`);
+        throw new DomainError(
+          'CONFLICT',
+          `A replay of this endpoint is still running: ${running} replayed deliveries await their first attempt; replay again when they have gone out`,
+        );
       }
       const dayAgo = new Date(now.getTime() - DAY_MS);
-      const today = await tx.find(WebhookReplay, { client: endpoint.owner.id, requestedAt: { $gt: dayAgo } }, { orderBy: { requestedAt: 'asc' } });
+      const today = await tx.find(
+        WebhookReplay,
+        { client: endpoint.owner.id, requestedAt: { $gt: dayAgo } },
+        { orderBy: { requestedAt: 'asc' } },
+      );
       const left = perDay - today.reduce((sum, replay) => sum + replay.requeued, 0);
       if (left <= 0) {
         const freed = new Date(today.find((replay) => replay.requeued > 0)!.requestedAt.getTime() + DAY_MS);
@@ -180,7 +218,12 @@ export class WebhookEndpointService {
       }
       const chosen = await tx.find(
         WebhookDelivery,
-        { endpoint: endpoint.id, createdAt: { $gte: since }, ...leaseIsFreeFilter(tx.getPlatform(), now), $not: { status: WebhookDeliveryStatus.PENDING, attempts: 0 } },
+        {
+          endpoint: endpoint.id,
+          createdAt: { $gte: since },
+          ...leaseIsFreeFilter(tx.getPlatform(), now),
+          $not: { status: WebhookDeliveryStatus.PENDING, attempts: 0 },
+        },
         { fields: ['id'], orderBy: { createdAt: 'desc', id: 'desc' }, limit: Math.min(LIMITS.webhookReplay, left) },
       );
       if (chosen.length === 0) return 0;

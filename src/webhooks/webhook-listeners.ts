@@ -28,7 +28,13 @@ export const tenderChangesToWebhooks: TenderChangeListener = async (em, change) 
   await enqueueWebhookEvent(em, { ...statusChanged, audience: { brokerCompanyId } });
   await enqueueWebhookEvent(em, { ...statusChanged, audience: { invitedTo: tender.id } });
   if (change.to === TenderStatus.IN_COVERNOTE && tender.awardedInsurer) {
-    await enqueueWebhookEvent(em, { type: WebhookEventType.COVER_ORDERED, key: `cover:${key}`, occurredAt: change.at, data, audience: { insurerIds: [tender.awardedInsurer.id] } });
+    await enqueueWebhookEvent(em, {
+      type: WebhookEventType.COVER_ORDERED,
+      key: `cover:${key}`,
+      occurredAt: change.at,
+      data,
+      audience: { insurerIds: [tender.awardedInsurer.id] },
+    });
   }
 };
 

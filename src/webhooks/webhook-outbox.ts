@@ -31,7 +31,11 @@ async function endpointsOf(em: EntityManager, audience: Audience): Promise<Webho
         ? { role: Role.INSURER, insurer: { $in: [...audience.insurerIds] } }
         : {
             role: Role.INSURER,
-            insurer: { $in: (await em.find(TenderInvitation, { tender: audience.invitedTo }, { fields: ['insurer'] })).map((invitation) => invitation.insurer.id) },
+            insurer: {
+              $in: (await em.find(TenderInvitation, { tender: audience.invitedTo }, { fields: ['insurer'] })).map(
+                (invitation) => invitation.insurer.id,
+              ),
+            },
           };
   // A disabled endpoint still collects its events: they wait, and go out when it is enabled again.
   return em.find(WebhookEndpoint, { owner: { ...owner, disabledAt: null } });

@@ -49,7 +49,10 @@ const service = ({ em, viewer, webhooks }: WebhookContext) => new WebhookEndpoin
 export class WebhookResolver {
   @Allowed('webhookEndpoints')
   @Query(() => [WebhookEndpointView], { description: "The client's webhook endpoints (internal users: name the client by appId)." })
-  async webhookEndpoints(@Arg('appId', () => String, { nullable: true }) appId: string | null, @Ctx() context: WebhookContext): Promise<WebhookEndpointView[]> {
+  async webhookEndpoints(
+    @Arg('appId', () => String, { nullable: true }) appId: string | null,
+    @Ctx() context: WebhookContext,
+  ): Promise<WebhookEndpointView[]> {
     return (await service(context).list(appId)).map(endpointView);
   }
 
@@ -74,7 +77,10 @@ export class WebhookResolver {
 
   @Allowed('createWebhookEndpoint')
   @Mutation(() => CreatedWebhookEndpointView, { description: 'Registers an endpoint; its signing secret is returned once.' })
-  async createWebhookEndpoint(@Arg('input', () => CreateWebhookEndpointInput) input: CreateWebhookEndpointInput, @Ctx() context: WebhookContext): Promise<CreatedWebhookEndpointView> {
+  async createWebhookEndpoint(
+    @Arg('input', () => CreateWebhookEndpointInput) input: CreateWebhookEndpointInput,
+    @Ctx() context: WebhookContext,
+  ): Promise<CreatedWebhookEndpointView> {
     const { endpoint, secret } = await service(context).create(input);
     return { endpoint: endpointView(endpoint), secret };
   }

@@ -71,7 +71,10 @@ export async function spawnGateway(
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}: ${stderr}`);
-    const healthy = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) break;
     if (Date.now() > deadline) throw new Error(`gateway did not start: ${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 100));

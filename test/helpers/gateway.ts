@@ -42,7 +42,11 @@ export const FAST_DISPATCH_ENV: Record<string, string> = {
  * Retries slow and many enough that a test can watch a request waiting between attempts: with the fast ones, a loaded
  * machine can spend every attempt between two looks.
  */
-export const PATIENT_RETRIES_ENV: Record<string, string> = { QUOTE_MAX_ATTEMPTS: '10', QUOTE_BACKOFF_BASE_MS: '200', QUOTE_BACKOFF_MAX_MS: '1000' };
+export const PATIENT_RETRIES_ENV: Record<string, string> = {
+  QUOTE_MAX_ATTEMPTS: '10',
+  QUOTE_BACKOFF_BASE_MS: '200',
+  QUOTE_BACKOFF_MAX_MS: '1000',
+};
 
 /**
  * The real app on an ephemeral loopback port, over a fresh SQLite file (or the given data folder). `host: '::'`

@@ -57,7 +57,8 @@ export interface HostileInsurers {
   close(): Promise<void>;
 }
 
-const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const json = (res: ServerResponse, status: number, body: unknown) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 /**
  * One real HTTP server on loopback hosting one insurer per entry at `/insurers/{slug}`, registered at the

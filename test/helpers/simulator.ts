@@ -42,7 +42,12 @@ export async function startSimulatedInsurers(
     quoteDelayMs: 20,
     slowMs: 1500,
     ...options,
-    insurers: entries.map((entry, i) => ({ slug: slugs[i], ...credentials[i], behaviour: entry.behaviour, pricingFactor: entry.pricingFactor })),
+    insurers: entries.map((entry, i) => ({
+      slug: slugs[i],
+      ...credentials[i],
+      behaviour: entry.behaviour,
+      pricingFactor: entry.pricingFactor,
+    })),
   });
   app = simulator.app;
   const close = () =>

@@ -26,7 +26,9 @@ export interface WebhookReceiver {
 /** A partner's webhook endpoint on loopback: records what arrives, answers as scripted. */
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const byPath = new Map<string, ReceivedWebhook[]>();
-  let respond: (path: string, n: number) => { status: number; headers?: Record<string, string>; delayMs?: number } = () => ({ status: 204 });
+  let respond: (path: string, n: number) => { status: number; headers?: Record<string, string>; delayMs?: number } = () => ({
+    status: 204,
+  });
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));

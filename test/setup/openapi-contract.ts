@@ -55,7 +55,9 @@ function checkRequest(where: string, key: string, operation: Operation, body: st
 
 async function check(method: string, url: URL, response: Response, requestBody: string | undefined): Promise<void> {
   // The most specific template: literal paths (/tenders/open) before parameters (/tenders/{id}).
-  const match = templates.filter(({ pattern }) => pattern.test(url.pathname)).sort((a, b) => a.template.split('{').length - b.template.split('{').length)[0];
+  const match = templates
+    .filter(({ pattern }) => pattern.test(url.pathname))
+    .sort((a, b) => a.template.split('{').length - b.template.split('{').length)[0];
   const operation = match && doc.paths[match.template][method.toLowerCase()];
   if (!operation) return; // not a documented operation: a 404/405 problem, checked by the tests themselves
   const where = `${method} ${url.pathname} → ${response.status}`;

@@ -37,10 +37,12 @@ const CLIENT_ERROR_CODES = new Set([
 const APQ_HASH_MISMATCH = { apolloMessage: 'provided sha does not match query', code: 'PERSISTED_QUERY_HASH_MISMATCH' } as const;
 
 /** The GraphQL side of the one error mapping: domain codes become `extensions.code`, the rest is hidden. */
-export const formatGraphQLError = (logger: Logger) => (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-  const shown = formatGraphQLErrorUnmasked(formatted, error, logger);
-  return { ...shown, message: withoutSuggestions(shown.message) };
-};
+export const formatGraphQLError =
+  (logger: Logger) =>
+  (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const shown = formatGraphQLErrorUnmasked(formatted, error, logger);
+    return { ...shown, message: withoutSuggestions(shown.message) };
+  };
 
 /**
  * graphql-js suggests field, argument, type and enum value names ("Did you mean the enum value ...?") in
@@ -105,7 +107,8 @@ const requestPolicy: ApolloServerPlugin<RequestContext> = {
         const { data, errors } = response.body.singleResult;
         const code = errors?.[0]?.extensions?.code;
         if (data != null || typeof code !== 'string' || !(code in HTTP_STATUS)) return;
-        if (response.http.status === undefined || response.http.status === 200) response.http.status = HTTP_STATUS[code as ErrorCode].status;
+        if (response.http.status === undefined || response.http.status === 200)
+          response.http.status = HTTP_STATUS[code as ErrorCode].status;
       },
     };
   },
@@ -146,7 +149,10 @@ function operationCost(schema: GraphQLSchema, limits: OperationLimitsConfig): Ap
           } catch (error) {
             const busy = error as DomainError;
             throw new GraphQLError(busy.message, {
-              extensions: { code: busy.code, http: { status: HTTP_STATUS[busy.code].status, headers: new HeaderMap([['retry-after', '1']]) } },
+              extensions: {
+                code: busy.code,
+                http: { status: HTTP_STATUS[busy.code].status, headers: new HeaderMap([['retry-after', '1']]) },
+              },
             });
           }
         },

@@ -117,12 +117,16 @@ export function jitGateway(schema: GraphQLSchema): JitGateway {
       // graphql-jit puts null where a variable inside a literal is absent (graphql-js takes the field's default or
       // leaves it out) and passes a null on where graphql-js refuses it: such a request runs through graphql-js.
       if (jit.nestedVariables.every((name) => coerced.coerced[name] != null)) {
-        const result = (await jit.query.query(undefined, context, withInputDefaults(schema, operation, variables))) as ExecutionResult<Record<string, unknown>>;
+        const result = (await jit.query.query(undefined, context, withInputDefaults(schema, operation, variables))) as ExecutionResult<
+          Record<string, unknown>
+        >;
         // graphql-jit's errors have a read-only message, which plugins (graphql-armor) rewrite: plain copies.
         return result.errors ? { ...result, errors: result.errors.map(writableError) } : result;
       }
     }
-    return (await execute({ schema, document, contextValue: context, variableValues: variables, operationName })) as ExecutionResult<Record<string, unknown>>;
+    return (await execute({ schema, document, contextValue: context, variableValues: variables, operationName })) as ExecutionResult<
+      Record<string, unknown>
+    >;
   };
 
   return {
@@ -143,7 +147,11 @@ export function jitGateway(schema: GraphQLSchema): JitGateway {
  * non-null field with a default (`TenderSort.direction`, `PersonInput.salutation`), which graphql-js fills in. So the
  * defaults are written into the variables first, as a client could have sent them; a value the client sent is kept.
  */
-function withInputDefaults(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>): Record<string, unknown> {
+function withInputDefaults(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): Record<string, unknown> {
   let filled = variables;
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
@@ -170,7 +178,12 @@ function fillDefaults(type: GraphQLInputType, value: unknown): unknown {
   let filled = object;
   for (const field of Object.values(inner.getFields())) {
     const given = object[field.name];
-    const next = given === undefined ? (field.defaultValue === undefined ? undefined : valueFromASTUntyped(astFromValue(field.defaultValue, field.type)!)) : fillDefaults(field.type, given);
+    const next =
+      given === undefined
+        ? field.defaultValue === undefined
+          ? undefined
+          : valueFromASTUntyped(astFromValue(field.defaultValue, field.type)!)
+        : fillDefaults(field.type, given);
     if (next === given) continue;
     if (filled === object) filled = { ...object };
     filled[field.name] = next;
@@ -184,7 +197,8 @@ function fillDefaults(type: GraphQLInputType, value: unknown): unknown {
  */
 function selectedFields(document: DocumentNode, operation: OperationDefinitionNode, limit: number): number {
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   let count = 0;
   const walk = (set: SelectionSetNode | undefined): void => {
     for (const selection of set?.selections ?? []) {

@@ -33,8 +33,10 @@ const PROPOSAL_REQUEST_FIELDS = new Set(['entries', 'cheapest', 'orderedOptionId
 
 type RowRule = (args: Record<string, unknown>, childRows: number, selects: (fields: ReadonlySet<string>) => boolean) => number;
 
-const pageSize = (args: Record<string, unknown>) => Math.min(typeof args.limit === 'number' ? args.limit : LIMITS.defaultPageSize, LIMITS.pageSize);
-const proposalRequests = (selects: (fields: ReadonlySet<string>) => boolean) => (selects(PROPOSAL_REQUEST_FIELDS) ? ASSUMED_ROWS.proposal : 0);
+const pageSize = (args: Record<string, unknown>) =>
+  Math.min(typeof args.limit === 'number' ? args.limit : LIMITS.defaultPageSize, LIMITS.pageSize);
+const proposalRequests = (selects: (fields: ReadonlySet<string>) => boolean) =>
+  selects(PROPOSAL_REQUEST_FIELDS) ? ASSUMED_ROWS.proposal : 0;
 
 /**
  * By `Type.field`; any other field costs what its selection costs (an object joined into its parent's row: nothing).
@@ -58,7 +60,12 @@ const ROWS: Record<string, RowRule> = {
 };
 
 /** Whether a selection asks for any of `fields` directly, through its fragments or inline fragments. */
-function selectsAny(selectionSet: SelectionSetNode | undefined, fields: ReadonlySet<string>, fragments: ReadonlyMap<string, FragmentDefinitionNode>, seen = new Set<string>()): boolean {
+function selectsAny(
+  selectionSet: SelectionSetNode | undefined,
+  fields: ReadonlySet<string>,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  seen = new Set<string>(),
+): boolean {
   for (const selection of selectionSet?.selections ?? []) {
     if (selection.kind === Kind.FIELD && fields.has(selection.name.value)) return true;
     if (selection.kind === Kind.INLINE_FRAGMENT && selectsAny(selection.selectionSet, fields, fragments, seen)) return true;
@@ -72,7 +79,9 @@ function selectsAny(selectionSet: SelectionSetNode | undefined, fields: Readonly
 
 /** One operation's estimator: the row rules, and the fields it may hold once. */
 function rowEstimator(document: DocumentNode): ComplexityEstimator {
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const fragments = new Map(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
   const seenOnce = new Set<string>();
   return ({ type, field, node, args, childComplexity }: ComplexityEstimatorArgs) => {
     const key = `${type.name}.${field.name}`;
@@ -89,6 +98,11 @@ function rowEstimator(document: DocumentNode): ComplexityEstimator {
  * The rows an operation may read; throws (graphql-js's own error) when its variables do not fit its definitions,
  * and when it holds a field that runs at most once per operation (`checkInsurer`) more than once.
  */
-export function estimateRows(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): number {
+export function estimateRows(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+): number {
   return getComplexity({ schema, query: document, operationName, variables, estimators: [rowEstimator(document)] });
 }

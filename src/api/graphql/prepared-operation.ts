@@ -19,7 +19,8 @@ export function prepareOperation(schema: GraphQLSchema, source: string): Prepare
   const errors = validate(schema, document);
   if (errors.length > 0) throw new Error(`Invalid prepared operation: ${errors.map((e) => e.message).join('; ')}`);
   const compiled = compileQuery(schema, document);
-  if (!isCompiledQuery(compiled)) throw new Error(`Prepared operation does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);
+  if (!isCompiledQuery(compiled))
+    throw new Error(`Prepared operation does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);
   return {
     async run(context, variables) {
       const result = await compiled.query(undefined, context, variables);

@@ -20,9 +20,12 @@ export const boundedNames: ValidationRule = (context) => {
       if (reported || node.value.length <= MAX_NAME_LENGTH) return;
       reported = true;
       context.reportError(
-        new GraphQLError(`A name in the document has ${node.value.length} characters; names (operations, fragments, aliases, variables) may have at most ${MAX_NAME_LENGTH}`, {
-          nodes: node,
-        }),
+        new GraphQLError(
+          `A name in the document has ${node.value.length} characters; names (operations, fragments, aliases, variables) may have at most ${MAX_NAME_LENGTH}`,
+          {
+            nodes: node,
+          },
+        ),
       );
     },
   };
@@ -80,10 +83,13 @@ export const controlCharacterScreen: ApolloServerPlugin = {
       async didResolveOperation({ document, request }) {
         const found = inDocument(document) ?? inVariables(request.variables ?? {});
         if (!found) return;
-        throw new GraphQLError(`${found.where} contains the control character ${found.character}; text may hold tab, line feed and carriage return, no other control character`, {
-          nodes: found.node,
-          extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
-        });
+        throw new GraphQLError(
+          `${found.where} contains the control character ${found.character}; text may hold tab, line feed and carriage return, no other control character`,
+          {
+            nodes: found.node,
+            extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+          },
+        );
       },
     };
   },

@@ -14,7 +14,20 @@ let built: Promise<GraphQLSchema> | undefined;
 /** The schema is the same for every app in the process; build it once. */
 export function gatewaySchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
-    resolvers: [TenderResolver, TenderCreationResolver, TenderLifecycleResolver, InsurerResolver, ApiClientResolver, QuoteResolver, ProposalResolver, ProposalFieldsResolver, QuoteRequestFieldsResolver, TenderStatisticsResolver, InsurerCheckResolver, WebhookResolver],
+    resolvers: [
+      TenderResolver,
+      TenderCreationResolver,
+      TenderLifecycleResolver,
+      InsurerResolver,
+      ApiClientResolver,
+      QuoteResolver,
+      ProposalResolver,
+      ProposalFieldsResolver,
+      QuoteRequestFieldsResolver,
+      TenderStatisticsResolver,
+      InsurerCheckResolver,
+      WebhookResolver,
+    ],
     authChecker,
     authMode: 'error',
     validate: false,

@@ -8,7 +8,10 @@ import type { Request, Response } from 'express';
  * set on success only, so an error (a tender that is not there) never hands out a tag that would later be a 304.
  */
 export function conditionalRead(req: Request, res: Response, parts: readonly string[]): Record<string, string> | undefined {
-  const headers = { ETag: `"${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 32)}"`, 'Cache-Control': 'private, no-cache' };
+  const headers = {
+    ETag: `"${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 32)}"`,
+    'Cache-Control': 'private, no-cache',
+  };
   // One client's tag says nothing about another's answer.
   res.vary('Authorization');
   if (!namesTag(req.headers['if-none-match'], headers.ETag)) return headers;

@@ -25,7 +25,8 @@ function screenBody(_req: unknown, _res: unknown, raw: Buffer): void {
 }
 
 /** JSON bodies up to `limit`; parse errors, NULs, deep nesting and oversize bodies become problems in the error handler. */
-export const parseJson = (limit: number): RequestHandler => express.json({ limit, strict: true, type: 'application/json', verify: screenBody });
+export const parseJson = (limit: number): RequestHandler =>
+  express.json({ limit, strict: true, type: 'application/json', verify: screenBody });
 
 /** Strict JSON bodies for the REST routes: any other content type is refused. */
 export function jsonBody(limit: number): RequestHandler[] {

@@ -42,7 +42,11 @@ export class Metrics {
         const em = orm.em.fork() as SqlEntityManager;
         const counts = new Map<string, number>(Object.values(QuoteRequestStatus).map((state) => [state, 0]));
         const table = em.getMetadata().get(QuoteRequest.name).tableName;
-        const rows: { status: string; count: number | string }[] = await em.getKnex()(table).select('status').count({ count: '*' }).groupBy('status');
+        const rows: { status: string; count: number | string }[] = await em
+          .getKnex()(table)
+          .select('status')
+          .count({ count: '*' })
+          .groupBy('status');
         for (const row of rows) counts.set(row.status, Number(row.count));
         for (const [state, count] of counts) this.set({ state }, count);
       },

@@ -71,6 +71,8 @@ export function staticAssetRateLimit(config: Config, orm: MikroORM): RequestHand
     standardHeaders: 'draft-7',
     legacyHeaders: false,
     keyGenerator: (req) => `address:${addressKey(req)}`,
-    handler: rateLimitedAnswer(`More than ${config.staticRateLimitPerMinute} requests per minute for the explorer and documentation from this address`),
+    handler: rateLimitedAnswer(
+      `More than ${config.staticRateLimitPerMinute} requests per minute for the explorer and documentation from this address`,
+    ),
   });
 }

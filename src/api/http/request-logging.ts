@@ -24,7 +24,11 @@ export function requestLogging(logger: Logger): RequestHandler {
       const level: Level = !res.writableFinished || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
-        { req: { id, method: req.method, url: req.originalUrl }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) },
+        {
+          req: { id, method: req.method, url: req.originalUrl },
+          res: { statusCode: res.statusCode },
+          responseTime: Math.round(performance.now() - started),
+        },
         res.writableFinished ? 'request completed' : 'request aborted',
       );
     });

@@ -19,7 +19,12 @@ const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
  * title, code, detail). A request too slow to arrive is a 503 like one too slow to answer (REQUEST_TIMEOUT_MS).
  */
 const PARSER_ERRORS: Record<string, { status: number; title?: string; code: ErrorCode; detail: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, title: 'Request Header Fields Too Large', code: 'BAD_USER_INPUT', detail: 'The request headers are too large' },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    title: 'Request Header Fields Too Large',
+    code: 'BAD_USER_INPUT',
+    detail: 'The request headers are too large',
+  },
   ERR_HTTP_REQUEST_TIMEOUT: {
     status: 503,
     code: 'SERVICE_UNAVAILABLE',
@@ -34,7 +39,10 @@ function answerClientError(error: Error & { code?: string }, socket: Socket & { 
     return;
   }
   const known = PARSER_ERRORS[error.code ?? ''];
-  const problem = { ...toProblem(new DomainError(known?.code ?? 'BAD_USER_INPUT', known?.detail ?? 'The request is malformed')), status: known?.status ?? 400 };
+  const problem = {
+    ...toProblem(new DomainError(known?.code ?? 'BAD_USER_INPUT', known?.detail ?? 'The request is malformed')),
+    status: known?.status ?? 400,
+  };
   if (known?.title) problem.title = known.title;
   const body = JSON.stringify(problem);
   socket.end(

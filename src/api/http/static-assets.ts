@@ -45,7 +45,8 @@ export class PrecompressedAssets {
     this.prepare(key, source).then(
       (asset) => {
         if (res.headersSent || res.destroyed) return;
-        const encoding: Encoding = COMPRESSIONS.find((candidate) => asset.compressed[candidate] && req.acceptsEncodings(candidate) === candidate) ?? 'identity';
+        const encoding: Encoding =
+          COMPRESSIONS.find((candidate) => asset.compressed[candidate] && req.acceptsEncodings(candidate) === candidate) ?? 'identity';
         res.setHeader('Cache-Control', cacheControl);
         res.setHeader('ETag', asset.etag);
         res.setHeader('Last-Modified', asset.lastModified);
@@ -60,7 +61,10 @@ export class PrecompressedAssets {
         res.setHeader('Content-Length', String(body?.length ?? asset.size));
         if (req.method === 'HEAD') res.end();
         else if (body) res.end(body);
-        else if ('file' in source) createReadStream(source.file).on('error', (error) => res.destroy(error)).pipe(res);
+        else if ('file' in source)
+          createReadStream(source.file)
+            .on('error', (error) => res.destroy(error))
+            .pipe(res);
         else res.end(source.text);
       },
       (error: unknown) => {
@@ -83,7 +87,9 @@ export class PrecompressedAssets {
 
 async function prepareAsset(source: AssetSource): Promise<Prepared> {
   const [content, modified] =
-    'file' in source ? await Promise.all([readFile(source.file), stat(source.file).then((info) => info.mtime)]) : [Buffer.from(source.text), new Date()];
+    'file' in source
+      ? await Promise.all([readFile(source.file), stat(source.file).then((info) => info.mtime)])
+      : [Buffer.from(source.text), new Date()];
   const etag = `W/"${createHash('sha256').update(content).digest('base64url').slice(0, 27)}"`;
   const compressed: Prepared['compressed'] = {};
   if (content.length >= COMPRESS_FROM_BYTES) {

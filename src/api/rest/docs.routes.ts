@@ -35,7 +35,10 @@ export function docsRoutes(): Router {
   const contract = { text: JSON.stringify(openApiDocument), type: 'application/json' };
   router.get('/openapi.json', (req, res, next) => assets.send(req, res, next, '/openapi.json', contract, 'no-cache'));
   router.use('/docs', (_req, res, next) => {
-    res.setHeader('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+    res.setHeader(
+      'Content-Security-Policy',
+      "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+    );
     next();
   });
   router.get('/docs', (_req, res) => {
@@ -46,7 +49,11 @@ export function docsRoutes(): Router {
   });
   // The package's own files, as listed at start: a name is looked up, never joined into a path.
   const folder = getAbsoluteFSPath();
-  const files = new Set(readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name));
+  const files = new Set(
+    readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name),
+  );
   router.get('/docs/assets/:name', (req, res, next) => {
     const name = req.params.name;
     if (!files.has(name)) return sendProblem(res, new DomainError('NOT_FOUND', `No documentation asset at ${req.path}`));

@@ -1,8 +1,31 @@
 import { rolesFor } from '../../access';
-import { Cursor, EmptyBody, LIMITS, LineOfBusinessId, PolicyDocumentationBody, QuoteCallbackBody, Timestamp, TokenRequestBody } from '../../platform/validation/rules';
+import {
+  Cursor,
+  EmptyBody,
+  LIMITS,
+  LineOfBusinessId,
+  PolicyDocumentationBody,
+  QuoteCallbackBody,
+  Timestamp,
+  TokenRequestBody,
+} from '../../platform/validation/rules';
 import { ALL_STATUSES } from '../../tenders';
 import { CALLBACK_PATH } from './quote-callback.routes';
-import { bearerErrors, conditional, headers, id, ifNoneMatch, listOf, notModified, nullable, problem, ref, tags, timestamp, withConventions } from './openapi-parts';
+import {
+  bearerErrors,
+  conditional,
+  headers,
+  id,
+  ifNoneMatch,
+  listOf,
+  notModified,
+  nullable,
+  problem,
+  ref,
+  tags,
+  timestamp,
+  withConventions,
+} from './openapi-parts';
 import { SORT_FIELDS } from './tender-query-params';
 import { webhookEvents, webhookPaths, webhookSchemas } from './webhook-openapi';
 import { ITEM_ROUTES, LIST_ROUTES, POLICY_DOCUMENTATION_ROUTE } from './tender.routes';
@@ -14,7 +37,12 @@ import { ITEM_ROUTES, LIST_ROUTES, POLICY_DOCUMENTATION_ROUTE } from './tender.r
 const SORT_NAMES = Object.keys(SORT_FIELDS);
 const listParameters = [
   { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Offset.' },
-  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: LIMITS.pageSize, default: LIMITS.defaultPageSize }, description: 'Page size.' },
+  {
+    name: 'limit',
+    in: 'query',
+    schema: { type: 'integer', minimum: 1, maximum: LIMITS.pageSize, default: LIMITS.defaultPageSize },
+    description: 'Page size.',
+  },
   {
     name: 'sort',
     in: 'query',
@@ -28,11 +56,11 @@ const listParameters = [
     name: 'after',
     in: 'query',
     schema: Cursor,
-    description: 'Continue after the page whose `metadata.next` this is, in the same sort; not with `skip`. Every page then costs what the first does.',
+    description:
+      'Continue after the page whose `metadata.next` this is, in the same sort; not with `skip`. Every page then costs what the first does.',
   },
   ifNoneMatch,
 ];
-
 
 function listOperation(summary: string, statuses: readonly string[], roles: string) {
   return {
@@ -90,7 +118,11 @@ export const openApiDocument = withConventions({
   info: {
     title: 'Tender Exchange gateway',
     version: '1.0.0',
-    contact: { name: 'Tender Exchange integration support', url: 'https://tender-exchange.example/support', email: 'integration@tender-exchange.example' },
+    contact: {
+      name: 'Tender Exchange integration support',
+      url: 'https://tender-exchange.example/support',
+      email: 'integration@tender-exchange.example',
+    },
     license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     description:
       'Tender read APIs for insurers (/public/v1) and brokers (/api/v1), which only read (GET and HEAD; any other method is a 405 with Allow: GET, HEAD); ' +
@@ -232,7 +264,9 @@ export const openApiDocument = withConventions({
   paths: {
     ...webhookPaths,
     // The tender routes as the router serves them: the same table, so the document cannot drift from it.
-    ...Object.fromEntries(LIST_ROUTES.map((route) => [route.path, listOperation(route.summary, route.statuses, rolesFor(route.access).join(', '))])),
+    ...Object.fromEntries(
+      LIST_ROUTES.map((route) => [route.path, listOperation(route.summary, route.statuses, rolesFor(route.access).join(', '))]),
+    ),
     ...Object.fromEntries(ITEM_ROUTES.map((route) => [openApiPath(route.path), itemOperation(rolesFor(route.access).join(', '))])),
     [openApiPath(POLICY_DOCUMENTATION_ROUTE.path)]: {
       post: {
@@ -245,7 +279,10 @@ export const openApiDocument = withConventions({
           content: { 'application/json': { schema: PolicyDocumentationBody } },
         },
         responses: {
-          '200': { description: 'The tender, with policy_documentation CONFIRMED.', content: { 'application/json': { schema: ref('Tender') } } },
+          '200': {
+            description: 'The tender, with policy_documentation CONFIRMED.',
+            content: { 'application/json': { schema: ref('Tender') } },
+          },
           '400': problem('Malformed body.'),
           '404': problem('No such tender visible to the viewer.'),
           '409': problem('Not SUCCESSFUL (INVALID_TRANSITION), or confirmed with another policy number (CONFLICT).'),
@@ -275,13 +312,16 @@ export const openApiDocument = withConventions({
     '/auth/token-revoke': {
       post: {
         summary: 'Revoke the bearer token of this request',
-        description: 'Spec 5: the token of the Authorization header is refused from now on, by every instance. Revoking twice answers 200 again.',
+        description:
+          'Spec 5: the token of the Authorization header is refused from now on, by every instance. Revoking twice answers 200 again.',
         security: [{ bearer: [] }],
         requestBody: { required: false, content: { 'application/json': { schema: EmptyBody } } },
         responses: {
           '200': {
             description: 'Revoked (again).',
-            content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { const: 'revoked' } } } } },
+            content: {
+              'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { const: 'revoked' } } } },
+            },
           },
           '400': problem('A non-empty body.'),
           '401': problem('No valid token.'),

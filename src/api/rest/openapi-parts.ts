@@ -7,7 +7,12 @@ export const id = { type: 'string', examples: ['7d3c9a52-4f1e-4b8a-9c6d-2e5f8a1b
 
 /** The envelope of every REST list (spec 2.2): `count`, `skip` and `limit` are strings, as the specification has them. */
 const pageMetadata = {
-  count: { type: 'string', pattern: '^\\d+$', description: 'Total matching, not the page size (a string, as the specification has it).', examples: ['42'] },
+  count: {
+    type: 'string',
+    pattern: '^\\d+$',
+    description: 'Total matching, not the page size (a string, as the specification has it).',
+    examples: ['42'],
+  },
   skip: { type: 'string', pattern: '^\\d+$', examples: ['0'] },
   limit: { type: 'string', pattern: '^\\d+$', examples: ['50'] },
 };
@@ -37,18 +42,38 @@ export const bearerErrors = {
 
 /** The headers that matter to a client, once: referenced from every response that carries them. */
 export const headers = {
-  'WWW-Authenticate': { description: 'Why the token was refused (RFC 6750).', schema: { type: 'string' }, example: 'Bearer error="invalid_token"' },
+  'WWW-Authenticate': {
+    description: 'Why the token was refused (RFC 6750).',
+    schema: { type: 'string' },
+    example: 'Bearer error="invalid_token"',
+  },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 }, example: 30 },
-  RateLimit: { description: "The client's quota in this window (IETF draft 7).", schema: { type: 'string' }, example: 'limit=600, remaining=599, reset=60' },
+  RateLimit: {
+    description: "The client's quota in this window (IETF draft 7).",
+    schema: { type: 'string' },
+    example: 'limit=600, remaining=599, reset=60',
+  },
   'RateLimit-Policy': { description: 'The quota and its window in seconds.', schema: { type: 'string' }, example: '600;w=60' },
-  Location: { description: 'Where the created resource is.', schema: { type: 'string' }, example: '/integration/v1/webhook-endpoints/4b1f0f5e-2c7a-4c1e-9d55-0b6a3c2e8f10' },
+  Location: {
+    description: 'Where the created resource is.',
+    schema: { type: 'string' },
+    example: '/integration/v1/webhook-endpoints/4b1f0f5e-2c7a-4c1e-9d55-0b6a3c2e8f10',
+  },
   ETag: {
     description: 'The version of this answer for this client: send it back as If-None-Match, and nothing new is a 304 without a body.',
     schema: { type: 'string' },
     example: '"mXw4G2fQy0n1b7oS8cU3kq9vJt5aLe6R"',
   },
-  'Cache-Control': { description: 'Private to the client, revalidated before each use.', schema: { type: 'string' }, example: 'private, no-cache' },
-  'X-Request-Id': { description: "The request's id in the gateway's logs (the caller's own when it sent a sane one).", schema: { type: 'string' }, example: 'c0a8012e-6f2b-4d31-9a57-2f6e1b7c9d44' },
+  'Cache-Control': {
+    description: 'Private to the client, revalidated before each use.',
+    schema: { type: 'string' },
+    example: 'private, no-cache',
+  },
+  'X-Request-Id': {
+    description: "The request's id in the gateway's logs (the caller's own when it sent a sane one).",
+    schema: { type: 'string' },
+    example: 'c0a8012e-6f2b-4d31-9a57-2f6e1b7c9d44',
+  },
 };
 
 const header = (name: keyof typeof headers) => ({ $ref: `#/components/headers/${name}` });
@@ -67,8 +92,16 @@ export const notModified = { description: 'Nothing this client sees has changed 
 const TAGS: { name: string; description: string; prefix: RegExp }[] = [
   { name: 'Insurer tenders', description: 'The tender read API for insurer systems (spec 4.1).', prefix: /^\/public\/v1\/tenders/ },
   { name: 'Broker tenders', description: 'The tender read API for broker systems (spec 4.2).', prefix: /^\/api\/v1\/tenders/ },
-  { name: 'Webhooks', description: "A client's webhook endpoints and their delivery logs; the events themselves are under `webhooks`.", prefix: /webhook-endpoints/ },
-  { name: 'Policy documentation', description: 'The winning insurer confirms the policy documentation (the integration API, /integration/v1).', prefix: /^\/integration\/v1\/tenders\// },
+  {
+    name: 'Webhooks',
+    description: "A client's webhook endpoints and their delivery logs; the events themselves are under `webhooks`.",
+    prefix: /webhook-endpoints/,
+  },
+  {
+    name: 'Policy documentation',
+    description: 'The winning insurer confirms the policy documentation (the integration API, /integration/v1).',
+    prefix: /^\/integration\/v1\/tenders\//,
+  },
   { name: 'Tokens', description: 'The token service (spec 4.3, 5).', prefix: /^\/auth\// },
   { name: 'Quotation', description: 'The quote-available callback of insurer systems (spec 4.5).', prefix: /^\/aggregation-gateway\// },
 ];
@@ -76,13 +109,25 @@ const TAGS: { name: string; description: string; prefix: RegExp }[] = [
 export const tags = TAGS.map(({ name, description }) => ({ name, description }));
 
 const words = (text: string) => text.split(/[^A-Za-z0-9]+/).filter(Boolean);
-const camel = (parts: string[]) => parts.map((part, i) => (i === 0 ? part.toLowerCase() : part[0].toUpperCase() + part.slice(1).toLowerCase())).join('');
+const camel = (parts: string[]) =>
+  parts.map((part, i) => (i === 0 ? part.toLowerCase() : part[0].toUpperCase() + part.slice(1).toLowerCase())).join('');
 
 /** `GET /public/v1/tenders/{id}` → `getPublicV1TendersById`: stable, unique, and readable in a generated client. */
 export const operationIdOf = (method: string, path: string): string =>
-  camel([method, ...path.split('/').filter(Boolean).flatMap((segment) => (segment.startsWith('{') ? ['By', ...words(segment)] : words(segment)))]);
+  camel([
+    method,
+    ...path
+      .split('/')
+      .filter(Boolean)
+      .flatMap((segment) => (segment.startsWith('{') ? ['By', ...words(segment)] : words(segment))),
+  ]);
 
-type Operation = { operationId?: string; tags?: string[]; security?: unknown[]; responses: Record<string, { headers?: Record<string, unknown> }> };
+type Operation = {
+  operationId?: string;
+  tags?: string[];
+  security?: unknown[];
+  responses: Record<string, { headers?: Record<string, unknown> }>;
+};
 
 /**
  * The conventions every operation follows, applied once over the document: an operationId and a tag, the
@@ -100,7 +145,8 @@ export function withConventions<T extends { paths: object; webhooks: object }>(d
           const responses = Object.fromEntries(
             Object.entries(operation.responses).map(([status, response]) => {
               const added: Record<string, unknown> = { 'X-Request-Id': header('X-Request-Id') };
-              if (limited && status !== '429') Object.assign(added, { RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimit-Policy') });
+              if (limited && status !== '429')
+                Object.assign(added, { RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimit-Policy') });
               if (status === '401') added['WWW-Authenticate'] = header('WWW-Authenticate');
               if (status === '429' || status === '503') added['Retry-After'] = header('Retry-After');
               if (status === '201') added.Location = header('Location');
@@ -115,7 +161,12 @@ export function withConventions<T extends { paths: object; webhooks: object }>(d
   const webhooks = Object.fromEntries(
     Object.entries(document.webhooks as Record<string, Record<string, Operation>>).map(([name, item]) => [
       name,
-      Object.fromEntries(Object.entries(item).map(([method, operation]) => [method, { operationId: camel(words(`${name} event`)), tags: ['Webhooks'], security: [], ...operation }])),
+      Object.fromEntries(
+        Object.entries(item).map(([method, operation]) => [
+          method,
+          { operationId: camel(words(`${name} event`)), tags: ['Webhooks'], security: [], ...operation },
+        ]),
+      ),
     ]),
   );
   return { ...document, paths, webhooks };

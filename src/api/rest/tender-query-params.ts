@@ -72,7 +72,10 @@ export function parseListQuery(req: Request, pathStatuses: readonly TenderStatus
     const statuses = values.status.split(',');
     const outside = statuses.filter((status) => !pathStatuses.includes(status as TenderStatus));
     if (outside.length > 0) {
-      problems.push({ parameter: 'status', message: `must be a comma list of ${pathStatuses.join(', ')}; not allowed here: ${outside.join(', ')}` });
+      problems.push({
+        parameter: 'status',
+        message: `must be a comma list of ${pathStatuses.join(', ')}; not allowed here: ${outside.join(', ')}`,
+      });
     } else {
       variables.status = [...new Set(statuses)];
     }
@@ -116,7 +119,11 @@ export function pageOf(values: Record<string, string>, problems: FieldProblem[])
 /** `GET .../tenders/{id}` takes no parameters at all. */
 export function assertNoQuery(req: Request): void {
   const names = Object.keys(req.query);
-  if (names.length > 0) throw badInput('This resource takes no query parameters', names.map((name) => ({ parameter: name, message: 'unknown parameter' })));
+  if (names.length > 0)
+    throw badInput(
+      'This resource takes no query parameters',
+      names.map((name) => ({ parameter: name, message: 'unknown parameter' })),
+    );
 }
 
 /** Body of `POST /integration/v1/tenders/{id}/policy-documentation`: `{policy_number, confirmed_at?}`. */

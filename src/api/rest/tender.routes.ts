@@ -27,7 +27,12 @@ export const LIST_ROUTES: readonly ListRoute[] = [
   { path: '/public/v1/tenders/successful', summary: 'Successful tenders', statuses: [TenderStatus.SUCCESSFUL], access: 'insurerApi' },
   { path: '/public/v1/tenders/closed', summary: 'Closed tenders', statuses: [TenderStatus.CLOSED], access: 'insurerApi' },
   { path: '/api/v1/tenders', summary: "The broker company's tenders", statuses: ALL_STATUSES, access: 'brokerApi' },
-  { path: '/api/v1/tenders/open', summary: 'Open tenders (alias of /public/v1/tenders/open)', statuses: OPEN_STATUSES, access: 'brokerApi' },
+  {
+    path: '/api/v1/tenders/open',
+    summary: 'Open tenders (alias of /public/v1/tenders/open)',
+    statuses: OPEN_STATUSES,
+    access: 'brokerApi',
+  },
   { path: '/api/v1/tenders/successful', summary: 'Successful tenders', statuses: [TenderStatus.SUCCESSFUL], access: 'brokerApi' },
   { path: '/api/v1/tenders/closed', summary: 'Closed tenders', statuses: [TenderStatus.CLOSED], access: 'brokerApi' },
 ];
@@ -38,7 +43,10 @@ export const ITEM_ROUTES: readonly { path: string; access: Operation }[] = [
 ];
 
 /** The insurer confirms the policy documentation of a tender it won (DESIGN 3): a write, so outside the read APIs. */
-export const POLICY_DOCUMENTATION_ROUTE = { path: `${INTEGRATION_PREFIX}/tenders/:id/policy-documentation`, access: 'confirmPolicyDocumentation' } as const;
+export const POLICY_DOCUMENTATION_ROUTE = {
+  path: `${INTEGRATION_PREFIX}/tenders/:id/policy-documentation`,
+  access: 'confirmPolicyDocumentation',
+} as const;
 
 /**
  * Thin shims: parameters → variables, the prepared GraphQL operation, its result → the envelope of spec 2.2.

@@ -25,7 +25,9 @@ import { INTEGRATION_PREFIX } from './read-only-apis';
  * Insurer and broker clients each manage their own endpoints here (the operations scope them to the token's client);
  * internal users manage any client's through GraphQL. Writes, so outside the read APIs (DESIGN 7).
  */
-export const WEBHOOK_ROUTES: readonly { prefix: string; access: Operation }[] = [{ prefix: `${INTEGRATION_PREFIX}/webhook-endpoints`, access: 'clientWebhooks' }];
+export const WEBHOOK_ROUTES: readonly { prefix: string; access: Operation }[] = [
+  { prefix: `${INTEGRATION_PREFIX}/webhook-endpoints`, access: 'clientWebhooks' },
+];
 
 /** GraphQL's enum names (TENDER_STATUS_CHANGED) ↔ the event types on the wire (tender.status_changed). */
 const NAME_OF = new Map(Object.entries(WebhookEventType).map(([name, value]) => [value as string, name]));
@@ -34,12 +36,19 @@ const VALUE_OF = new Map(Object.entries(WebhookEventType).map(([name, value]) =>
 function eventNames(types: string[] | undefined, problems: FieldProblem[]): string[] | undefined {
   if (!types) return undefined;
   const unknown = types.filter((type) => !NAME_OF.has(type));
-  if (unknown.length > 0) problems.push({ pointer: '/event_types', message: `unknown event types ${unknown.join(', ')}; known: ${[...NAME_OF.keys()].join(', ')}` });
+  if (unknown.length > 0)
+    problems.push({
+      pointer: '/event_types',
+      message: `unknown event types ${unknown.join(', ')}; known: ${[...NAME_OF.keys()].join(', ')}`,
+    });
   return types.map((type) => NAME_OF.get(type) ?? type);
 }
 
 type RestEndpoint = Record<string, unknown> & { _id: string; event_types: string[] };
-const onTheWire = (endpoint: RestEndpoint) => ({ ...endpoint, event_types: endpoint.event_types.map((name) => VALUE_OF.get(name) ?? name) });
+const onTheWire = (endpoint: RestEndpoint) => ({
+  ...endpoint,
+  event_types: endpoint.event_types.map((name) => VALUE_OF.get(name) ?? name),
+});
 const created = ({ endpoint, secret }: { endpoint: RestEndpoint; secret: string }) => ({ ...onTheWire(endpoint), secret });
 
 const DELIVERY_PARAMETERS = ['status', 'skip', 'limit'];
@@ -49,7 +58,8 @@ function deliveryQuery(req: Request): { status?: string; skip: number; limit: nu
   const values = queryValues(req, DELIVERY_PARAMETERS, problems);
   const page = { skip: 0, limit: LIMITS.defaultPageSize, ...pageOf(values, problems) };
   const statuses = Object.values(WebhookDeliveryStatus) as string[];
-  if (values.status !== undefined && !statuses.includes(values.status)) problems.push({ parameter: 'status', message: `must be one of ${statuses.join(', ')}` });
+  if (values.status !== undefined && !statuses.includes(values.status))
+    problems.push({ parameter: 'status', message: `must be one of ${statuses.join(', ')}` });
   if (problems.length > 0) throw badInput('The query parameters are invalid', problems);
   return { ...page, status: values.status };
 }
@@ -105,7 +115,10 @@ export function webhookEndpointRoutes(schema: GraphQLSchema): Router {
       const problems: FieldProblem[] = [];
       const eventTypes = eventNames(body.event_types, problems);
       if (problems.length > 0) throw badInput('The change is invalid', problems);
-      const data = await update.run(context, { id: req.params.id, input: { url: body.url, eventTypes, description: body.description, enabled: body.enabled } });
+      const data = await update.run(context, {
+        id: req.params.id,
+        input: { url: body.url, eventTypes, description: body.description, enabled: body.enabled },
+      });
       res.json(onTheWire(data.updateWebhookEndpoint as RestEndpoint));
     });
     router.delete(item, async (req, res) => {

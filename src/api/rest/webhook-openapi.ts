@@ -28,7 +28,10 @@ export const webhookSchemas = {
   CreatedWebhookEndpoint: {
     ...endpoint,
     required: [...endpoint.required, 'secret'],
-    properties: { ...endpoint.properties, secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret, shown only in this answer.' } },
+    properties: {
+      ...endpoint.properties,
+      secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret, shown only in this answer.' },
+    },
   },
   WebhookEvent: {
     type: 'object',
@@ -36,7 +39,11 @@ export const webhookSchemas = {
     required: ['id', 'type', 'occurred_at', 'data'],
     additionalProperties: false,
     properties: {
-      id: { type: 'string', pattern: '^evt_', description: 'The event: the same for every endpoint that receives it, and in every retry or replay.' },
+      id: {
+        type: 'string',
+        pattern: '^evt_',
+        description: 'The event: the same for every endpoint that receives it, and in every retry or replay.',
+      },
       type: { enum: [...WEBHOOK_EVENT_TYPES] },
       occurred_at: timestamp,
       data: {
@@ -53,7 +60,20 @@ export const webhookSchemas = {
   },
   WebhookDelivery: {
     type: 'object',
-    required: ['_id', 'event_id', 'event_type', 'payload', 'status', 'attempts', 'next_attempt_at', 'last_attempt_at', 'last_status_code', 'last_error', 'delivered_at', 'created_at'],
+    required: [
+      '_id',
+      'event_id',
+      'event_type',
+      'payload',
+      'status',
+      'attempts',
+      'next_attempt_at',
+      'last_attempt_at',
+      'last_status_code',
+      'last_error',
+      'delivered_at',
+      'created_at',
+    ],
     additionalProperties: false,
     properties: {
       _id: { type: 'string', description: 'The webhook-id header of every attempt.' },
@@ -82,7 +102,16 @@ function paths(prefix: string, roles: string) {
   const notFound = problem('No endpoint of this client has this id.');
   return {
     [prefix]: {
-      get: { summary: "The client's webhook endpoints", description: `Roles: ${roles}, each managing its own client's endpoints here (internal users: GraphQL). Formerly under /public/v1 and /api/v1, which now answer 405 naming this path.`, security, responses: { '200': json({ type: 'array', items: ref('WebhookEndpoint') }, 'The endpoints.'), '400': problem('Query parameters are not accepted here.'), ...bearerErrors } },
+      get: {
+        summary: "The client's webhook endpoints",
+        description: `Roles: ${roles}, each managing its own client's endpoints here (internal users: GraphQL). Formerly under /public/v1 and /api/v1, which now answer 405 naming this path.`,
+        security,
+        responses: {
+          '200': json({ type: 'array', items: ref('WebhookEndpoint') }, 'The endpoints.'),
+          '400': problem('Query parameters are not accepted here.'),
+          ...bearerErrors,
+        },
+      },
       post: {
         summary: 'Register a webhook endpoint',
         description: `Roles: ${roles}. https only in production; the URL policy (INSURER_URL_ALLOW) applies. The signing secret is in this answer only.`,
@@ -98,16 +127,44 @@ function paths(prefix: string, roles: string) {
       },
     },
     [`${prefix}/{id}`]: {
-      get: { summary: 'One webhook endpoint', description: `Roles: ${roles}. Another client's endpoint is a 404.`, security, parameters: [idParameter], responses: { '200': json(ref('WebhookEndpoint'), 'The endpoint.'), '400': problem('Query parameters are not accepted here.'), '404': notFound, ...bearerErrors } },
+      get: {
+        summary: 'One webhook endpoint',
+        description: `Roles: ${roles}. Another client's endpoint is a 404.`,
+        security,
+        parameters: [idParameter],
+        responses: {
+          '200': json(ref('WebhookEndpoint'), 'The endpoint.'),
+          '400': problem('Query parameters are not accepted here.'),
+          '404': notFound,
+          ...bearerErrors,
+        },
+      },
       patch: {
         summary: 'Change a webhook endpoint (URL, event types, description, enabled)',
         description: 'Enabling an endpoint sends the events that waited while it was disabled.',
         security,
         parameters: [idParameter],
         requestBody: { required: true, content: { 'application/json': { schema: WebhookEndpointChangeBody } } },
-        responses: { '200': json(ref('WebhookEndpoint'), 'The endpoint.'), '400': problem('Malformed body.'), '404': notFound, ...bodyErrors, ...bearerErrors },
+        responses: {
+          '200': json(ref('WebhookEndpoint'), 'The endpoint.'),
+          '400': problem('Malformed body.'),
+          '404': notFound,
+          ...bodyErrors,
+          ...bearerErrors,
+        },
       },
-      delete: { summary: 'Remove a webhook endpoint and its delivery log', description: 'Pending deliveries are dropped with it.', security, parameters: [idParameter], responses: { '204': { description: 'Removed.' }, '400': problem('Query parameters are not accepted here.'), '404': notFound, ...bearerErrors } },
+      delete: {
+        summary: 'Remove a webhook endpoint and its delivery log',
+        description: 'Pending deliveries are dropped with it.',
+        security,
+        parameters: [idParameter],
+        responses: {
+          '204': { description: 'Removed.' },
+          '400': problem('Query parameters are not accepted here.'),
+          '404': notFound,
+          ...bearerErrors,
+        },
+      },
     },
     [`${prefix}/{id}/rotate-secret`]: {
       post: {
@@ -116,7 +173,13 @@ function paths(prefix: string, roles: string) {
         security,
         parameters: [idParameter],
         requestBody: { required: false, content: { 'application/json': { schema: EmptyBody } } },
-        responses: { '200': json(ref('CreatedWebhookEndpoint'), 'The endpoint and its new secret.'), '400': problem('A non-empty body.'), '404': notFound, ...bodyErrors, ...bearerErrors },
+        responses: {
+          '200': json(ref('CreatedWebhookEndpoint'), 'The endpoint and its new secret.'),
+          '400': problem('A non-empty body.'),
+          '404': notFound,
+          ...bodyErrors,
+          ...bearerErrors,
+        },
       },
     },
     [`${prefix}/{id}/deliveries`]: {
@@ -128,9 +191,18 @@ function paths(prefix: string, roles: string) {
           idParameter,
           { name: 'status', in: 'query', schema: { enum: Object.values(WebhookDeliveryStatus) } },
           { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
-          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: LIMITS.pageSize, default: LIMITS.defaultPageSize } },
+          {
+            name: 'limit',
+            in: 'query',
+            schema: { type: 'integer', minimum: 1, maximum: LIMITS.pageSize, default: LIMITS.defaultPageSize },
+          },
         ],
-        responses: { '200': json(ref('WebhookDeliveryList'), 'A page of deliveries.'), '400': problem('A query parameter is unknown, repeated or malformed.'), '404': notFound, ...bearerErrors },
+        responses: {
+          '200': json(ref('WebhookDeliveryList'), 'A page of deliveries.'),
+          '400': problem('A query parameter is unknown, repeated or malformed.'),
+          '404': notFound,
+          ...bearerErrors,
+        },
       },
     },
     [`${prefix}/{id}/replay`]: {
@@ -142,10 +214,18 @@ function paths(prefix: string, roles: string) {
         parameters: [idParameter],
         requestBody: { required: true, content: { 'application/json': { schema: WebhookReplayBody } } },
         responses: {
-          '200': json({ type: 'object', required: ['requeued'], additionalProperties: false, properties: { requeued: { type: 'integer', minimum: 0 } } }, 'How many were put back in the outbox.'),
+          '200': json(
+            {
+              type: 'object',
+              required: ['requeued'],
+              additionalProperties: false,
+              properties: { requeued: { type: 'integer', minimum: 0 } },
+            },
+            'How many were put back in the outbox.',
+          ),
           '400': problem('Malformed body, or a time in the future.'),
           '404': notFound,
-          '409': problem("A replay of this endpoint is still running: deliveries it put back await their first attempt."),
+          '409': problem('A replay of this endpoint is still running: deliveries it put back await their first attempt.'),
           ...bodyErrors,
           ...bearerErrors,
           '429': problem("Too many requests from this client, or the client's daily replay volume is spent (the detail says until when)."),
@@ -158,14 +238,27 @@ function paths(prefix: string, roles: string) {
 export const webhookPaths = Object.assign({}, ...WEBHOOK_ROUTES.map(({ prefix, access }) => paths(prefix, rolesFor(access).join(', '))));
 
 const signatureHeaders = [
-  { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string' }, description: 'The delivery: the same in every retry and replay; de-duplicate on it.' },
-  { name: 'webhook-timestamp', in: 'header', required: true, schema: { type: 'string', pattern: '^\\d+$' }, description: 'Seconds since the epoch, when this attempt was signed.' },
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    schema: { type: 'string' },
+    description: 'The delivery: the same in every retry and replay; de-duplicate on it.',
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', pattern: '^\\d+$' },
+    description: 'Seconds since the epoch, when this attempt was signed.',
+  },
   {
     name: 'webhook-signature',
     in: 'header',
     required: true,
     schema: { type: 'string', pattern: '^v1,' },
-    description: 'v1, then base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint secret (Standard Webhooks); after a rotation, a second signature with the old secret, space-separated, during the grace period.',
+    description:
+      'v1, then base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the endpoint secret (Standard Webhooks); after a rotation, a second signature with the old secret, space-separated, during the grace period.',
   },
 ];
 
@@ -180,7 +273,9 @@ export const webhookEvents = Object.fromEntries(
         requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEvent') } } },
         responses: {
           '200': { description: 'Any 2xx: delivered.' },
-          '410': { description: 'Gone: this delivery FAILED and the endpoint is disabled; its later events wait until it is enabled again.' },
+          '410': {
+            description: 'Gone: this delivery FAILED and the endpoint is disabled; its later events wait until it is enabled again.',
+          },
           default: { description: 'Anything else: retried on the schedule (Retry-After honoured when longer).' },
         },
       },

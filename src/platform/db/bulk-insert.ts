@@ -17,7 +17,11 @@ export async function bulkInsert(em: EntityManager, table: string, rows: Record<
   const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
   const tuple = `(${columns.map(() => '?').join(', ')})`;
   const convert = (value: unknown) =>
-    value instanceof Date ? platform.processDateProperty(value) : value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
+    value instanceof Date
+      ? platform.processDateProperty(value)
+      : value !== null && typeof value === 'object'
+        ? JSON.stringify(value)
+        : value;
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
     const sql = `insert into ?? (${columns.map(() => '??').join(', ')}) values ${chunk.map(() => tuple).join(', ')}`;

@@ -68,7 +68,9 @@ export class RowBudget {
   private take(rows: number): void {
     this.used += rows;
     if (this.used > this.limit) {
-      throw badInput(`The operation read more than ${this.limit} rows, the limit per operation; ask for smaller pages or fewer nested lists`);
+      throw badInput(
+        `The operation read more than ${this.limit} rows, the limit per operation; ask for smaller pages or fewer nested lists`,
+      );
     }
   }
 }

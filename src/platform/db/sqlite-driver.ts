@@ -2,7 +2,15 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { BetterSqliteConnection, BetterSqlitePlatform, BetterSqliteSchemaHelper } from '@mikro-orm/better-sqlite';
 import { Utils, type AnyEntity, type Dictionary, type EntityData, type LoggingOptions } from '@mikro-orm/core';
-import { type AbstractSqlConnection, AbstractSqlDriver, BetterSqliteKnexDialect, type CheckDef, type Configuration, type Knex, type QueryResult } from '@mikro-orm/knex';
+import {
+  type AbstractSqlConnection,
+  AbstractSqlDriver,
+  BetterSqliteKnexDialect,
+  type CheckDef,
+  type Configuration,
+  type Knex,
+  type QueryResult,
+} from '@mikro-orm/knex';
 import type { Database, Statement } from 'better-sqlite3';
 import { setNewest } from '../bounded-map';
 
@@ -74,7 +82,10 @@ function prepared(connection: Database, sql: string): Statement {
 
 /** A value SQLite binds as it is (better-sqlite3 refuses the rest; knex's client turns booleans into 1 and 0). */
 const bindsAsItIs = (value: unknown): boolean =>
-  value === null || ['string', 'bigint', 'boolean'].includes(typeof value) || (typeof value === 'number' && Number.isFinite(value)) || Buffer.isBuffer(value);
+  value === null ||
+  ['string', 'bigint', 'boolean'].includes(typeof value) ||
+  (typeof value === 'number' && Number.isFinite(value)) ||
+  Buffer.isBuffer(value);
 
 /**
  * The statement with `?` placeholders and the values to bind, where MikroORM would write the values into the SQL
@@ -83,7 +94,11 @@ const bindsAsItIs = (value: unknown): boolean =>
  * value is anything else (a raw fragment, a list of such), or the SQL escapes a `?`: those statements keep MikroORM's
  * inlining.
  */
-function parameterised(sql: string, params: readonly unknown[], quoteIdentifier: (name: string) => string): { sql: string; bindings: unknown[] } | undefined {
+function parameterised(
+  sql: string,
+  params: readonly unknown[],
+  quoteIdentifier: (name: string) => string,
+): { sql: string; bindings: unknown[] } | undefined {
   if (sql.includes('\\?')) return undefined;
   const bindings: unknown[] = [];
   let text = '';
@@ -140,7 +155,9 @@ class GatewaySqliteConnection extends BetterSqliteConnection {
     let sql = queryOrKnex;
     let values = params;
     if (Utils.isObject<Knex.QueryBuilder | Knex.Raw>(sql)) {
-      ctx ??= (sql as unknown as { client: { transacting?: boolean } }).client.transacting ? (sql as unknown as Knex.Transaction) : undefined;
+      ctx ??= (sql as unknown as { client: { transacting?: boolean } }).client.transacting
+        ? (sql as unknown as Knex.Transaction)
+        : undefined;
       const compiled = sql.toSQL();
       sql = compiled.sql;
       values = [...(compiled.bindings ?? [])];
@@ -174,8 +191,19 @@ const QUOTED_ITEM = /'((?:[^']|'')*)'/g;
  * - foreign keys were keyed by column, not by constraint name, so every one looked dropped.
  */
 class GatewaySqliteSchemaHelper extends BetterSqliteSchemaHelper {
-  override async getEnumDefinitions(connection: AbstractSqlConnection, _checks: CheckDef[], tableName: string, _schemaName: string, ctx?: Knex.Transaction): Promise<Dictionary<string[]>> {
-    const table = await connection.execute<{ sql: string }>('select sql from sqlite_master where type = ? and name = ?', ['table', tableName], 'get', ctx);
+  override async getEnumDefinitions(
+    connection: AbstractSqlConnection,
+    _checks: CheckDef[],
+    tableName: string,
+    _schemaName: string,
+    ctx?: Knex.Transaction,
+  ): Promise<Dictionary<string[]>> {
+    const table = await connection.execute<{ sql: string }>(
+      'select sql from sqlite_master where type = ? and name = ?',
+      ['table', tableName],
+      'get',
+      ctx,
+    );
     const enums: Dictionary<string[]> = {};
     for (const [, column, list] of table.sql.matchAll(ENUM_CHECK)) {
       enums[column] = [...list.matchAll(QUOTED_ITEM)].map(([, item]) => item.replace(/''/g, "'"));

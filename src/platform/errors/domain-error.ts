@@ -31,7 +31,6 @@ export class DomainError extends Error {
   }
 }
 
-export const badInput = (message: string, errors: FieldProblem[] = []): DomainError =>
-  new DomainError('BAD_USER_INPUT', message, errors);
+export const badInput = (message: string, errors: FieldProblem[] = []): DomainError => new DomainError('BAD_USER_INPUT', message, errors);
 export const notFound = (message: string): DomainError => new DomainError('NOT_FOUND', message);
 export const forbidden = (message = 'Your role may not do this'): DomainError => new DomainError('FORBIDDEN', message);

@@ -7,7 +7,8 @@ import { DomainError } from './domain-error';
  */
 export function asDomainError(error: unknown): DomainError | undefined {
   if (error instanceof DomainError) return error;
-  if (error instanceof OptimisticLockError) return new DomainError('CONFLICT', 'The record was changed by someone else meanwhile; load it again and retry');
+  if (error instanceof OptimisticLockError)
+    return new DomainError('CONFLICT', 'The record was changed by someone else meanwhile; load it again and retry');
   if (error instanceof UniqueConstraintViolationException) return new DomainError('CONFLICT', 'This conflicts with an existing record');
   return undefined;
 }

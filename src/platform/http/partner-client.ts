@@ -85,7 +85,8 @@ export class PartnerClient {
   private classify(error: unknown): PartnerCallFailed {
     if (error instanceof PartnerCallFailed) return error;
     const name = (error as Error)?.name;
-    if (name === 'TimeoutError' || name === 'AbortError') return new PartnerCallFailed('timedOut', `no complete answer within ${this.options.timeoutMs} ms`);
+    if (name === 'TimeoutError' || name === 'AbortError')
+      return new PartnerCallFailed('timedOut', `no complete answer within ${this.options.timeoutMs} ms`);
     if (error instanceof AddressNotAllowed) return new PartnerCallFailed('notAllowed', error.message);
     const code = (error as { code?: string }).code;
     return new PartnerCallFailed('unreachable', sanitise(`network error: ${code ?? (error as Error).message}`));
@@ -96,7 +97,8 @@ export class PartnerClient {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
       const forbidden = addresses.find((entry) => !this.options.urlAllowList.addressAllowed(entry.address));
-      if (forbidden) return callback(new AddressNotAllowed(`${sanitise(hostname, 300)} resolves to ${forbidden.address}, which is not allowed`), '', 0);
+      if (forbidden)
+        return callback(new AddressNotAllowed(`${sanitise(hostname, 300)} resolves to ${forbidden.address}, which is not allowed`), '', 0);
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       return callback(null, addresses[0].address, addresses[0].family);
     });

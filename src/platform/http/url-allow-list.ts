@@ -34,7 +34,10 @@ export class UrlAllowList {
 
   /** Parses a comma list; throws with the offending entry. */
   static parse(variable: string, raw: string | undefined, refusePrivate: boolean): UrlAllowList {
-    const entries = (raw ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+    const entries = (raw ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
     return new UrlAllowList(variable, entries, refusePrivate);
   }
 
@@ -85,7 +88,9 @@ export class UrlAllowList {
     const allowed =
       this.prefixes.some((prefix) => href === prefix || href.startsWith(`${prefix}/`)) ||
       this.hosts.some(
-        (entry) => (entry.wildcard ? host.endsWith(`.${entry.pattern}`) : host === entry.pattern) && (entry.port === undefined || entry.port === port),
+        (entry) =>
+          (entry.wildcard ? host.endsWith(`.${entry.pattern}`) : host === entry.pattern) &&
+          (entry.port === undefined || entry.port === port),
       ) ||
       this.isListedAddress(host);
     return allowed ? undefined : `the URL matches no ${this.variable} entry`;

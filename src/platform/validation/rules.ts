@@ -81,13 +81,25 @@ const MULTI_LINE_NOT_BLANK = `^(?=(?:[\\t\\n\\r]|[^${HIDDEN_CONTROLS}])*${VISIBL
 
 /** One line of 1 to `max` characters, not blank: names, products, codes. */
 const requiredText = (max: number): TSchema =>
-  Type.String({ minLength: 1, maxLength: max, pattern: SINGLE_LINE_NOT_BLANK, description: `1 to ${max} characters, not blank, ${NO_CONTROLS}` });
+  Type.String({
+    minLength: 1,
+    maxLength: max,
+    pattern: SINGLE_LINE_NOT_BLANK,
+    description: `1 to ${max} characters, not blank, ${NO_CONTROLS}`,
+  });
 /** One line of at most `max` characters, possibly empty. */
-const optionalText = (max: number): TSchema => Type.String({ maxLength: max, pattern: SINGLE_LINE, description: `at most ${max} characters, ${NO_CONTROLS}` });
+const optionalText = (max: number): TSchema =>
+  Type.String({ maxLength: max, pattern: SINGLE_LINE, description: `at most ${max} characters, ${NO_CONTROLS}` });
 /** Absent, null, or `schema`: GraphQL's nullable input fields. */
-export const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()], { description: schema.description }));
+export const nullable = <T extends TSchema>(schema: T) =>
+  Type.Optional(Type.Union([schema, Type.Null()], { description: schema.description }));
 
-export const Reference = Type.String({ minLength: 1, maxLength: LIMITS.reference, pattern: SINGLE_LINE, description: `a string of 1 to ${LIMITS.reference} characters, ${NO_CONTROLS}` });
+export const Reference = Type.String({
+  minLength: 1,
+  maxLength: LIMITS.reference,
+  pattern: SINGLE_LINE,
+  description: `a string of 1 to ${LIMITS.reference} characters, ${NO_CONTROLS}`,
+});
 const Amount = Type.Number({ minimum: 0, maximum: MAX_AMOUNT, description: `a non-negative amount up to ${MAX_AMOUNT}` });
 const PositiveAmount = Type.Number({ exclusiveMinimum: 0, maximum: MAX_AMOUNT, description: `a positive amount up to ${MAX_AMOUNT}` });
 const TaxRate = Type.Number({ minimum: 0, maximum: 1, description: 'between 0 and 1, e.g. 0.19' });
@@ -98,7 +110,9 @@ export const Timestamp = Type.String({ format: 'date-time', description: TIMESTA
  * Intl knows as regions (EU, UN, QO, and XK, which some use for Kosovo but ISO has not assigned), or empty.
  */
 const CountryCode = Type.String({
-  pattern: `^(?:${countries().map((country) => country.alpha2).join('|')})?$`,
+  pattern: `^(?:${countries()
+    .map((country) => country.alpha2)
+    .join('|')})?$`,
   description: 'an officially assigned ISO 3166-1 alpha-2 code such as DE, or empty',
 });
 const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'an ISO 4217 code such as EUR' });
@@ -126,8 +140,16 @@ export const PolicyNumber = Type.String({
   description: `1 to ${LIMITS.policyNumber} letters, digits, ".", "/", "-" or "_"`,
 });
 /** Reasons may span lines. */
-export const RequiredReason = Type.String({ maxLength: LIMITS.reason, pattern: MULTI_LINE_NOT_BLANK, description: `1 to ${LIMITS.reason} characters, not blank, ${NO_CONTROLS} (line breaks allowed)` });
-export const OptionalReason = Type.String({ maxLength: LIMITS.reason, pattern: MULTI_LINE, description: `at most ${LIMITS.reason} characters, ${NO_CONTROLS} (line breaks allowed)` });
+export const RequiredReason = Type.String({
+  maxLength: LIMITS.reason,
+  pattern: MULTI_LINE_NOT_BLANK,
+  description: `1 to ${LIMITS.reason} characters, not blank, ${NO_CONTROLS} (line breaks allowed)`,
+});
+export const OptionalReason = Type.String({
+  maxLength: LIMITS.reason,
+  pattern: MULTI_LINE,
+  description: `at most ${LIMITS.reason} characters, ${NO_CONTROLS} (line breaks allowed)`,
+});
 export const LineOfBusinessId = Type.String({ pattern: `^[\\w-]{1,${LIMITS.code}}$`, description: 'a line of business id' });
 
 /** A page of a list, for GraphQL arguments and REST query parameters alike. */
@@ -137,14 +159,27 @@ export const PageRules = Type.Object({
 });
 
 /** The `after` of a list: the opaque `next` of an earlier page. */
-export const Cursor = Type.String({ minLength: 1, maxLength: LIMITS.cursor, pattern: '^[\\w-]+$', description: "an earlier page's metadata.next" });
+export const Cursor = Type.String({
+  minLength: 1,
+  maxLength: LIMITS.cursor,
+  pattern: '^[\\w-]+$',
+  description: "an earlier page's metadata.next",
+});
 
 // REST request bodies (snake_case, as the specification writes them).
 
 export const TokenRequestBody = Type.Object(
   {
-    app_id: Type.String({ minLength: 1, maxLength: LIMITS.clientCredential, description: `required, 1 to ${LIMITS.clientCredential} characters` }),
-    secret: Type.String({ minLength: 1, maxLength: LIMITS.clientCredential, description: `required, 1 to ${LIMITS.clientCredential} characters` }),
+    app_id: Type.String({
+      minLength: 1,
+      maxLength: LIMITS.clientCredential,
+      description: `required, 1 to ${LIMITS.clientCredential} characters`,
+    }),
+    secret: Type.String({
+      minLength: 1,
+      maxLength: LIMITS.clientCredential,
+      description: `required, 1 to ${LIMITS.clientCredential} characters`,
+    }),
     expiry: Type.Optional({ ...Timestamp, description: `${TIMESTAMP_RULE}; default: the configured default lifetime` }),
   },
   { additionalProperties: false, description: 'a JSON object with app_id, secret and optionally expiry' },
@@ -197,7 +232,11 @@ const Limit = Type.Object({ insuranceSum: PositiveAmount, deductible: Amount });
 
 /** Money is shown to the cent (premiums with tax are rounded to it): a premium below a cent shows as nothing. */
 export const MIN_PREMIUM = 0.01;
-const Premium = Type.Number({ minimum: MIN_PREMIUM, maximum: MAX_AMOUNT, description: `an amount of at least ${MIN_PREMIUM} (a cent) up to ${MAX_AMOUNT}` });
+const Premium = Type.Number({
+  minimum: MIN_PREMIUM,
+  maximum: MAX_AMOUNT,
+  description: `an amount of at least ${MIN_PREMIUM} (a cent) up to ${MAX_AMOUNT}`,
+});
 
 /** Spec 2.5: one option of an insurer's quote. The deductible below the sum is checked with the quote. */
 export const QuoteOptionPayload = Type.Object(
@@ -206,8 +245,16 @@ export const QuoteOptionPayload = Type.Object(
 );
 
 export const RequestQuotesRules = Type.Object({
-  insurerIds: Type.Array(Type.String(), { minItems: 1, maxItems: LIMITS.insurersPerQuoteRequest, description: `1 to ${LIMITS.insurersPerQuoteRequest} insurers` }),
-  limits: Type.Array(Limit, { minItems: 1, maxItems: LIMITS.limitsPerQuoteRequest, description: `1 to ${LIMITS.limitsPerQuoteRequest} limits` }),
+  insurerIds: Type.Array(Type.String(), {
+    minItems: 1,
+    maxItems: LIMITS.insurersPerQuoteRequest,
+    description: `1 to ${LIMITS.insurersPerQuoteRequest} insurers`,
+  }),
+  limits: Type.Array(Limit, {
+    minItems: 1,
+    maxItems: LIMITS.limitsPerQuoteRequest,
+    description: `1 to ${LIMITS.limitsPerQuoteRequest} limits`,
+  }),
   riskInformation: Type.Object({
     turnover: nullable(Type.Object({ amount: Amount, currency: CurrencyCode })),
     typeOfBusiness: nullable(requiredText(LIMITS.name)),
@@ -236,13 +283,18 @@ const EventTypes = (description: string) =>
 /** A webhook endpoint as GraphQL takes it; the event types are GraphQL's enum there. */
 export const WebhookEndpointRules = Type.Object({
   url: nullable(HttpUrl),
-  eventTypes: nullable(Type.Array(Type.String(), { minItems: 1, maxItems: EVENT_TYPES_PER_ENDPOINT, uniqueItems: true, description: EVENT_TYPES_RULE })),
+  eventTypes: nullable(
+    Type.Array(Type.String(), { minItems: 1, maxItems: EVENT_TYPES_PER_ENDPOINT, uniqueItems: true, description: EVENT_TYPES_RULE }),
+  ),
   description: nullable(optionalText(LIMITS.name)),
 });
 
 export const WebhookEndpointBody = Type.Object(
   { url: HttpUrl, event_types: EventTypes(EVENT_TYPES_RULE), description: Type.Optional(optionalText(LIMITS.name)) },
-  { additionalProperties: false, description: 'a JSON object {"url": "https://...", "event_types": ["tender.status_changed"], "description": "..."}' },
+  {
+    additionalProperties: false,
+    description: 'a JSON object {"url": "https://...", "event_types": ["tender.status_changed"], "description": "..."}',
+  },
 );
 
 export const WebhookEndpointChangeBody = Type.Object(
@@ -252,10 +304,17 @@ export const WebhookEndpointChangeBody = Type.Object(
     description: Type.Optional(optionalText(LIMITS.name)),
     enabled: Type.Optional(Type.Boolean({ description: 'true or false' })),
   },
-  { additionalProperties: false, minProperties: 1, description: 'a JSON object with one or more of url, event_types, description, enabled' },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'a JSON object with one or more of url, event_types, description, enabled',
+  },
 );
 
-export const WebhookReplayBody = Type.Object({ since: Timestamp }, { additionalProperties: false, description: 'a JSON object {"since": "<timestamp>"}' });
+export const WebhookReplayBody = Type.Object(
+  { since: Timestamp },
+  { additionalProperties: false, description: 'a JSON object {"since": "<timestamp>"}' },
+);
 
 export const CreateApiClientRules = Type.Object({
   description: nullable(optionalText(LIMITS.name)),

@@ -7,7 +7,8 @@ import { GraphQLDateTimeISO } from 'graphql-scalars';
  * `expiry`. Years 0001–9999 UTC: what prints back in this format, and what both databases store (PostgreSQL has no
  * year 0 and JavaScript dates end in 275760).
  */
-export const TIMESTAMP_RULE = 'an ISO 8601 timestamp with seconds and an offset, a real calendar day, years 0001–9999 UTC (e.g. 2026-05-04T09:15:00.000Z)';
+export const TIMESTAMP_RULE =
+  'an ISO 8601 timestamp with seconds and an offset, a real calendar day, years 0001–9999 UTC (e.g. 2026-05-04T09:15:00.000Z)';
 
 /** ISO 8601 / RFC 3339 date-time with seconds and an explicit offset; fractions of a second optional. */
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
@@ -16,7 +17,9 @@ const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** An instant as milliseconds since 1970, if it is a whole number of them within the years 0001–9999 UTC. */
 export function timestampOfMillis(value: unknown): Date | undefined {
-  return Number.isSafeInteger(value) && (value as number) >= EARLIEST && (value as number) <= LATEST ? new Date(value as number) : undefined;
+  return Number.isSafeInteger(value) && (value as number) >= EARLIEST && (value as number) <= LATEST
+    ? new Date(value as number)
+    : undefined;
 }
 
 /** A timestamp in the format above, on a real calendar day, within the years 0001–9999 UTC. */

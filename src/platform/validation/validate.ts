@@ -22,7 +22,13 @@ function validatorOf(schema: TSchema): ValidateFunction {
 /** How a problem names its field: a JSON pointer into a REST body, or a GraphQL input path (`limits[0].deductible`). */
 type FieldNaming = 'pointer' | 'parameter';
 
-const segments = (pointer: string): string[] => (pointer === '' ? [] : pointer.slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')));
+const segments = (pointer: string): string[] =>
+  pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 function named(pointerSegments: string[], naming: FieldNaming, prefix: string): string {
   if (naming === 'pointer') return pointerSegments.map((part) => `/${part.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
@@ -52,7 +58,9 @@ export function problemsOf(schema: TSchema, value: unknown, naming: FieldNaming 
   const problems = new Map<string, FieldProblem>();
   const errors = validate.errors ?? [];
   // A nullable field is a union: what its value branch says is the problem, not "is not null" or "matches no branch".
-  const told = errors.filter((error) => error.keyword !== 'anyOf' && !(error.keyword === 'type' && (error.parentSchema as TSchema | undefined)?.type === 'null'));
+  const told = errors.filter(
+    (error) => error.keyword !== 'anyOf' && !(error.keyword === 'type' && (error.parentSchema as TSchema | undefined)?.type === 'null'),
+  );
   for (const error of errors) {
     if (!told.includes(error) && told.some((other) => other.instancePath.startsWith(error.instancePath))) continue;
     const { at, message } = problemOf(error);
@@ -71,7 +79,8 @@ export function repeatedKeys(keys: readonly unknown[]): Set<number> {
   return new Set(keys.flatMap((key, at) => (keys.indexOf(key) < at ? [at] : [])));
 }
 
-export const refused = (problems: readonly FieldProblem[], parameter: string): boolean => problems.some((problem) => problem.parameter === parameter);
+export const refused = (problems: readonly FieldProblem[], parameter: string): boolean =>
+  problems.some((problem) => problem.parameter === parameter);
 
 /** A REST body as its schema describes it, or BAD_USER_INPUT naming each field (JSON pointers) that breaks a rule. */
 export function parseBody<T extends TSchema>(schema: T, body: unknown, what: string): Static<T> {

@@ -28,7 +28,12 @@ async function markAvailable(em: EntityManager, insurerId: string, insurerRefere
   const now = platform.processDateProperty(new Date());
   const changed = (await em
     .getConnection()
-    .execute(MARK_AVAILABLE, [platform.processDateProperty(receivedAt), now, now, insurerId, insurerReference], 'run', em.getTransactionContext())) as {
+    .execute(
+      MARK_AVAILABLE,
+      [platform.processDateProperty(receivedAt), now, now, insurerId, insurerReference],
+      'run',
+      em.getTransactionContext(),
+    )) as {
     affectedRows: number;
   };
   return changed.affectedRows > 0;
@@ -37,7 +42,11 @@ async function markAvailable(em: EntityManager, insurerId: string, insurerRefere
 /** Honours a callback that arrived before the acknowledgement, once the acknowledgement is stored. */
 export async function claimEarlyCallback(em: EntityManager, insurerId: string, insurerReference: string): Promise<boolean> {
   // An expired one is no callback any more, whether or not it has been swept yet.
-  const early = await em.findOne(EarlyCallback, { insurer: insurerId, insurerReference, receivedAt: { $gte: new Date(Date.now() - EARLY_CALLBACK_TTL_MS) } });
+  const early = await em.findOne(EarlyCallback, {
+    insurer: insurerId,
+    insurerReference,
+    receivedAt: { $gte: new Date(Date.now() - EARLY_CALLBACK_TTL_MS) },
+  });
   if (!early) return false;
   const promoted = await markAvailable(em, insurerId, insurerReference, early.receivedAt);
   if (promoted) await em.nativeDelete(EarlyCallback, { id: early.id });
@@ -86,7 +95,8 @@ export async function receiveCallback(em: EntityManager, viewer: Viewer, insurer
   await em.nativeDelete(EarlyCallback, { insurer: insurerId, receivedAt: { $lt: new Date(now.getTime() - EARLY_CALLBACK_TTL_MS) } });
   // There cannot be more genuine early callbacks than unacknowledged requests and checks, which bounds what is parked.
   const unacknowledged =
-    (await em.count(QuoteRequest, { insurer: insurerId, status: QuoteRequestStatus.QUEUED })) + (await unacknowledgedChecks(em, insurerId, now));
+    (await em.count(QuoteRequest, { insurer: insurerId, status: QuoteRequestStatus.QUEUED })) +
+    (await unacknowledgedChecks(em, insurerId, now));
   // The acknowledgement may have been stored since the first look (another instance, another connection).
   const acknowledged = await findRequest();
   if (acknowledged) return honour(acknowledged);

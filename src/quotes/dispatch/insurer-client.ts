@@ -1,5 +1,12 @@
 import type { QuoteDispatchConfig } from '../../platform/config';
-import { PartnerCallFailed, PartnerClient, parseRetryAfter, sanitise, type PartnerAnswer, type PartnerFault } from '../../platform/http/partner-client';
+import {
+  PartnerCallFailed,
+  PartnerClient,
+  parseRetryAfter,
+  sanitise,
+  type PartnerAnswer,
+  type PartnerFault,
+} from '../../platform/http/partner-client';
 import type { Insurer } from '../../insurers';
 
 /** Answers larger than this are not a quote any insurer sends; reading stops (and the connection closes) there. */
@@ -37,7 +44,12 @@ export class PartnerError extends Error {
 }
 
 /** Exponential backoff with full jitter; a longer Retry-After from the insurer wins. */
-export function retryDelay(config: Pick<QuoteDispatchConfig, 'backoffBaseMs' | 'backoffMaxMs'>, attempt: number, retryAfterMs?: number, random = Math.random): number {
+export function retryDelay(
+  config: Pick<QuoteDispatchConfig, 'backoffBaseMs' | 'backoffMaxMs'>,
+  attempt: number,
+  retryAfterMs?: number,
+  random = Math.random,
+): number {
   const ceiling = Math.min(config.backoffMaxMs, config.backoffBaseMs * 2 ** Math.max(0, attempt - 1));
   const jittered = Math.round(ceiling * random());
   return Math.max(jittered, retryAfterMs ?? 0);
@@ -62,7 +74,11 @@ export class InsurerClient {
   private readonly partner: PartnerClient;
 
   constructor(config: QuoteDispatchConfig) {
-    this.partner = new PartnerClient({ timeoutMs: config.timeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES, urlAllowList: config.urlAllowList });
+    this.partner = new PartnerClient({
+      timeoutMs: config.timeoutMs,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
+      urlAllowList: config.urlAllowList,
+    });
   }
 
   /**
@@ -70,12 +86,18 @@ export class InsurerClient {
    * is made for (an onboarding check); when it aborts, the call stops and the signal's reason is thrown.
    */
   async requestQuote(insurer: InsurerEndpoint, body: unknown, idempotencyKey: string, signal?: AbortSignal): Promise<unknown> {
-    return this.json(await this.call(insurer, 'POST', '/quotes', body, { 'idempotency-key': idempotencyKey }, signal), Reason.invalidAcknowledgement);
+    return this.json(
+      await this.call(insurer, 'POST', '/quotes', body, { 'idempotency-key': idempotencyKey }, signal),
+      Reason.invalidAcknowledgement,
+    );
   }
 
   /** `GET {insurer_base_url}/quotes/{id}`; the answer is returned unvalidated. `signal` as for `requestQuote`. */
   async fetchQuote(insurer: InsurerEndpoint, insurerReference: string, signal?: AbortSignal): Promise<unknown> {
-    return this.json(await this.call(insurer, 'GET', `/quotes/${encodeURIComponent(insurerReference)}`, undefined, {}, signal), Reason.invalidQuote);
+    return this.json(
+      await this.call(insurer, 'GET', `/quotes/${encodeURIComponent(insurerReference)}`, undefined, {}, signal),
+      Reason.invalidQuote,
+    );
   }
 
   private json(answer: PartnerAnswer, invalid: string): unknown {
@@ -98,17 +120,30 @@ export class InsurerClient {
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (insurer.outboundCredential) headers.authorization = `Bearer ${insurer.outboundCredential}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const answer = await this.partner.send(`${insurer.quoteApiUrl}${path}`, method, headers, body === undefined ? undefined : Buffer.from(JSON.stringify(body)), { signal }).catch((error: unknown) => {
-      if (!(error instanceof PartnerCallFailed)) throw error;
-      const { reason, retryable } = FAULTS[error.fault];
-      throw new PartnerError(reason, error.detail, retryable);
-    });
+    const answer = await this.partner
+      .send(`${insurer.quoteApiUrl}${path}`, method, headers, body === undefined ? undefined : Buffer.from(JSON.stringify(body)), {
+        signal,
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof PartnerCallFailed)) throw error;
+        const { reason, retryable } = FAULTS[error.fault];
+        throw new PartnerError(reason, error.detail, retryable);
+      });
     const { status, headers: answered } = answer;
     if (status === 429 || status === 408 || status >= 500) {
-      throw new PartnerError(Reason.answered(status), `answered ${status}: ${sanitise(answer.body.toString('utf8'), 200)}`, true, parseRetryAfter(answered['retry-after']));
+      throw new PartnerError(
+        Reason.answered(status),
+        `answered ${status}: ${sanitise(answer.body.toString('utf8'), 200)}`,
+        true,
+        parseRetryAfter(answered['retry-after']),
+      );
     }
     if (status >= 300 && status < 400) {
-      throw new PartnerError(Reason.answered(status), `redirect to ${sanitise(String(answered.location ?? '(none)'), 300)} not followed`, false);
+      throw new PartnerError(
+        Reason.answered(status),
+        `redirect to ${sanitise(String(answered.location ?? '(none)'), 300)} not followed`,
+        false,
+      );
     }
     if (status < 200 || status >= 300) {
       throw new PartnerError(Reason.answered(status), `answered ${status}: ${sanitise(answer.body.toString('utf8'), 200)}`, false);

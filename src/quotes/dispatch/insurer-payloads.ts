@@ -17,16 +17,19 @@ interface ValidQuote {
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const invalidAcknowledgement = (detail: string) => new PartnerError(Reason.invalidAcknowledgement, `malformed acknowledgement: ${detail}`, false);
+const invalidAcknowledgement = (detail: string) =>
+  new PartnerError(Reason.invalidAcknowledgement, `malformed acknowledgement: ${detail}`, false);
 const invalidQuote = (detail: string) => new PartnerError(Reason.invalidQuote, `malformed quote: ${detail}`, false);
 
 /** Spec 2.4: `{id, status: "PROCESSING"}`; the id is stored and sent back in URLs, so it must be printable. */
 export function parseAcknowledgement(body: unknown): string {
   if (!isRecord(body)) throw invalidAcknowledgement('not a JSON object');
   const { id, status } = body;
-  if (typeof id !== 'string' || id.length === 0 || id.length > LIMITS.reference) throw invalidAcknowledgement(`id must be a string of 1 to ${LIMITS.reference} characters`);
+  if (typeof id !== 'string' || id.length === 0 || id.length > LIMITS.reference)
+    throw invalidAcknowledgement(`id must be a string of 1 to ${LIMITS.reference} characters`);
   if (sanitise(id) !== id) throw invalidAcknowledgement(`id ${sanitise(JSON.stringify(id), 250)} contains control characters`);
-  if (status !== 'PROCESSING') throw invalidAcknowledgement(`status must be PROCESSING, got ${sanitise(JSON.stringify(status) ?? 'nothing', 100)}`);
+  if (status !== 'PROCESSING')
+    throw invalidAcknowledgement(`status must be PROCESSING, got ${sanitise(JSON.stringify(status) ?? 'nothing', 100)}`);
   return id;
 }
 
@@ -47,7 +50,8 @@ function optionProblem(option: unknown): string | undefined {
  */
 export function parseQuote(body: unknown, expectedId: string, requested: readonly Limit[]): ValidQuote {
   if (!isRecord(body)) throw invalidQuote('not a JSON object');
-  if (body.id !== expectedId) throw invalidQuote(`id ${sanitise(JSON.stringify(body.id) ?? 'nothing', 250)} does not match the requested ${expectedId}`);
+  if (body.id !== expectedId)
+    throw invalidQuote(`id ${sanitise(JSON.stringify(body.id) ?? 'nothing', 250)} does not match the requested ${expectedId}`);
   const options = body.quote_options;
   if (!Array.isArray(options)) throw invalidQuote('quote_options must be an array');
   if (options.length > LIMITS.optionsPerQuote) throw invalidQuote(`more than ${LIMITS.optionsPerQuote} options`);
@@ -68,9 +72,12 @@ export function parseQuote(body: unknown, expectedId: string, requested: readonl
       if (option.premium < earlier.premium) earlier.premium = option.premium;
     } else kept.set(key, { insurance_sum: option.insurance_sum, deductible: option.deductible, premium: option.premium });
   }
-  if (options.length > 0 && kept.size === 0) throw invalidQuote(`no option is for a requested limit (offered ${dropped.slice(0, 10).join(', ')})`);
+  if (options.length > 0 && kept.size === 0)
+    throw invalidQuote(`no option is for a requested limit (offered ${dropped.slice(0, 10).join(', ')})`);
   const notes = [
-    ...(dropped.length === 0 ? [] : [`dropped ${dropped.length} option(s) for limits that were not requested: ${dropped.slice(0, 10).join(', ')}`]),
+    ...(dropped.length === 0
+      ? []
+      : [`dropped ${dropped.length} option(s) for limits that were not requested: ${dropped.slice(0, 10).join(', ')}`]),
     ...(repeated === 0 ? [] : [`dropped ${repeated} more expensive option(s) for a limit already offered`]),
   ];
   return { options: [...kept.values()], note: notes.length === 0 ? null : notes.join('; ') };

@@ -98,7 +98,12 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
   constructor(
     private readonly orm: MikroORM,
     private readonly config: QuoteDispatchConfig,
-    private readonly options: { logger: Logger; client?: InsurerClient; observer?: DispatcherObserver; listeners?: readonly QuoteEventListener[] },
+    private readonly options: {
+      logger: Logger;
+      client?: InsurerClient;
+      observer?: DispatcherObserver;
+      listeners?: readonly QuoteEventListener[];
+    },
   ) {
     this.client = options.client ?? new InsurerClient(config);
     this.observer = options.observer;
@@ -172,7 +177,10 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
       else if (request.status === QuoteRequestStatus.QUEUED) await this.send(em, request);
       else if (request.status === QuoteRequestStatus.AVAILABLE) await this.fetchQuote(em, request);
     } catch (error) {
-      const failure = error instanceof PartnerError ? error : new PartnerError(Reason.internal, sanitise(String((error as Error)?.message ?? error)), true);
+      const failure =
+        error instanceof PartnerError
+          ? error
+          : new PartnerError(Reason.internal, sanitise(String((error as Error)?.message ?? error)), true);
       if (!(error instanceof PartnerError)) this.logger.error({ err: error, quoteRequest: request.id }, 'quote request step failed');
       await this.recordFailure(em, request, failure);
     }
@@ -220,7 +228,11 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
       });
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) {
-        throw new PartnerError(Reason.invalidAcknowledgement, `the insurer answered with id ${insurerReference}, which it already gave another request`, false);
+        throw new PartnerError(
+          Reason.invalidAcknowledgement,
+          `the insurer answered with id ${insurerReference}, which it already gave another request`,
+          false,
+        );
       }
       throw error;
     }
@@ -276,9 +288,17 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
       await this.storeFailure(em, request, error);
     } catch (cause) {
       this.logger.error({ err: cause, quoteRequest: request.id }, 'could not record the failure; recording it without the detail');
-      const bare = new PartnerError(error.reason, 'the detail of this failure could not be recorded; see the logs', error.retryable, error.retryAfterMs);
+      const bare = new PartnerError(
+        error.reason,
+        'the detail of this failure could not be recorded; see the logs',
+        error.retryable,
+        error.retryAfterMs,
+      );
       await this.storeFailure(this.orm.em.fork(), request, bare).catch((again: unknown) =>
-        this.logger.error({ err: again, quoteRequest: request.id }, 'could not record the failure; the lease will expire and the step run again'),
+        this.logger.error(
+          { err: again, quoteRequest: request.id },
+          'could not record the failure; the lease will expire and the step run again',
+        ),
       );
     }
   }
@@ -286,7 +306,10 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
   private async storeFailure(em: EntityManager, request: LeasedRequest, error: PartnerError): Promise<void> {
     const attempts = request.attempts + 1;
     const detail = sanitise(`${STEP[request.status] ?? 'processing'}: ${error.detail}`);
-    this.logger.warn({ quoteRequest: request.id, insurer: request.insurer.id, attempts, retryable: error.retryable, reason: error.reason, detail }, 'quote request step failed');
+    this.logger.warn(
+      { quoteRequest: request.id, insurer: request.insurer.id, attempts, retryable: error.retryable, reason: error.reason, detail },
+      'quote request step failed',
+    );
     if (!error.retryable || attempts >= this.config.maxAttempts) {
       this.observer?.failed();
       await this.finish(em, request, request.status, {

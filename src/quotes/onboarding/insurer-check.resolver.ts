@@ -34,7 +34,9 @@ class InsurerCheckStepView {
   detail!: string;
 }
 
-@ObjectType('InsurerCheckReport', { description: 'The result of an onboarding check: a real quote exchange on a test request no one else sees.' })
+@ObjectType('InsurerCheckReport', {
+  description: 'The result of an onboarding check: a real quote exchange on a test request no one else sees.',
+})
 class InsurerCheckReportView {
   @Field(() => CheckedInsurerView)
   insurer!: CheckedInsurerView;

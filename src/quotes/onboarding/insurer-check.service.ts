@@ -80,7 +80,8 @@ interface InsurerCheckOptions {
 
 const limitKey = (limit: Limit) => `${limit.insurance_sum}/${limit.deductible}`;
 const sameOptions = (a: QuoteOptionPayload[], b: QuoteOptionPayload[]) => {
-  const canonical = (options: QuoteOptionPayload[]) => JSON.stringify(options.map((o) => [o.insurance_sum, o.deductible, o.premium]).sort());
+  const canonical = (options: QuoteOptionPayload[]) =>
+    JSON.stringify(options.map((o) => [o.insurance_sum, o.deductible, o.premium]).sort());
   return canonical(a) === canonical(b);
 };
 /** Waits `ms`, or less when `signal` aborts (then throws its reason). */
@@ -156,7 +157,8 @@ export class InsurerChecker {
     const steps: InsurerCheckStep[] = [];
     const record = (name: CheckStepName, passed: boolean, since: number, detail: string) =>
       steps.push({ name, passed, skipped: false, ms: Math.round(performance.now() - since), detail });
-    const skip = (name: CheckStepName, detail: string) => steps.push({ name, passed: false, skipped: true, ms: 0, detail: `not run: ${detail}` });
+    const skip = (name: CheckStepName, detail: string) =>
+      steps.push({ name, passed: false, skipped: true, ms: 0, detail: `not run: ${detail}` });
 
     const body = { limits: CHECK_LIMITS, risk_information: CHECK_RISK_INFORMATION };
     const idempotencyKey = newId();
@@ -179,11 +181,21 @@ export class InsurerChecker {
       try {
         const id = parseAcknowledgement(await this.client.requestQuote(insurer, body, idempotencyKey, signal));
         if (await em.fork().count(QuoteRequest, { insurer: insurer.id, insurerReference: id })) {
-          record('acknowledgement', false, since, `the insurer answered with id "${id}", which it already gave one of the gateway's quote requests: ids must be unique`);
+          record(
+            'acknowledgement',
+            false,
+            since,
+            `the insurer answered with id "${id}", which it already gave one of the gateway's quote requests: ids must be unique`,
+          );
         } else {
           reference = id;
           await em.fork().nativeUpdate(InsurerCheck, { id: checkId }, { insurerReference: id });
-          record('acknowledgement', true, since, `answered {"id": "${id}", "status": "PROCESSING"} within the ${this.quotes.timeoutMs} ms timeout`);
+          record(
+            'acknowledgement',
+            true,
+            since,
+            `answered {"id": "${id}", "status": "PROCESSING"} within the ${this.quotes.timeoutMs} ms timeout`,
+          );
         }
       } catch (error) {
         record('acknowledgement', false, since, failureOf(error));
@@ -224,13 +236,28 @@ export class InsurerChecker {
           const missing = CHECK_LIMITS.filter((limit) => !options.some((option) => limitKey(option) === limitKey(limit))).map(limitKey);
           const dropped = note ? `; ${note} (the gateway drops those)` : '';
           if (options.length === 0) {
-            record('quote', false, since, `declined: quote_options is empty. A valid answer for a real tender, but the check needs options for its limits ${CHECK_LIMITS.map(limitKey).join(', ')} to see their shape`);
+            record(
+              'quote',
+              false,
+              since,
+              `declined: quote_options is empty. A valid answer for a real tender, but the check needs options for its limits ${CHECK_LIMITS.map(limitKey).join(', ')} to see their shape`,
+            );
           } else if (missing.length > 0) {
-            record('quote', false, since, `no option for the requested limit(s) ${missing.join(', ')} (insurance_sum/deductible)${dropped}`);
+            record(
+              'quote',
+              false,
+              since,
+              `no option for the requested limit(s) ${missing.join(', ')} (insurance_sum/deductible)${dropped}`,
+            );
           } else {
             firstQuote = options;
             const offered = options.map((option) => `${limitKey(option)}: premium ${option.premium}`).join(', ');
-            record('quote', true, since, `${options.length} option(s) for the ${CHECK_LIMITS.length} requested limits (${offered})${dropped}`);
+            record(
+              'quote',
+              true,
+              since,
+              `${options.length} option(s) for the ${CHECK_LIMITS.length} requested limits (${offered})${dropped}`,
+            );
           }
         } catch (error) {
           record('quote', false, since, failureOf(error));
@@ -253,7 +280,12 @@ export class InsurerChecker {
               : `the same request with the same Idempotency-Key was answered with a new id "${again}" (first "${reference}"): harmless to the gateway, which keeps the id of the delivery that got through, but your system then holds two requests for one of the gateway's; answer the same id for the same key`,
           );
         } catch (error) {
-          record('idempotency', false, since, `a repeated delivery (the gateway sends the same request with the same Idempotency-Key again after a timeout or a 5xx) would fail the quote request: ${failureOf(error)}`);
+          record(
+            'idempotency',
+            false,
+            since,
+            `a repeated delivery (the gateway sends the same request with the same Idempotency-Key again after a timeout or a 5xx) would fail the quote request: ${failureOf(error)}`,
+          );
         }
       }
 
@@ -262,11 +294,17 @@ export class InsurerChecker {
       since = performance.now();
       if (!reference) skip('duplicate-callback', 'no acknowledgement');
       else if (!callbackArrived) skip('duplicate-callback', 'no callback');
-      else if (!firstQuote) skip('duplicate-callback', 'the quote fetch did not pass (the check compares the quote before and after a repeated callback)');
+      else if (!firstQuote)
+        skip('duplicate-callback', 'the quote fetch did not pass (the check compares the quote before and after a repeated callback)');
       else {
         const { count } = await this.waitForCallbacks(em, checkId, insurer.id, reference, 2, callbackSeenAt + REPEAT_WAIT_MS, signal);
         if (count < 2) {
-          record('duplicate-callback', true, since, 'not observed: the insurer called back once (a repeated callback is answered 202 and changes nothing; the check cannot make an insurer send one)');
+          record(
+            'duplicate-callback',
+            true,
+            since,
+            'not observed: the insurer called back once (a repeated callback is answered 202 and changes nothing; the check cannot make an insurer send one)',
+          );
         } else {
           try {
             const { options } = parseQuote(await this.client.fetchQuote(insurer, reference, signal), reference, CHECK_LIMITS);
@@ -279,7 +317,12 @@ export class InsurerChecker {
                 : `the insurer called back ${count} times and the quote changed in between: the gateway fetches a quote once, after the first callback, and keeps that answer`,
             );
           } catch (error) {
-            record('duplicate-callback', false, since, `the insurer called back ${count} times, but the quote fetched again failed: ${failureOf(error)}`);
+            record(
+              'duplicate-callback',
+              false,
+              since,
+              `the insurer called back ${count} times, but the quote fetched again failed: ${failureOf(error)}`,
+            );
           }
         }
       }

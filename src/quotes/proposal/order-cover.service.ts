@@ -6,12 +6,20 @@ import { QuoteOption } from '../quote-option.entity';
 import { QuoteRequestStatus } from '../quote-request-status';
 
 /** Cover is ordered on one option of a quote this tender received; its insurer becomes the awarded one. */
-export function orderCover(em: EntityManager, viewer: Viewer, listeners: readonly TenderChangeListener[], tenderId: string, quoteOptionId: string): Promise<Tender> {
+export function orderCover(
+  em: EntityManager,
+  viewer: Viewer,
+  listeners: readonly TenderChangeListener[],
+  tenderId: string,
+  quoteOptionId: string,
+): Promise<Tender> {
   return new TenderLifecycleService(em, viewer, listeners).orderCover(tenderId, async (tender: Tender) => {
     const option = await em.findOne(QuoteOption, { id: quoteOptionId }, { populate: ['quoteRequest.insurer'] });
     const received = option && option.quoteRequest.tender.id === tender.id && option.quoteRequest.status === QuoteRequestStatus.QUOTED;
     if (!received) {
-      throw badInput('The option is not one of the quotes this tender received', [{ parameter: 'quoteOptionId', message: 'unknown for this tender' }]);
+      throw badInput('The option is not one of the quotes this tender received', [
+        { parameter: 'quoteOptionId', message: 'unknown for this tender' },
+      ]);
     }
     tender.orderedOption = option;
     tender.awardedInsurer = option.quoteRequest.insurer;

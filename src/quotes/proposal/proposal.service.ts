@@ -25,7 +25,9 @@ export class ProposalService {
    */
   async loadMany(tenderIds: readonly string[], maxRequests?: number): Promise<(ProposalResult | Error)[]> {
     const tenders = await this.em.find(Tender, { $and: [{ id: { $in: [...tenderIds] } }, visibleTenders(this.viewer)] });
-    const shown = new Set(tenders.filter((tender) => !isRedactedFor(this.viewer, tender.status, tender.awardedInsurer?.id)).map((tender) => tender.id));
+    const shown = new Set(
+      tenders.filter((tender) => !isRedactedFor(this.viewer, tender.status, tender.awardedInsurer?.id)).map((tender) => tender.id),
+    );
     const scope = scopeOf(this.viewer);
     const own = scope.kind === 'insurer' ? { insurer: scope.insurerId } : {};
     const requests =
@@ -34,7 +36,11 @@ export class ProposalService {
         : await this.em.find(
             QuoteRequest,
             { tender: { $in: [...shown] }, ...own },
-            { populate: ['insurer', 'options'], orderBy: { createdAt: 'desc', id: 'desc' }, ...(maxRequests === undefined ? {} : { limit: maxRequests }) },
+            {
+              populate: ['insurer', 'options'],
+              orderBy: { createdAt: 'desc', id: 'desc' },
+              ...(maxRequests === undefined ? {} : { limit: maxRequests }),
+            },
           );
     const byId = new Map(tenders.map((tender) => [tender.id, tender]));
     return tenderIds.map((id) => {

@@ -4,7 +4,7 @@ import type { QuoteOptionView, QuoteRequestView } from '../quote.types';
 import type { Tender } from '../../tenders';
 
 /** Money is shown to the cent: round half away from zero after removing binary noise. */
-export const roundCents = (amount: number): number => Math.sign(amount) * Math.round(Math.abs(amount) * 100 + 1e-9) / 100;
+export const roundCents = (amount: number): number => (Math.sign(amount) * Math.round(Math.abs(amount) * 100 + 1e-9)) / 100;
 
 export const premiumWithTax = (premium: number, taxRate: number): number => roundCents(premium * (1 + taxRate));
 
@@ -88,7 +88,10 @@ export function buildProposal(
   const ordered = tender.orderedOption?.id ?? null;
   const orderedId = requests.some((request) => request.options.getItems().some((option) => option.id === ordered)) ? ordered : null;
   const views = new Map(
-    requests.map((request) => [request.id, presentRequest(request, tender.taxRate, latest.includes(request) ? cheapestIds : new Set(), orderedId, redaction)]),
+    requests.map((request) => [
+      request.id,
+      presentRequest(request, tender.taxRate, latest.includes(request) ? cheapestIds : new Set(), orderedId, redaction),
+    ]),
   );
   const cheapest: CheapestOptionView[] = [...best.values()]
     .map(({ request, optionId }) => {

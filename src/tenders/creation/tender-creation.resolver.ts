@@ -9,8 +9,11 @@ import { TenderView } from '../read/tender.types';
 @Resolver(() => TenderView)
 export class TenderCreationResolver {
   @Allowed('createTender')
-  @Mutation(() => TenderView, { description: 'Creates a tender in QUOTES_AVAILABLE (the user interface\'s path).' })
-  async createTender(@Arg('input', () => CreateTenderInput) input: CreateTenderInput, @Ctx() { em, viewer }: RequestContext): Promise<TenderView> {
+  @Mutation(() => TenderView, { description: "Creates a tender in QUOTES_AVAILABLE (the user interface's path)." })
+  async createTender(
+    @Arg('input', () => CreateTenderInput) input: CreateTenderInput,
+    @Ctx() { em, viewer }: RequestContext,
+  ): Promise<TenderView> {
     return presentTender(recordOfEntity(await new TenderCreationService(em, viewer).create(input)), viewer);
   }
 }

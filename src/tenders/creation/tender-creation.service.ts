@@ -25,7 +25,8 @@ export class TenderCreationService {
     const customer = input.customer;
     if (!customer.id) {
       for (const field of ['companyId', 'name'] as const) {
-        if (customer[field] === undefined || customer[field] === null) problems.push({ parameter: `customer.${field}`, message: 'required for a new customer' });
+        if (customer[field] === undefined || customer[field] === null)
+          problems.push({ parameter: `customer.${field}`, message: 'required for a new customer' });
       }
     }
     if (input.riskInformation && Buffer.byteLength(JSON.stringify(input.riskInformation)) > LIMITS.freeJsonBytes) {
@@ -49,7 +50,13 @@ export class TenderCreationService {
       taxRate: input.taxRate,
       lineOfBusiness: lineOfBusiness!,
       brokerCompany: brokerCompany!,
-      customer: existingCustomer ?? this.em.create(Customer, { companyId: customer.companyId!.trim(), name: customer.name!.trim(), address: new Address(customer.address ?? {}) }),
+      customer:
+        existingCustomer ??
+        this.em.create(Customer, {
+          companyId: customer.companyId!.trim(),
+          name: customer.name!.trim(),
+          address: new Address(customer.address ?? {}),
+        }),
       personInCharge,
       riskInformation: input.riskInformation ?? null,
       changesMetadata: { [statusChangeKey(TenderStatus.QUOTES_AVAILABLE)]: now.toISOString() },

@@ -2,7 +2,9 @@ import { JSONObjectScalar } from '../../platform/validation/json';
 import { Field, Float, ID, InputType } from 'type-graphql';
 import { LIMITS } from '../../platform/validation/rules';
 
-@InputType('AddressInput', { description: 'Every part may be empty; country is an officially assigned ISO 3166-1 alpha-2 code when given.' })
+@InputType('AddressInput', {
+  description: 'Every part may be empty; country is an officially assigned ISO 3166-1 alpha-2 code when given.',
+})
 class AddressInput {
   @Field(() => String, { defaultValue: '' })
   street: string = '';
@@ -35,7 +37,7 @@ class CustomerInput {
   address?: AddressInput;
 }
 
-@InputType('PersonInput', { description: "A user of the broker company, found by accountId or created." })
+@InputType('PersonInput', { description: 'A user of the broker company, found by accountId or created.' })
 export class PersonInput {
   @Field(() => String)
   accountId!: string;
@@ -76,6 +78,9 @@ export class CreateTenderInput {
   @Field(() => Float, { description: 'Between 0 and 1, e.g. 0.19.' })
   taxRate!: number;
 
-  @Field(() => JSONObjectScalar, { nullable: true, description: `Product-specific risk information (at most ${LIMITS.freeJsonBytes / 1024} KiB).` })
+  @Field(() => JSONObjectScalar, {
+    nullable: true,
+    description: `Product-specific risk information (at most ${LIMITS.freeJsonBytes / 1024} KiB).`,
+  })
   riskInformation?: Record<string, unknown>;
 }

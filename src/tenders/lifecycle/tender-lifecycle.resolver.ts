@@ -13,13 +13,19 @@ import { TenderHistoryEntryView, TenderView } from '../read/tender.types';
 export class TenderLifecycleResolver {
   @Allowed('startNegotiation')
   @Mutation(() => TenderView, { description: 'QUOTES_AVAILABLE or REOPENED → IN_NEGOTIATION.' })
-  async startNegotiation(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { em, viewer, tenderChanges }: TenderContext): Promise<TenderView> {
+  async startNegotiation(
+    @Arg('tenderId', () => ID) tenderId: string,
+    @Ctx() { em, viewer, tenderChanges }: TenderContext,
+  ): Promise<TenderView> {
     return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).startNegotiation(tenderId)), viewer);
   }
 
   @Allowed('finaliseContract')
   @Mutation(() => TenderView, { description: 'IN_COVERNOTE → SUCCESSFUL, by the insurer of the ordered option.' })
-  async finaliseContract(@Arg('tenderId', () => ID) tenderId: string, @Ctx() { em, viewer, tenderChanges }: TenderContext): Promise<TenderView> {
+  async finaliseContract(
+    @Arg('tenderId', () => ID) tenderId: string,
+    @Ctx() { em, viewer, tenderChanges }: TenderContext,
+  ): Promise<TenderView> {
     return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).finaliseContract(tenderId)), viewer);
   }
 
@@ -40,7 +46,10 @@ export class TenderLifecycleResolver {
     @Arg('reason', () => String, { nullable: true }) reason: string | null,
     @Ctx() { em, viewer, tenderChanges }: TenderContext,
   ): Promise<TenderView> {
-    return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).reopenTender(tenderId, reason)), viewer);
+    return presentTender(
+      recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).reopenTender(tenderId, reason)),
+      viewer,
+    );
   }
 
   @Allowed('confirmPolicyDocumentation')
@@ -51,7 +60,12 @@ export class TenderLifecycleResolver {
     @Arg('confirmedAt', () => TimestampScalar, { nullable: true }) confirmedAt: Date | null,
     @Ctx() { em, viewer, tenderChanges }: TenderContext,
   ): Promise<TenderView> {
-    return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).confirmPolicyDocumentation(tenderId, policyNumber, confirmedAt)), viewer);
+    return presentTender(
+      recordOfEntity(
+        await new TenderLifecycleService(em, viewer, tenderChanges).confirmPolicyDocumentation(tenderId, policyNumber, confirmedAt),
+      ),
+      viewer,
+    );
   }
 
   @FieldResolver(() => [TenderHistoryEntryView], { description: 'Every status change, oldest first.' })

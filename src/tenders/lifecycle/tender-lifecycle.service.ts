@@ -163,7 +163,10 @@ export class TenderLifecycleService {
     const tender = await this.load(tenderId);
     steps.guard?.(tender);
     if (!rule.from.includes(tender.status)) {
-      throw new DomainError('INVALID_TRANSITION', `${operation} is not possible for a tender in status ${tender.status}; it needs ${rule.from.join(' or ')}`);
+      throw new DomainError(
+        'INVALID_TRANSITION',
+        `${operation} is not possible for a tender in status ${tender.status}; it needs ${rule.from.join(' or ')}`,
+      );
     }
     await steps.prepare?.(tender);
     const now = new Date();

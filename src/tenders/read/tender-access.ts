@@ -22,7 +22,12 @@ export function visibleTenders(viewer: Viewer): FilterQuery<Tender> {
       // EXISTS, not MikroORM's `$some` (an IN over a join): the planner can then walk the sort key's index and
       // probe the invitation index per row, so a first page costs the same whatever the insurer's number of
       // invitations; `$some` sorted every invited tender for each page (docs/benchmark.md).
-      return { [raw((alias: string) => `exists (select 1 from tender_invitation ti where ti.tender_id = ${alias}.id and ti.insurer_id = ?)`, [scope.insurerId])]: [] };
+      return {
+        [raw(
+          (alias: string) => `exists (select 1 from tender_invitation ti where ti.tender_id = ${alias}.id and ti.insurer_id = ?)`,
+          [scope.insurerId],
+        )]: [],
+      };
   }
 }
 
@@ -35,7 +40,10 @@ export function countVisibleTenders(em: EntityManager, viewer: Viewer, filters: 
   const scope = scopeOf(viewer);
   if (scope.kind !== 'insurer') return countTenders(em, { $and: [visibleTenders(viewer), ...filters] });
   if (filters.length === 0) return countInvitations(em, scope.insurerId);
-  const invited = raw((alias: string) => `${alias}.id in (select ti.tender_id from tender_invitation ti where ti.insurer_id = ?)`, [scope.insurerId]);
+  const invited = raw(
+    (alias: string) => `${alias}.id in (select ti.tender_id from tender_invitation ti where ti.insurer_id = ?)`,
+    [scope.insurerId],
+  );
   return countTenders(em, { $and: [{ [invited]: [] }, ...filters] });
 }
 

@@ -89,7 +89,9 @@ export function afterPosition(em: EntityManager, keys: readonly OrderKey[], posi
   const meta = em.getMetadata().get(Tender.name);
   const platform = em.getPlatform();
   const columnOf = (field: OrderKey['field']) => meta.properties[field].fieldNames[0];
-  const params = keys.map(({ field }, i) => (isTimestamp(field) ? platform.processDateProperty(timestampOfMillis(position[i])!) : position[i]));
+  const params = keys.map(({ field }, i) =>
+    isTimestamp(field) ? platform.processDateProperty(timestampOfMillis(position[i])!) : position[i],
+  );
   const beyond = (direction: SortDirection) => (direction === SortDirection.DESC ? '<' : '>');
   if (keys.every((key) => key.direction === keys[0].direction)) {
     const sql = (alias: string) =>
@@ -101,8 +103,16 @@ export function afterPosition(em: EntityManager, keys: readonly OrderKey[], posi
   const expanded = (alias: string) =>
     '(' +
     keys
-      .map((key, i) => `(${[...keys.slice(0, i).map((earlier) => `${alias}.${columnOf(earlier.field)} = ?`), `${alias}.${columnOf(key.field)} ${beyond(key.direction)} ?`].join(' and ')})`)
+      .map(
+        (key, i) =>
+          `(${[...keys.slice(0, i).map((earlier) => `${alias}.${columnOf(earlier.field)} = ?`), `${alias}.${columnOf(key.field)} ${beyond(key.direction)} ?`].join(' and ')})`,
+      )
       .join(' or ') +
     ')';
-  return { [raw(expanded, keys.flatMap((_, i) => params.slice(0, i + 1)))]: [] };
+  return {
+    [raw(
+      expanded,
+      keys.flatMap((_, i) => params.slice(0, i + 1)),
+    )]: [],
+  };
 }

@@ -106,6 +106,8 @@ function validatePaging(args: TenderListArgs): void {
 
 /** Deterministic in every case: the requested keys (default createdAt descending), then id. */
 function orderKeys(args: TenderListArgs): OrderKey[] {
-  const keys: OrderKey[] = args.sort?.length ? args.sort.map(({ field, direction }) => ({ field, direction })) : [{ field: TenderSortField.CREATED_AT, direction: SortDirection.DESC }];
+  const keys: OrderKey[] = args.sort?.length
+    ? args.sort.map(({ field, direction }) => ({ field, direction }))
+    : [{ field: TenderSortField.CREATED_AT, direction: SortDirection.DESC }];
   return [...keys, { field: 'id', direction: keys[keys.length - 1].direction }];
 }

@@ -1,4 +1,12 @@
-import { ReferenceKind, raw, type EntityManager, type FilterQuery, type MetadataStorage, type QueryOrderMap, type RawQueryFragment } from '@mikro-orm/core';
+import {
+  ReferenceKind,
+  raw,
+  type EntityManager,
+  type FilterQuery,
+  type MetadataStorage,
+  type QueryOrderMap,
+  type RawQueryFragment,
+} from '@mikro-orm/core';
 import type { QBFilterQuery, EntityManager as SqlEntityManager } from '@mikro-orm/knex';
 import type { Address, BrokerCompany, Customer, Person } from '../../parties';
 import type { LineOfBusiness } from '../line-of-business.entity';
@@ -34,7 +42,21 @@ type Row = Record<string, unknown>;
 
 /** The entities a tender representation reads, by the alias the query gives them, and the properties it shows. */
 const SHOWN = {
-  t: { entity: 'Tender', properties: ['id', 'status', 'product', 'taxRate', 'awardedInsurer', 'policyNumber', 'policyConfirmedAt', 'changesMetadata', 'createdAt', 'updatedAt'] },
+  t: {
+    entity: 'Tender',
+    properties: [
+      'id',
+      'status',
+      'product',
+      'taxRate',
+      'awardedInsurer',
+      'policyNumber',
+      'policyConfirmedAt',
+      'changesMetadata',
+      'createdAt',
+      'updatedAt',
+    ],
+  },
   l: { entity: 'LineOfBusiness', properties: ['id', 'name'] },
   c: { entity: 'Customer', properties: ['id', 'companyId', 'name', 'address'] },
   b: { entity: 'BrokerCompany', properties: ['id', 'companyId', 'email', 'name', 'address'] },
@@ -66,7 +88,10 @@ function readModelOf(metadata: MetadataStorage): ReadModel {
       const property = meta.properties[name as keyof typeof meta.properties];
       if (property.kind === ReferenceKind.EMBEDDED) {
         const parts = Object.values(meta.properties).filter((part) => part.embedded?.[0] === name);
-        embedded.set(`${alias}_${name}`, parts.map((part) => ({ key: `${alias}_${part.name}`, part: part.embedded![1] })));
+        embedded.set(
+          `${alias}_${name}`,
+          parts.map((part) => ({ key: `${alias}_${part.name}`, part: part.embedded![1] })),
+        );
         for (const part of parts) columns.push(`${alias}.${part.fieldNames[0]} as "${alias}_${part.name}"`);
       } else {
         columns.push(`${alias}.${property.fieldNames[0]} as "${alias}_${name}"`);
@@ -89,7 +114,12 @@ export async function findTenderRecords(em: EntityManager, { where, page }: Tend
   if (page) {
     // A deferred join: the page's ids come from the tender table and its indexes alone, and the relations are
     // joined for those rows only; joined before the offset, SQLite looked up the relations of every skipped row.
-    const ids = sqlEm.createQueryBuilder(Tender, 'page').select('page.id').where(filter).orderBy(page.orderBy).limit(page.limit, page.offset);
+    const ids = sqlEm
+      .createQueryBuilder(Tender, 'page')
+      .select('page.id')
+      .where(filter)
+      .orderBy(page.orderBy)
+      .limit(page.limit, page.offset);
     filter = { id: { $in: ids.getKnexQuery() } };
   }
   const model = readModelOf(em.getMetadata());
@@ -156,7 +186,12 @@ function toRecord(row: Row, model: ReadModel): TenderRecord {
     product: row.t_product as string,
     taxRate: Number(row.t_taxRate),
     lineOfBusiness: { id: row.l_id as string, name: row.l_name as string },
-    customer: { id: row.c_id as string, companyId: row.c_companyId as string, name: row.c_name as string, address: addressOf(row, model.customerAddress) },
+    customer: {
+      id: row.c_id as string,
+      companyId: row.c_companyId as string,
+      name: row.c_name as string,
+      address: addressOf(row, model.customerAddress),
+    },
     brokerCompany: {
       id: row.b_id as string,
       companyId: row.b_companyId as string,

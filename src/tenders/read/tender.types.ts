@@ -34,7 +34,10 @@ export enum PolicyDocumentationStatus {
 }
 registerEnumType(PolicyDocumentationStatus, { name: 'PolicyDocumentationStatus' });
 
-@ObjectType('PolicyDocumentation', { simpleResolvers: true, description: 'Of a SUCCESSFUL tender: PENDING until the winning insurer confirms it.' })
+@ObjectType('PolicyDocumentation', {
+  simpleResolvers: true,
+  description: 'Of a SUCCESSFUL tender: PENDING until the winning insurer confirms it.',
+})
 export class PolicyDocumentationView {
   @Field(() => PolicyDocumentationStatus)
   status!: PolicyDocumentationStatus;
@@ -94,7 +97,8 @@ export class TenderListArgs {
 
   @Field(() => String, {
     nullable: true,
-    description: 'Continue after the page that gave this cursor (its `next`), in the same sort; not with `skip`. Every page then costs what the first does.',
+    description:
+      'Continue after the page that gave this cursor (its `next`), in the same sort; not with `skip`. Every page then costs what the first does.',
   })
   after?: string;
 }

@@ -118,7 +118,9 @@ export function explorerRoutes(): Router {
   });
   router.get(EXPLORER_PATH, (_req, res) => sendText(res, 'html', PAGE));
   for (const name of ['explorer.js', 'explorer.css']) {
-    router.get(`${EXPLORER_PATH}/${name}`, (req, res, next) => assets.send(req, res, next, name, { file: join(OWN_FILES, name) }, NO_CACHE));
+    router.get(`${EXPLORER_PATH}/${name}`, (req, res, next) =>
+      assets.send(req, res, next, name, { file: join(OWN_FILES, name) }, NO_CACHE),
+    );
   }
   router.get(`${EXPLORER_PATH}/assets/:pkg/:name`, (req, res, next) => {
     const url = `${EXPLORER_PATH}/assets/${req.params.pkg}/${req.params.name}`;
@@ -126,6 +128,9 @@ export function explorerRoutes(): Router {
     if (!file) return sendProblem(res, new DomainError('NOT_FOUND', `No explorer asset at ${req.path}`));
     assets.send(req, res, next, url, { file }, FOR_GOOD);
   });
-  router.all([EXPLORER_PATH, `${EXPLORER_PATH}/explorer.js`, `${EXPLORER_PATH}/explorer.css`, `${EXPLORER_PATH}/assets/:pkg/:name`], readOnly);
+  router.all(
+    [EXPLORER_PATH, `${EXPLORER_PATH}/explorer.js`, `${EXPLORER_PATH}/explorer.css`, `${EXPLORER_PATH}/assets/:pkg/:name`],
+    readOnly,
+  );
   return router;
 }

@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * the current window's hits.
  */
 export class Migration20261122031500 extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "rate_limit_counter" set unlogged;`);
   }
@@ -14,5 +13,4 @@ export class Migration20261122031500 extends Migration {
   override async down(): Promise<void> {
     this.addSql(`alter table "rate_limit_counter" set logged;`);
   }
-
 }

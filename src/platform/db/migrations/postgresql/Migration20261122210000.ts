@@ -16,13 +16,20 @@ const publicReason = (column: string) => `case
  * reasons; the free texts stored so far move to the detail, the public fields get their fixed reason.
  */
 export class Migration20261122210000 extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "quote_request" drop constraint if exists "quote_request_status_check";`);
-    this.addSql(`alter table "quote_request" add constraint "quote_request_status_check" check ("status" in ('QUEUED', 'PROCESSING', 'AVAILABLE', 'QUOTED', 'DECLINED', 'FAILED', 'CANCELLED'));`);
-    this.addSql(`alter table "quote_request" add column "last_error_detail" varchar(1000) null, add column "failure_detail" varchar(1000) null, add column "quote_note" varchar(1000) null;`);
-    this.addSql(`update "quote_request" set "last_error_detail" = "last_error", "last_error" = ${publicReason('"last_error"')} where "last_error" is not null;`);
-    this.addSql(`update "quote_request" set "failure_detail" = "failure_reason", "failure_reason" = ${publicReason('"failure_reason"')} where "failure_reason" is not null;`);
+    this.addSql(
+      `alter table "quote_request" add constraint "quote_request_status_check" check ("status" in ('QUEUED', 'PROCESSING', 'AVAILABLE', 'QUOTED', 'DECLINED', 'FAILED', 'CANCELLED'));`,
+    );
+    this.addSql(
+      `alter table "quote_request" add column "last_error_detail" varchar(1000) null, add column "failure_detail" varchar(1000) null, add column "quote_note" varchar(1000) null;`,
+    );
+    this.addSql(
+      `update "quote_request" set "last_error_detail" = "last_error", "last_error" = ${publicReason('"last_error"')} where "last_error" is not null;`,
+    );
+    this.addSql(
+      `update "quote_request" set "failure_detail" = "failure_reason", "failure_reason" = ${publicReason('"failure_reason"')} where "failure_reason" is not null;`,
+    );
   }
 
   override async down(): Promise<void> {
@@ -30,7 +37,8 @@ export class Migration20261122210000 extends Migration {
     this.addSql(`delete from "quote_request" where "status" = 'CANCELLED';`);
     this.addSql(`alter table "quote_request" drop column "last_error_detail", drop column "failure_detail", drop column "quote_note";`);
     this.addSql(`alter table "quote_request" drop constraint if exists "quote_request_status_check";`);
-    this.addSql(`alter table "quote_request" add constraint "quote_request_status_check" check ("status" in ('QUEUED', 'PROCESSING', 'AVAILABLE', 'QUOTED', 'DECLINED', 'FAILED'));`);
+    this.addSql(
+      `alter table "quote_request" add constraint "quote_request_status_check" check ("status" in ('QUEUED', 'PROCESSING', 'AVAILABLE', 'QUOTED', 'DECLINED', 'FAILED'));`,
+    );
   }
-
 }

@@ -1,9 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261123021026 extends Migration {
-
   override async up(): Promise<void> {
-    this.addSql(`create table "tender_feed" ("scope" varchar(80) not null, "revision" bigint not null, constraint "tender_feed_pkey" primary key ("scope"));`);
+    this.addSql(
+      `create table "tender_feed" ("scope" varchar(80) not null, "revision" bigint not null, constraint "tender_feed_pkey" primary key ("scope"));`,
+    );
 
     this.addSql(`drop index "tender_broker_created_at_idx";`);
     this.addSql(`drop index "tender_broker_updated_at_idx";`);
@@ -21,5 +22,4 @@ export class Migration20261123021026 extends Migration {
     this.addSql(`create index "tender_broker_created_at_idx" on "tender" ("broker_company_id", "created_at");`);
     this.addSql(`create index "tender_broker_updated_at_idx" on "tender" ("broker_company_id", "updated_at");`);
   }
-
 }

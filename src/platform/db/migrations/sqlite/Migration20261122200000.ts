@@ -1,7 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261122200000 extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table \`api_client\` add column \`disabled_at\` datetime null;`);
     this.addSql(`alter table \`api_client\` add column \`token_generation\` integer not null default 0;`);
@@ -11,5 +10,4 @@ export class Migration20261122200000 extends Migration {
     this.addSql(`alter table \`api_client\` drop column \`disabled_at\`;`);
     this.addSql(`alter table \`api_client\` drop column \`token_generation\`;`);
   }
-
 }

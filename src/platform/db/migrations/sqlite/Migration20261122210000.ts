@@ -1,6 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
-const COLUMNS = '`id`, `tender_id`, `insurer_id`, `status`, `limits`, `risk_information`, `insurer_reference`, `attempts`, `next_attempt_at`, `last_error`, `failure_reason`, `lease_owner`, `lease_until`, `requested_by`, `acknowledged_at`, `callback_received_at`, `quoted_at`, `created_at`, `updated_at`';
+const COLUMNS =
+  '`id`, `tender_id`, `insurer_id`, `status`, `limits`, `risk_information`, `insurer_reference`, `attempts`, `next_attempt_at`, `last_error`, `failure_reason`, `lease_owner`, `lease_until`, `requested_by`, `acknowledged_at`, `callback_received_at`, `quoted_at`, `created_at`, `updated_at`';
 
 function createQuoteRequest(table: string, statuses: string, extraColumns: string): string {
   return `create table \`${table}\` (\`id\` text not null, \`tender_id\` text not null, \`insurer_id\` text not null, \`status\` text check (\`status\` in (${statuses})) not null default 'QUEUED', \`limits\` json not null, \`risk_information\` json not null, \`insurer_reference\` text null, \`attempts\` integer not null default 0, \`next_attempt_at\` datetime null, \`last_error\` text null, \`failure_reason\` text null, \`lease_owner\` text null, \`lease_until\` datetime null, \`requested_by\` text not null, \`acknowledged_at\` datetime null, \`callback_received_at\` datetime null, \`quoted_at\` datetime null, \`created_at\` datetime not null, \`updated_at\` datetime not null${extraColumns}, constraint \`quote_request_tender_id_foreign\` foreign key(\`tender_id\`) references \`tender\`(\`id\`) on update cascade, constraint \`quote_request_insurer_id_foreign\` foreign key(\`insurer_id\`) references \`insurer\`(\`id\`) on update cascade, primary key (\`id\`));`;
@@ -41,10 +42,16 @@ export class Migration20261122210000 extends Migration {
   }
 
   override async down(): Promise<void> {
-    await this.rebuild(BEFORE, '', COLUMNS, [], [
-      `delete from \`quote_option\` where \`quote_request_id\` in (select \`id\` from \`quote_request\` where \`status\` = 'CANCELLED');`,
-      `delete from \`quote_request\` where \`status\` = 'CANCELLED';`,
-    ]);
+    await this.rebuild(
+      BEFORE,
+      '',
+      COLUMNS,
+      [],
+      [
+        `delete from \`quote_option\` where \`quote_request_id\` in (select \`id\` from \`quote_request\` where \`status\` = 'CANCELLED');`,
+        `delete from \`quote_request\` where \`status\` = 'CANCELLED';`,
+      ],
+    );
   }
 
   private async rebuild(statuses: string, extraColumns: string, copied: string, after: string[], before: string[] = []): Promise<void> {
