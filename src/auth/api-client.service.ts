@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { badInput, notFound } from '../platform/errors/domain-error';
-import { CreateApiClientRules } from '../platform/validation/rules';
+import { CreateApiClientRules } from './auth-rules';
 import { problemsOf } from '../platform/validation/validate';
 import { Insurer } from '../insurers';
 import { BrokerCompany } from '../parties';

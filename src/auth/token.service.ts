@@ -8,7 +8,7 @@ import { RevokedToken } from './revoked-token.entity';
 import { ROLES, Role, type Viewer } from '../access';
 import { verifySecret } from './secret-hash';
 import type { Static } from '@sinclair/typebox';
-import { TokenRequestBody } from '../platform/validation/rules';
+import { TokenRequestBody } from './auth-rules';
 import { parseTimestamp } from '../platform/validation/timestamp';
 import { parseBody } from '../platform/validation/validate';
 

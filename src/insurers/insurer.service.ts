@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { scopeOf, type Viewer } from '../access';
 import { DomainError, badInput } from '../platform/errors/domain-error';
-import { CreateInsurerRules, isHttpUrl } from '../platform/validation/rules';
+import { isHttpUrl } from '../platform/validation/rules';
+import { CreateInsurerRules } from './insurer-rules';
 import { problemsOf, refused } from '../platform/validation/validate';
 import type { UrlAllowList } from '../platform/http/url-allow-list';
 import { Insurer } from './insurer.entity';

@@ -3,3 +3,4 @@ export { Address } from './address.embeddable';
 export { BrokerCompany } from './broker-company.entity';
 export { Customer } from './customer.entity';
 export { Person } from './person.entity';
+export { AddressRules, PersonRules } from './party-rules';

@@ -4,6 +4,7 @@ export { TenderHistoryEntry } from './tender-history-entry.entity';
 export { TenderInvitation } from './tender-invitation.entity';
 export { Tender } from './tender.entity';
 export { ALL_STATUSES, OPEN_STATUSES, TenderStatus, statusChangeKey } from './tender-status';
+export { LineOfBusinessId, PolicyDocumentationBody } from './tender-rules';
 // read/: who sees which tender, and how
 export { findVisibleTender, isRedactedFor, presentTenderEntity, visibleTenders } from './read/tender-access';
 export { TenderResolver } from './read/tender.resolver';

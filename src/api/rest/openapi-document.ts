@@ -1,15 +1,8 @@
 import { rolesFor } from '../../access';
-import {
-  Cursor,
-  EmptyBody,
-  LIMITS,
-  LineOfBusinessId,
-  PolicyDocumentationBody,
-  QuoteCallbackBody,
-  Timestamp,
-  TokenRequestBody,
-} from '../../platform/validation/rules';
-import { ALL_STATUSES } from '../../tenders';
+import { TokenRequestBody } from '../../auth';
+import { Cursor, EmptyBody, LIMITS, Timestamp } from '../../platform/validation/rules';
+import { QuoteCallbackBody } from '../../quotes';
+import { ALL_STATUSES, LineOfBusinessId, PolicyDocumentationBody } from '../../tenders';
 import { CALLBACK_PATH } from './quote-callback.routes';
 import {
   bearerErrors,

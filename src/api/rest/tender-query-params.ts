@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { badInput, type FieldProblem } from '../../platform/errors/domain-error';
-import { TenderStatus } from '../../tenders';
-import { Cursor, LineOfBusinessId, PageRules, PolicyDocumentationBody, Timestamp } from '../../platform/validation/rules';
+import { LineOfBusinessId, PolicyDocumentationBody, TenderStatus } from '../../tenders';
+import { Cursor, PageRules, Timestamp } from '../../platform/validation/rules';
 import { parseTimestamp } from '../../platform/validation/timestamp';
 import { parseBody, problemsOf, repeatedKeys } from '../../platform/validation/validate';
 

@@ -1,5 +1,6 @@
 import { rolesFor } from '../../access';
-import { EmptyBody, LIMITS, WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from '../../platform/validation/rules';
+import { EmptyBody, LIMITS } from '../../platform/validation/rules';
+import { WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from '../../webhooks';
 import { ALL_STATUSES } from '../../tenders';
 import { WEBHOOK_EVENT_TYPES, WebhookDeliveryStatus } from '../../webhooks';
 import { bearerErrors, listOf, nullable, problem, ref, timestamp } from './openapi-parts';

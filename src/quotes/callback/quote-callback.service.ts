@@ -2,7 +2,7 @@ import { raw, type EntityManager } from '@mikro-orm/core';
 import type { Viewer } from '../../access';
 import { newId } from '../../platform/db/ids';
 import { notFound } from '../../platform/errors/domain-error';
-import { QuoteCallbackBody } from '../../platform/validation/rules';
+import { QuoteCallbackBody } from '../quote-rules';
 import { parseBody } from '../../platform/validation/validate';
 import { EarlyCallback } from './early-callback.entity';
 import { InsurerCheck } from '../onboarding/insurer-check.entity';

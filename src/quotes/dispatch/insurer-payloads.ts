@@ -1,4 +1,5 @@
-import { LIMITS, QuoteOptionPayload as QuoteOptionRules } from '../../platform/validation/rules';
+import { LIMITS } from '../../platform/validation/rules';
+import { QuoteOptionPayload as QuoteOptionRules } from '../quote-rules';
 import { problemsOf } from '../../platform/validation/validate';
 import { sanitise } from '../../platform/http/partner-client';
 import { PartnerError, Reason } from './insurer-client';

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { assertMay, type Viewer } from '../../access';
 import { badInput } from '../../platform/errors/domain-error';
-import { CreateTenderRules, LIMITS } from '../../platform/validation/rules';
+import { LIMITS } from '../../platform/validation/rules';
+import { CreateTenderRules } from '../tender-rules';
 import { problemsOf } from '../../platform/validation/validate';
 import { flushInTransaction } from '../../platform/db/flush-in-transaction';
 import { Address, BrokerCompany, Customer, Person } from '../../parties';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { actsAsWinner, assertMay, type Viewer } from '../../access';
 import { DomainError, badInput, forbidden } from '../../platform/errors/domain-error';
-import { OptionalReason, PolicyNumber, RequiredReason } from '../../platform/validation/rules';
+import { OptionalReason, PolicyNumber, RequiredReason } from '../tender-rules';
 import { problemsOf } from '../../platform/validation/validate';
 import { flushInTransaction } from '../../platform/db/flush-in-transaction';
 import { TenderHistoryEntry } from '../tender-history-entry.entity';
