@@ -1,6 +1,6 @@
-import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/core';
+import { type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import { scopeOf, sees, type Viewer } from '../../access';
-import { isRedactedFor, tendersVisibleTo } from '../tender-audience';
+import { isRedactedFor, tendersCountedFor, tendersVisibleTo } from '../tender-audience';
 import { notFound } from '../../platform/errors/domain-error';
 import { Tender } from '../tender.entity';
 import { TenderStatus } from '../tender-status';
@@ -21,13 +21,8 @@ export const visibleTenders = tendersVisibleTo;
  */
 export function countVisibleTenders(em: EntityManager, viewer: Viewer, filters: FilterQuery<Tender>[]): Promise<number> {
   const scope = scopeOf(viewer);
-  if (scope.kind !== 'insurer') return countTenders(em, { $and: [visibleTenders(viewer), ...filters] });
-  if (filters.length === 0) return countInvitations(em, scope.insurerId);
-  const invited = raw<Tender, string>(
-    (alias: string) => `${alias}.id in (select ti.tender_id from tender_invitation ti where ti.insurer_id = ?)`,
-    [scope.insurerId],
-  );
-  return countTenders(em, { $and: [{ [invited]: [] }, ...filters] });
+  if (scope.kind === 'insurer' && filters.length === 0) return countInvitations(em, scope.insurerId);
+  return countTenders(em, { $and: [tendersCountedFor(viewer), ...filters] });
 }
 
 /** A tender the viewer may see, or NOT_FOUND. */
