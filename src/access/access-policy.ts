@@ -72,7 +72,7 @@ export const Allowed = (operation: Operation): MethodDecorator & PropertyDecorat
  * Whose records a viewer reads: internal users and analysts everyone's, a broker its company's, an insurer the
  * tenders it was invited to and its own quote requests and record.
  */
-type Scope = { kind: 'all' } | { kind: 'brokerCompany'; brokerCompanyId: string } | { kind: 'insurer'; insurerId: string };
+export type Scope = { kind: 'all' } | { kind: 'brokerCompany'; brokerCompanyId: string } | { kind: 'insurer'; insurerId: string };
 
 export function scopeOf(viewer: Viewer): Scope {
   switch (viewer.role) {
@@ -94,12 +94,7 @@ export const sees = {
   internalNotes: (viewer: Viewer): boolean => viewer.role === INTERNAL,
   /** Insurer integration details (the quote API URL). */
   integrationDetails: (viewer: Viewer): boolean => viewer.role === INTERNAL || viewer.role === ANALYST,
-  /**
-   * Data privacy (DESIGN 3): an insurer keeps only the identifying fields of a CLOSED tender and of a
-   * SUCCESSFUL tender another insurer won.
-   */
-  tenderInFull: (viewer: Viewer, tender: { closed: boolean; successful: boolean; awardedInsurerId: string | null | undefined }): boolean =>
-    viewer.role !== INSURER || (!tender.closed && !(tender.successful && tender.awardedInsurerId !== viewer.insurerId)),
+  // What an insurer sees of a tender it may read (data privacy, DESIGN 3) is the tender's audience rule: tenders/tender-audience.ts.
 };
 
 /**

@@ -5,8 +5,10 @@ export { TenderInvitation } from './tender-invitation.entity';
 export { Tender } from './tender.entity';
 export { ALL_STATUSES, OPEN_STATUSES, TenderStatus, statusChangeKey } from './tender-status';
 export { LineOfBusinessId, PolicyDocumentationBody } from './tender-rules';
+// who sees a tender, and how much of it: read, feed and webhooks all apply this rule
+export { audiencesOfTender, isRedactedFor, visibilityOf, type TenderFacts, type TenderVisibility } from './tender-audience';
 // read/: who sees which tender, and how
-export { findVisibleTender, isRedactedFor, presentTenderEntity, visibleTenders } from './read/tender-access';
+export { findVisibleTender, presentTenderEntity, visibleTenders } from './read/tender-access';
 export { TenderResolver } from './read/tender.resolver';
 export { TenderView } from './read/tender.types';
 // creation/: creating a tender

@@ -4,8 +4,8 @@ import { WebhookEventType } from './webhook-event-type';
 import { enqueueWebhookEvent } from './webhook-outbox';
 
 /**
- * Tender changes as webhook events, in the change's transaction. Every status change goes to the tender's broker
- * company and to its invited insurers (both see the status in their lists; the payload says no more); the order
+ * Tender changes as webhook events, in the change's transaction. Every status change goes to everyone who sees the
+ * tender (the tender's audience rule: its broker company and its invited insurers; the payload says no more); the order
  * to cover also to the awarded insurer alone; the policy documentation to the broker company.
  */
 export const tenderChangesToWebhooks: TenderChangeListener = async (em, change) => {
@@ -25,8 +25,7 @@ export const tenderChangesToWebhooks: TenderChangeListener = async (em, change) 
   const key = `${tender.id}:${tender.version}`;
   const data = { tender_id: tender.id, status: change.to };
   const statusChanged = { type: WebhookEventType.TENDER_STATUS_CHANGED, key: `status:${key}`, occurredAt: change.at, data };
-  await enqueueWebhookEvent(em, { ...statusChanged, audience: { brokerCompanyId } });
-  await enqueueWebhookEvent(em, { ...statusChanged, audience: { invitedTo: tender.id } });
+  await enqueueWebhookEvent(em, { ...statusChanged, audience: { seesTender: { id: tender.id, brokerCompanyId } } });
   if (change.to === TenderStatus.IN_COVERNOTE && tender.awardedInsurer) {
     await enqueueWebhookEvent(em, {
       type: WebhookEventType.COVER_ORDERED,

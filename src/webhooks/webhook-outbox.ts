@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { Role } from '../access';
-import { TenderInvitation, type TenderStatus } from '../tenders';
+import { audiencesOfTender, type TenderStatus } from '../tenders';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import type { WebhookEventType } from './webhook-event-type';
 
-/** Who may hear of an event: the same parties the read APIs show the tender to (docs/webhooks.md). */
-type Audience = { brokerCompanyId: string } | { insurerIds: readonly string[] } | { invitedTo: string };
+/**
+ * Who may hear of an event: a broker company, insurers, or everyone who sees a tender (the tender's audience rule,
+ * as the read APIs and the feed apply it; docs/webhooks.md).
+ */
+type Audience = { brokerCompanyId: string } | { insurerIds: readonly string[] } | { seesTender: { id: string; brokerCompanyId: string } };
 
 export interface WebhookEvent {
   type: WebhookEventType;
@@ -23,22 +26,28 @@ const digest = (text: string) => createHash('sha256').update(text).digest('base6
 const eventIdOf = (key: string) => `evt_${digest(key)}`;
 const deliveryIdOf = (eventId: string, endpointId: string) => `msg_${digest(`${eventId}|${endpointId}`)}`;
 
+/** The broker companies and insurers of an audience: the parties that own webhook endpoints. */
+async function partiesOf(em: EntityManager, audience: Audience): Promise<{ brokerCompanyIds: string[]; insurerIds: string[] }> {
+  if ('brokerCompanyId' in audience) return { brokerCompanyIds: [audience.brokerCompanyId], insurerIds: [] };
+  if ('insurerIds' in audience) return { brokerCompanyIds: [], insurerIds: [...audience.insurerIds] };
+  const parties = { brokerCompanyIds: [] as string[], insurerIds: [] as string[] };
+  // The `all` audience (internal users and analysts) owns no endpoints.
+  for (const member of await audiencesOfTender(em, audience.seesTender)) {
+    if (member.kind === 'brokerCompany') parties.brokerCompanyIds.push(member.brokerCompanyId);
+    if (member.kind === 'insurer') parties.insurerIds.push(member.insurerId);
+  }
+  return parties;
+}
+
 async function endpointsOf(em: EntityManager, audience: Audience): Promise<WebhookEndpoint[]> {
-  const owner =
-    'brokerCompanyId' in audience
-      ? { role: Role.BROKER, brokerCompany: audience.brokerCompanyId }
-      : 'insurerIds' in audience
-        ? { role: Role.INSURER, insurer: { $in: [...audience.insurerIds] } }
-        : {
-            role: Role.INSURER,
-            insurer: {
-              $in: (await em.find(TenderInvitation, { tender: audience.invitedTo }, { fields: ['insurer'] })).map(
-                (invitation) => invitation.insurer.id,
-              ),
-            },
-          };
+  const { brokerCompanyIds, insurerIds } = await partiesOf(em, audience);
+  const owners = [
+    ...(brokerCompanyIds.length > 0 ? [{ role: Role.BROKER, brokerCompany: { $in: brokerCompanyIds } }] : []),
+    ...(insurerIds.length > 0 ? [{ role: Role.INSURER, insurer: { $in: insurerIds } }] : []),
+  ];
+  if (owners.length === 0) return [];
   // A disabled endpoint still collects its events: they wait, and go out when it is enabled again.
-  return em.find(WebhookEndpoint, { owner: { ...owner, disabledAt: null } });
+  return em.find(WebhookEndpoint, { owner: { $or: owners, disabledAt: null } });
 }
 
 /**

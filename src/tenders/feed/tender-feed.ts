@@ -1,6 +1,7 @@
 import type { EntityManager, MetadataStorage } from '@mikro-orm/core';
 import { scopeOf, type Viewer } from '../../access';
 import { setNewest } from '../../platform/bounded-map';
+import { audienceKey, TENDER_AUDIENCES_SQL, tenderAudienceParams } from '../tender-audience';
 
 /**
  * Revisions of what each audience of the tender APIs sees, for entity tags that cost one indexed read.
@@ -11,18 +12,10 @@ import { setNewest } from '../../platform/bounded-map';
  * company, one per insurer (its invitations included). Changes of a party that many tenders show (a person's
  * details) raise `parties`, which every tag includes.
  */
-const ALL = 'all';
 const PARTIES = 'parties';
-const brokerScope = (brokerCompanyId: string) => `broker:${brokerCompanyId}`;
-const insurerScope = (insurerId: string) => `insurer:${insurerId}`;
 
 /** The audience whose revision covers what this viewer sees. */
-function feedScopeOf(viewer: Viewer): string {
-  const scope = scopeOf(viewer);
-  if (scope.kind === 'brokerCompany') return brokerScope(scope.brokerCompanyId);
-  if (scope.kind === 'insurer') return insurerScope(scope.insurerId);
-  return ALL;
-}
+const feedScopeOf = (viewer: Viewer): string => audienceKey(scopeOf(viewer));
 
 // Rows in scope order, so concurrent transactions on PostgreSQL take the row locks in one order (no deadlock);
 // `where true` tells SQLite's parser that `on conflict` belongs to the insert.
@@ -31,20 +24,17 @@ const raise = (source: string) => `
   select scope, 1 from (${source}) touched where true order by scope
   on conflict (scope) do update set revision = tender_feed.revision + 1`;
 
-/** Everyone who sees the tender: internal users, its broker company, every insurer invited to it. */
-const RAISE_TENDER = raise(`
-  select cast(? as varchar(80)) as scope
-  union all select cast(? as varchar(80))
-  union all select 'insurer:' || ti.insurer_id from tender_invitation ti where ti.tender_id = ?`);
+/** Everyone who sees the tender, as the tender's audience rule names them (../tender-audience.ts). */
+const RAISE_TENDER = raise(`select audience as scope from (${TENDER_AUDIENCES_SQL}) audiences`);
 
 /** A tender changed or was created: in the transaction of the change. */
 export async function tenderChanged(em: EntityManager, tender: { id: string; brokerCompanyId: string }): Promise<void> {
-  await em.getConnection().execute(RAISE_TENDER, [ALL, brokerScope(tender.brokerCompanyId), tender.id], 'run', em.getTransactionContext());
+  await em.getConnection().execute(RAISE_TENDER, tenderAudienceParams(tender), 'run', em.getTransactionContext());
 }
 
 /** Insurers were invited to a tender: their lists now hold it. */
 export async function insurersInvited(em: EntityManager, insurerIds: readonly string[]): Promise<void> {
-  const scopes = [...new Set(insurerIds)].map(insurerScope);
+  const scopes = [...new Set(insurerIds)].map((insurerId) => audienceKey({ kind: 'insurer', insurerId }));
   if (scopes.length === 0) return;
   const source = scopes.map(() => 'select cast(? as varchar(80)) as scope').join(' union all ');
   await em.getConnection().execute(raise(source), scopes, 'run', em.getTransactionContext());
@@ -91,7 +81,7 @@ const MAX_COUNTS = 10_000;
 export async function countAtRevision(em: EntityManager, viewer: Viewer, filters: string, count: () => Promise<number>): Promise<number> {
   const key = `${await feedRevisionOf(em, viewer)}|${filters}`;
   let known = counts.get(em.getMetadata());
-  if (!known) counts.set(em.getMetadata(), (known = new Map()));
+  if (!known) counts.set(em.getMetadata(), (known = new Map<string, number>()));
   const cached = known.get(key);
   if (cached !== undefined) return cached;
   const counted = await count();

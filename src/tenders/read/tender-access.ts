@@ -1,5 +1,6 @@
-import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/core';
+import { type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import { scopeOf, sees, type Viewer } from '../../access';
+import { isRedactedFor, tendersCountedFor, tendersVisibleTo } from '../tender-audience';
 import { notFound } from '../../platform/errors/domain-error';
 import { Tender } from '../tender.entity';
 import { TenderStatus } from '../tender-status';
@@ -8,28 +9,10 @@ import { countInvitations, countTenders, recordOfEntity, type TenderRecord } fro
 import { PolicyDocumentationStatus, type PolicyDocumentationView, type TenderHistoryEntryView, type TenderView } from './tender.types';
 
 /**
- * Which tenders a viewer may see and which of their fields, as the access policy's scope and field rules say:
- * insurers see the tenders they were invited to; brokers their company's; internal users and analysts all.
+ * Which tenders a viewer may see and which of their fields: the tender's audience rule (../tender-audience.ts).
+ * Insurers see the tenders they were invited to; brokers their company's; internal users and analysts all.
  */
-export function visibleTenders(viewer: Viewer): FilterQuery<Tender> {
-  const scope = scopeOf(viewer);
-  switch (scope.kind) {
-    case 'all':
-      return {};
-    case 'brokerCompany':
-      return { brokerCompany: scope.brokerCompanyId };
-    case 'insurer':
-      // EXISTS, not MikroORM's `$some` (an IN over a join): the planner can then walk the sort key's index and
-      // probe the invitation index per row, so a first page costs the same whatever the insurer's number of
-      // invitations; `$some` sorted every invited tender for each page (docs/benchmark.md).
-      return {
-        [raw(
-          (alias: string) => `exists (select 1 from tender_invitation ti where ti.tender_id = ${alias}.id and ti.insurer_id = ?)`,
-          [scope.insurerId],
-        )]: [],
-      };
-  }
-}
+export const visibleTenders = tendersVisibleTo;
 
 /**
  * How many tenders the viewer may see among those the filters admit. An insurer's are counted from its
@@ -38,13 +21,8 @@ export function visibleTenders(viewer: Viewer): FilterQuery<Tender> {
  */
 export function countVisibleTenders(em: EntityManager, viewer: Viewer, filters: FilterQuery<Tender>[]): Promise<number> {
   const scope = scopeOf(viewer);
-  if (scope.kind !== 'insurer') return countTenders(em, { $and: [visibleTenders(viewer), ...filters] });
-  if (filters.length === 0) return countInvitations(em, scope.insurerId);
-  const invited = raw(
-    (alias: string) => `${alias}.id in (select ti.tender_id from tender_invitation ti where ti.insurer_id = ?)`,
-    [scope.insurerId],
-  );
-  return countTenders(em, { $and: [{ [invited]: [] }, ...filters] });
+  if (scope.kind === 'insurer' && filters.length === 0) return countInvitations(em, scope.insurerId);
+  return countTenders(em, { $and: [tendersCountedFor(viewer), ...filters] });
 }
 
 /** A tender the viewer may see, or NOT_FOUND. */
@@ -53,10 +31,6 @@ export async function findVisibleTender(em: EntityManager, viewer: Viewer, tende
   if (!tender) throw notFound(`Tender ${tenderId} not found`);
   return tender;
 }
-
-/** Whether the viewer sees this tender only by its identifying fields (the access policy's privacy rule). */
-export const isRedactedFor = (viewer: Viewer, status: TenderStatus, awardedInsurerId: string | null | undefined): boolean =>
-  !sees.tenderInFull(viewer, { closed: status === TenderStatus.CLOSED, successful: status === TenderStatus.SUCCESSFUL, awardedInsurerId });
 
 export function presentTender(tender: TenderRecord, viewer: Viewer): TenderView {
   const redacted = isRedactedFor(viewer, tender.status, tender.awardedInsurerId);
