@@ -91,7 +91,7 @@ const MAX_COUNTS = 10_000;
 export async function countAtRevision(em: EntityManager, viewer: Viewer, filters: string, count: () => Promise<number>): Promise<number> {
   const key = `${await feedRevisionOf(em, viewer)}|${filters}`;
   let known = counts.get(em.getMetadata());
-  if (!known) counts.set(em.getMetadata(), (known = new Map()));
+  if (!known) counts.set(em.getMetadata(), (known = new Map<string, number>()));
   const cached = known.get(key);
   if (cached !== undefined) return cached;
   const counted = await count();

@@ -40,7 +40,7 @@ export function countVisibleTenders(em: EntityManager, viewer: Viewer, filters: 
   const scope = scopeOf(viewer);
   if (scope.kind !== 'insurer') return countTenders(em, { $and: [visibleTenders(viewer), ...filters] });
   if (filters.length === 0) return countInvitations(em, scope.insurerId);
-  const invited = raw(
+  const invited = raw<Tender, string>(
     (alias: string) => `${alias}.id in (select ti.tender_id from tender_invitation ti where ti.insurer_id = ?)`,
     [scope.insurerId],
   );
