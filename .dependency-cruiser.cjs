@@ -125,7 +125,15 @@ module.exports = {
       severity: 'error',
       from: {
         orphan: true,
-        pathNot: ['^src/main\\.ts$', '^src/cli/main\\.ts$', '^src/insurer-sim/main\\.ts$', '^src/demo/', '^bench/run\\.ts$', '\\.d\\.ts$', '^src/api/rest/explorer/explorer\\.js$'],
+        pathNot: [
+          '^src/main\\.ts$',
+          '^src/cli/main\\.ts$',
+          '^src/insurer-sim/main\\.ts$',
+          '^src/demo/',
+          '^bench/run\\.ts$',
+          '\\.d\\.ts$',
+          '^src/api/rest/explorer/explorer\\.js$',
+        ],
       },
       to: {},
     },

@@ -26,14 +26,15 @@ const sql = (first: string, second: string) => `
   join person p on p.id = t.person_in_charge_id
   order by t.created_at desc, t.id desc limit ${first} offset ${second}`;
 
-type Row = Record<string, unknown>;
+/** One row of the join; the statement's count of all rows comes with each (a number on SQLite, a string on PostgreSQL). */
+type Row = { total: number | string; [column: string]: unknown };
 type Query = (limit: number, skip: number) => Promise<Row[]>;
 
 function openQuery(): Query {
   if (postgres) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     const text = sql('$1', '$2');
-    return async (limit, skip) => (await pool.query(text, [limit, skip])).rows;
+    return async (limit, skip) => (await pool.query<Row>(text, [limit, skip])).rows;
   }
   const db = new sqlite3.Database(url, sqlite3.OPEN_READONLY);
   const text = sql('?', '?');
@@ -43,7 +44,7 @@ function openQuery(): Query {
 
 /** SQLite keeps datetimes as epoch milliseconds, PostgreSQL's driver gives Date objects: Number() reads both. */
 const iso = (value: unknown) => new Date(Number(value)).toISOString();
-const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
+const json = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
 const address = (row: Row, prefix: string) => ({
   street: row[`${prefix}_street`],
   house_number: row[`${prefix}_house`],

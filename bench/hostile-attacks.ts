@@ -85,18 +85,21 @@ export function loopbackCertificate(dir: string): Certificate {
   return { keyFile, certFile };
 }
 
+/** A webhook delivery's body, as far as the receiver reads it. */
+interface WebhookDelivery {
+  type: string;
+  occurred_at: string;
+  data: { tender_id: string };
+}
+
 /** A webhook receiver that answers 204 after `delayMs`, calling `onEvent` with each delivery's body as it arrives. */
-async function startReceiver(
-  certificate: Certificate,
-  delayMs: number,
-  onEvent: (event: { type: string; occurred_at: string; data: { tender_id: string } }) => void,
-) {
+async function startReceiver(certificate: Certificate, delayMs: number, onEvent: (event: WebhookDelivery) => void) {
   const server: Server = createServer({ key: readFileSync(certificate.keyFile), cert: readFileSync(certificate.certFile) }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       try {
-        onEvent(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        onEvent(JSON.parse(Buffer.concat(chunks).toString('utf8')) as WebhookDelivery);
       } catch {
         // not a delivery
       }

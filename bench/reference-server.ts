@@ -51,7 +51,7 @@ const address = (row: Row, p: string) => ({
 function tender(row: Row) {
   return {
     _id: row.id,
-    changes_metadata: JSON.parse(row.changes_metadata as string),
+    changes_metadata: JSON.parse(row.changes_metadata as string) as unknown,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
     product: row.product,

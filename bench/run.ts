@@ -184,7 +184,7 @@ async function inTurns(scenarios: Scenario[]): Promise<Figure[]> {
       const result = await once(options);
       // autocannon stops sending, but what it sent is still in the server's queue: one more request, answered
       // behind them, says the backlog is gone, so it neither counts against the next scenario nor is missed here.
-      const settled = await fetch(options.url!, {
+      const settled = await fetch(options.url, {
         method: options.method,
         headers: options.headers as Record<string, string>,
         body: options.body as string | undefined,
@@ -270,7 +270,9 @@ async function freshDatabase(engine: DatabaseEngine): Promise<Database> {
 /** The insurer system for the callback scenario: a simulator on loopback whose quotes wait for our callbacks. */
 async function startSilentInsurer(): Promise<{ server: Server; url: string; simulator?: InsurerSimulator }> {
   const holder: { simulator?: InsurerSimulator } = {};
-  const server = createServer((req, res) => holder.simulator!.app(req, res));
+  const server = createServer((req, res) => {
+    holder.simulator!.app(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return Object.assign(holder, { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/insurers/bench` });
 }
@@ -520,16 +522,14 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
       }
       const openTenders = async (brokerCompanyId: string, limit: number) =>
         (
-          await orm.em
-            .fork()
-            .find(
-              Tender,
-              {
-                brokerCompany: brokerCompanyId,
-                status: { $in: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED] },
-              },
-              { fields: ['id'], limit },
-            )
+          await orm.em.fork().find(
+            Tender,
+            {
+              brokerCompany: brokerCompanyId,
+              status: { $in: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED] },
+            },
+            { fields: ['id'], limit },
+          )
         ).map((tender) => tender.id);
       const [attackerCompany, victimCompany] = seeded.brokerCompanies.slice(1, 3);
       const attackSetup = {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { loadConfig, ConfigError } from '../src/platform/config';
 import { Insurer } from '../src/insurers';
-import { QuoteOption, QuoteRequest } from '../src/quotes';
+import { QuoteOption, QuoteRequest, QuoteRequestStatus } from '../src/quotes';
 import type { Tender } from '../src/tenders';
 import { createTender, createWorld } from './helpers/fixtures';
 import { graphql, startGateway, TEST_JWT_SECRET, tokenFor, type Gateway } from './helpers/gateway';
@@ -260,7 +260,9 @@ describe('a burst of callbacks from one insurer', () => {
     for (const tender of tenders) await requestQuotes(gateway, broker, tender, [insurer.id]);
     const acknowledged = await waitFor('every request to be acknowledged', async () => {
       const requests = await gateway.em().find(QuoteRequest, { insurer: insurer.id });
-      return requests.length === tenders.length && requests.every((request) => request.status === 'PROCESSING') && requests;
+      return (
+        requests.length === tenders.length && requests.every((request) => request.status === QuoteRequestStatus.PROCESSING) && requests
+      );
     });
 
     const token = await tokenFor(gateway, Role.INSURER, { insurerId: insurer.id });
@@ -277,7 +279,7 @@ describe('a burst of callbacks from one insurer', () => {
 
     await waitFor('every quote to be stored', async () => {
       const requests = await gateway.em().find(QuoteRequest, { insurer: insurer.id });
-      return requests.every((request) => request.status === 'QUOTED');
+      return requests.every((request) => request.status === QuoteRequestStatus.QUOTED);
     });
     const options = await gateway.em().find(QuoteOption, { quoteRequest: { insurer: insurer.id } });
     expect(options.map((option) => option.quoteRequest.id).sort()).toEqual(acknowledged.map((request) => request.id).sort());

@@ -24,7 +24,7 @@ function trickleHeaders(everyMs: number): Promise<{ answer: string; afterMs: num
     const timer = setInterval(() => socket.writable && socket.write(`X-Slow-${line++}: ${'a'.repeat(10)}\r\n`), everyMs);
     socket.once('connect', () => socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n'));
     socket.setEncoding('utf8');
-    socket.on('data', (chunk) => (answer += chunk));
+    socket.on('data', (chunk: string) => (answer += chunk));
     socket.on('error', reject);
     socket.on('close', () => {
       clearInterval(timer);

@@ -121,11 +121,10 @@ describe('list queries use indexes', () => {
       });
     }
     // Indented by depth, so a step inside the page's id subquery can be told from one of the outer query.
-    const rows = (await knex.raw(`explain query plan ${query.sql}`, query.bindings as never[])) as {
-      id: number;
-      parent: number;
-      detail: string;
-    }[];
+    const rows = await knex.raw<{ id: number; parent: number; detail: string }[]>(
+      `explain query plan ${query.sql}`,
+      query.bindings as never[],
+    );
     const depth = new Map<number, number>([[0, 0]]);
     return rows
       .map((row) => {

@@ -7,7 +7,7 @@ import { Role } from '../src/access';
 import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/database';
 import type { SimBehaviour } from '../src/insurer-sim/insurer-sim';
-import { QuoteOption, QuoteRequest } from '../src/quotes';
+import { QuoteOption, QuoteRequest, QuoteRequestStatus } from '../src/quotes';
 import type { Tender } from '../src/tenders';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { createTender, createWorld } from './helpers/fixtures';
@@ -50,7 +50,7 @@ async function restartAndExpectOneQuote() {
   gateway = await spawnGateway(dataDir, port);
   const done = await waitFor('the quote after the restart', async () => {
     const row = await requestRow();
-    return row.status === 'QUOTED' && row;
+    return row.status === QuoteRequestStatus.QUOTED && row;
   });
   // Nothing lost, nothing doubled: one request, one stored quote with its one option.
   expect(await orm.em.fork().count(QuoteRequest, { tender: tender.id })).toBe(1);

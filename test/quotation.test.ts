@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
-import { EarlyCallback, QuoteOption, QuoteRequest } from '../src/quotes';
+import { EarlyCallback, QuoteOption, QuoteRequest, QuoteRequestStatus } from '../src/quotes';
 import { EARLY_CALLBACK_TTL_MS } from '../src/quotes/callback/quote-callback.service';
 import { TenderStatus, TenderInvitation, type Tender } from '../src/tenders';
 import { LIMITS } from '../src/platform/validation/rules';
@@ -613,7 +613,7 @@ describe('closing a tender', () => {
     await em.flush();
     const request = await waitFor('the cancellation', async () => {
       const found = await gateway.em().findOneOrFail(QuoteRequest, { tender: closedTender.id });
-      return found.status === 'CANCELLED' && found;
+      return found.status === QuoteRequestStatus.CANCELLED && found;
     });
     expect(request.failureReason).toBe('tender closed');
     expect(hostile.stats('healthy').posts).toBe(0);

@@ -52,7 +52,7 @@ describe('REST and GraphQL agree', () => {
       if (params.sort.length)
         query.set('sort', params.sort.map((s) => `${s.direction === 'DESC' ? '-' : ''}${REST_SORT[s.field]}`).join(','));
       if (params.status) query.set('status', params.status.join(','));
-      const rest = await getJson(gateway, `${prefix}/tenders?${query}`, token);
+      const rest = await getJson(gateway, `${prefix}/tenders?${query.toString()}`, token);
       expect(rest.status).toBe(200);
 
       const gql = await graphql(

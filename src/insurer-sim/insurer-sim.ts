@@ -31,6 +31,8 @@ export const SIM_BEHAVIOURS = [
 ] as const;
 export type SimBehaviour = (typeof SIM_BEHAVIOURS)[number];
 
+export const isSimBehaviour = (value: unknown): value is SimBehaviour => (SIM_BEHAVIOURS as readonly unknown[]).includes(value);
+
 export interface SimInsurerOptions {
   /** Path segment: the insurer's base URL is `{sim}/insurers/{slug}`. */
   slug: string;
@@ -111,11 +113,14 @@ function validLimits(body: unknown): Limit[] | undefined {
   const limits = (body as { limits?: unknown })?.limits;
   const risk = (body as { risk_information?: unknown })?.risk_information;
   if (!Array.isArray(limits) || limits.length === 0 || typeof risk !== 'object' || risk === null) return undefined;
-  const ok = limits.every(
-    (limit) =>
-      typeof limit?.insurance_sum === 'number' && limit.insurance_sum > 0 && typeof limit?.deductible === 'number' && limit.deductible >= 0,
+  return limits.every(isLimit) ? limits : undefined;
+}
+
+function isLimit(value: unknown): value is Limit {
+  const limit = value as { insurance_sum?: unknown; deductible?: unknown } | null | undefined;
+  return (
+    typeof limit?.insurance_sum === 'number' && limit.insurance_sum > 0 && typeof limit?.deductible === 'number' && limit.deductible >= 0
   );
-  return ok ? (limits as Limit[]) : undefined;
 }
 
 /**
@@ -199,11 +204,11 @@ export class InsurerSimulator {
     app.post('/insurers/:slug/_sim/behaviours', (req, res) => {
       const behaviours = (req.body as { behaviours?: unknown })?.behaviours;
       const insurer = this.insurers.get(String(req.params.slug));
-      if (!insurer || !Array.isArray(behaviours) || !behaviours.every((b) => SIM_BEHAVIOURS.includes(b))) {
+      if (!insurer || !Array.isArray(behaviours) || !behaviours.every(isSimBehaviour)) {
         res.status(400).json({ error: `behaviours must be a list of ${SIM_BEHAVIOURS.join(', ')}` });
         return;
       }
-      insurer.behaviours.push(...(behaviours as SimBehaviour[]));
+      insurer.behaviours.push(...behaviours);
       res.json({ queued: insurer.behaviours });
     });
     app.get('/insurers/:slug/_sim/webhooks', (req, res) => {

@@ -33,8 +33,13 @@ try {
     await simulator.close();
     server.close(() => process.exit(0));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const stopOrFail = () =>
+    void stop().catch((error: unknown) => {
+      console.error('The simulator did not stop cleanly:', error);
+      process.exit(1);
+    });
+  process.once('SIGINT', stopOrFail);
+  process.once('SIGTERM', stopOrFail);
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);

@@ -192,11 +192,11 @@ export class SeedService {
 
   /** Finds reference rows by name, creating the missing ones in the order given. */
   private async ensure<T extends { name: string }>(entity: new () => T, names: string[], make: (name: string) => Partial<T>): Promise<T[]> {
-    const existing = await this.em.find(entity, {} as never);
+    const existing = await this.em.find<T>(entity, {});
     const byName = new Map(existing.map((row) => [row.name, row]));
     const rows = names.map((name) => {
       const fresh = make(name);
-      return byName.get(name) ?? this.em.create(entity, fresh as never);
+      return byName.get(name) ?? this.em.create<T>(entity, fresh as never);
     });
     await this.em.flush();
     return rows;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import type { SqlEntityManager } from '@mikro-orm/knex';
+import type { Knex, SqlEntityManager } from '@mikro-orm/knex';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { TimestampScalar } from '../platform/validation/timestamp';
 import { assertMay, type Viewer } from '../access';
@@ -102,26 +102,49 @@ function quantile(sorted: number[], q: number): number {
 
 const RESPONDED = [QuoteRequestStatus.QUOTED, QuoteRequestStatus.DECLINED];
 
+/** The rows of the statistics' statements, as both engines give them (counts are strings on PostgreSQL). */
+interface StatusCountRow {
+  status: TenderStatus;
+  count: number | string;
+}
+interface LineCountRow {
+  id: string;
+  count: number | string;
+}
+interface QuoteRequestRow {
+  insurer_id: string;
+  status: QuoteRequestStatus;
+  created_at: Date | number;
+  quoted_at: Date | number | null;
+}
+interface PremiumRow {
+  id: string;
+  premium: number;
+}
+
 /** Aggregates for analysts: counts grouped in SQL; medians and quantiles computed over the period's rows. */
 export async function tenderStatistics(em: EntityManager, viewer: Viewer, from?: Date | null, to?: Date | null): Promise<TenderStatistics> {
   assertMay(viewer, 'tenderStatistics');
   if (from && to && from >= to) throw badInput('The period is empty', [{ parameter: 'to', message: 'must lie after from' }]);
   const knex = (em as SqlEntityManager).getKnex();
   const platform = em.getPlatform();
-  const inPeriod = (query: ReturnType<typeof knex>) => {
+  // knex's builders give untyped rows: each statement's rows are typed here, once.
+  const rowsInPeriod = async <Row>(query: Knex.QueryBuilder): Promise<Row[]> => {
     if (from) query.where('t.created_at', '>=', platform.processDateProperty(from) as never);
     if (to) query.where('t.created_at', '<', platform.processDateProperty(to) as never);
-    return query;
+    return (await query) as Row[];
   };
   const [byStatus, byLine, requests, premiums] = await Promise.all([
-    inPeriod(knex('tender as t').select('t.status').count({ count: '*' }).groupBy('t.status')),
-    inPeriod(knex('tender as t').select('t.line_of_business_id as id').count({ count: '*' }).groupBy('t.line_of_business_id')),
-    inPeriod(
+    rowsInPeriod<StatusCountRow>(knex('tender as t').select('t.status').count({ count: '*' }).groupBy('t.status')),
+    rowsInPeriod<LineCountRow>(
+      knex('tender as t').select('t.line_of_business_id as id').count({ count: '*' }).groupBy('t.line_of_business_id'),
+    ),
+    rowsInPeriod<QuoteRequestRow>(
       knex('quote_request as q')
         .join('tender as t', 't.id', 'q.tender_id')
         .select('q.insurer_id', 'q.status', 'q.created_at', 'q.quoted_at'),
     ),
-    inPeriod(
+    rowsInPeriod<PremiumRow>(
       knex('quote_option as o')
         .join('quote_request as q', 'q.id', 'o.quote_request_id')
         .join('tender as t', 't.id', 'q.tender_id')
@@ -134,12 +157,7 @@ export async function tenderStatistics(em: EntityManager, viewer: Viewer, from?:
   const insurers = new Map((await em.find(Insurer, {})).map((insurer) => [insurer.id, insurer]));
 
   const perInsurer = new Map<string, { requests: number; seconds: number[] }>();
-  for (const row of requests as {
-    insurer_id: string;
-    status: QuoteRequestStatus;
-    created_at: Date | number;
-    quoted_at: Date | number | null;
-  }[]) {
+  for (const row of requests) {
     const entry = perInsurer.get(row.insurer_id) ?? { requests: 0, seconds: [] };
     entry.requests++;
     if (RESPONDED.includes(row.status) && row.quoted_at !== null) {
@@ -148,18 +166,14 @@ export async function tenderStatistics(em: EntityManager, viewer: Viewer, from?:
     perInsurer.set(row.insurer_id, entry);
   }
   const perLine = new Map<string, number[]>();
-  for (const row of premiums as { id: string; premium: number }[])
-    perLine.set(row.id, [...(perLine.get(row.id) ?? []), Number(row.premium)]);
+  for (const row of premiums) perLine.set(row.id, [...(perLine.get(row.id) ?? []), Number(row.premium)]);
 
-  const statusCounts = byStatus as { status: TenderStatus; count: number | string }[];
   return {
     from: from ?? null,
     to: to ?? null,
-    tenders: statusCounts.reduce((sum, row) => sum + Number(row.count), 0),
-    byStatus: statusCounts
-      .map((row) => ({ status: row.status, count: Number(row.count) }))
-      .sort((a, b) => a.status.localeCompare(b.status)),
-    byLineOfBusiness: (byLine as { id: string; count: number | string }[])
+    tenders: byStatus.reduce((sum, row) => sum + Number(row.count), 0),
+    byStatus: byStatus.map((row) => ({ status: row.status, count: Number(row.count) })).sort((a, b) => a.status.localeCompare(b.status)),
+    byLineOfBusiness: byLine
       .map((row) => ({ lineOfBusiness: lines.get(row.id)!, count: Number(row.count) }))
       .sort((a, b) => a.lineOfBusiness.name.localeCompare(b.lineOfBusiness.name)),
     insurers: [...perInsurer]

@@ -25,8 +25,9 @@ export async function startSimulatedInsurers(
   entries: { name: string; pricingFactor?: number; behaviour?: SimBehaviour }[],
   options: Partial<SimOptions> = {},
 ): Promise<SimulatedInsurers> {
-  let app: Express | undefined;
-  let server: Server = createServer((req, res) => app!(req, res));
+  // The server listens before the simulator exists: the insurers it is made for are registered with the server's port.
+  const handler: { app?: Express } = {};
+  let server: Server = createServer((req, res) => handler.app!(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const em = gateway.em();
@@ -49,7 +50,7 @@ export async function startSimulatedInsurers(
       pricingFactor: entry.pricingFactor,
     })),
   });
-  app = simulator.app;
+  handler.app = simulator.app;
   const close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();
@@ -61,7 +62,7 @@ export async function startSimulatedInsurers(
     slugs,
     down: close,
     up: async () => {
-      server = createServer((req, res) => app!(req, res));
+      server = createServer((req, res) => simulator.app(req, res));
       await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     },
     close: async () => {

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import { HeaderMap } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
-import { GraphQLError, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, OperationTypeNode, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { may, rolesFor, type RequestContext } from '../../access';
 import { DomainError, type ErrorCode } from '../../platform/errors/domain-error';
 import { BEARER_CHALLENGE, HTTP_STATUS } from '../../platform/errors/error-mapping';
@@ -93,7 +93,7 @@ const requestPolicy: ApolloServerPlugin<RequestContext> = {
   async requestDidStart() {
     return {
       async didResolveOperation({ document, operation, contextValue }) {
-        if (operation?.operation === 'subscription') {
+        if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
           throw new GraphQLError('Subscriptions are not supported', { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
         }
         if (!may(contextValue.viewer, 'introspection') && usesIntrospection(document)) {

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
-import type { RequestHandler } from 'express';
+import type { IRoute, RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { type DispatcherObserver, QuoteRequestStatus, QuoteRequest } from '../../quotes';
 
@@ -62,7 +62,9 @@ export class Metrics {
   readonly middleware: RequestHandler = (req, res, next) => {
     const stop = this.latency.startTimer();
     res.on('finish', () => {
-      const route = req.route ? `${req.baseUrl}${req.route.path}` : req.baseUrl || 'unmatched';
+      // express types the matched route as `any`: it is the route's IRoute once one matched.
+      const matched = req.route as IRoute | undefined;
+      const route = matched ? `${req.baseUrl}${matched.path}` : req.baseUrl || 'unmatched';
       const labels = { method: req.method, route, status: String(res.statusCode) };
       this.requests.inc(labels);
       stop(labels);

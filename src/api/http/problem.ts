@@ -44,7 +44,7 @@ function fromHttpError(error: { type?: string; status?: number; message?: string
 
 /** Last in the chain: every error leaves as problem+json; nothing internal is shown. */
 export function problemErrorHandler(logger: Logger): ErrorRequestHandler {
-  return (error, req, res, _next) => {
+  return (error: unknown, req, res, _next) => {
     const domainError = asDomainError(error) ?? (typeof error === 'object' && error !== null ? fromHttpError(error) : undefined);
     if (res.headersSent) return;
     if (domainError) return sendProblem(res, domainError);

@@ -14,10 +14,10 @@ import { requestScopeOf } from '../http/request-context';
  * decided by what is sent, not by guessing Apollo's content negotiation. Every JSON answer keeps it.
  */
 const landingPageKeepsItsOwnPolicy: RequestHandler = (_req, res, next) => {
-  const writeHead = res.writeHead;
+  const writeHead = res.writeHead.bind(res);
   res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
     if (/^text\/html\b/i.test(String(this.getHeader('content-type') ?? ''))) this.removeHeader('Content-Security-Policy');
-    return writeHead.apply(this, args);
+    return writeHead(...args);
   } as Response['writeHead'];
   next();
 };

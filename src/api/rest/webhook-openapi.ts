@@ -236,7 +236,9 @@ function paths(prefix: string, roles: string) {
   };
 }
 
-export const webhookPaths = Object.assign({}, ...WEBHOOK_ROUTES.map(({ prefix, access }) => paths(prefix, rolesFor(access).join(', '))));
+export const webhookPaths = Object.fromEntries(
+  WEBHOOK_ROUTES.flatMap(({ prefix, access }) => Object.entries(paths(prefix, rolesFor(access).join(', ')))),
+);
 
 const signatureHeaders = [
   {

@@ -38,25 +38,32 @@ export function takingTurns<T>(read: () => Promise<T>): Promise<T> {
   return turnTaking.run(true, read);
 }
 
+/** What the dialect below uses of knex's better-sqlite3 client, which MikroORM exports untyped. */
+interface KnexSqliteClient {
+  acquireConnection(): Promise<Database>;
+  _formatBindings(bindings: unknown[] | undefined): unknown[];
+}
+const KnexSqliteDialect = BetterSqliteKnexDialect as unknown as new (config: Knex.Config) => KnexSqliteClient;
+
 /**
  * Knex's better-sqlite3 client, with two changes: statements of reads take turns (above), and each statement is
  * prepared once per SQL text and connection, not at every execution.
  */
-class TurnTakingDialect extends BetterSqliteKnexDialect {
+class TurnTakingDialect extends KnexSqliteDialect {
   /**
    * The turn comes before the connection, not after: a statement waiting with it in hand would make every other
    * one wait a turn behind it. A transaction's statements do not come here (knex hands them the transaction's
    * connection), so a transaction runs through and holds the connection as briefly as it can.
    */
-  async acquireConnection(): Promise<Database> {
+  override async acquireConnection(): Promise<Database> {
     if (turnTaking.getStore()) await nextTurn();
-    return super.acquireConnection() as Promise<Database>;
+    return super.acquireConnection();
   }
 
   async _query(connection: Database, query: KnexQuery): Promise<KnexQuery> {
     if (!query.sql) throw new Error('The query is empty');
     const statement = prepared(connection, query.sql);
-    const bindings = this._formatBindings(query.bindings) as unknown[];
+    const bindings = this._formatBindings(query.bindings);
     if (statement.reader) {
       query.response = statement.all(bindings);
       return query;
@@ -73,7 +80,7 @@ const preparedByConnection = new WeakMap<Database, Map<string, Statement>>();
 
 function prepared(connection: Database, sql: string): Statement {
   let statements = preparedByConnection.get(connection);
-  if (!statements) preparedByConnection.set(connection, (statements = new Map()));
+  if (!statements) preparedByConnection.set(connection, (statements = new Map<string, Statement>()));
   // Touched on every use, so the one dropped is the least recently used.
   const statement = statements.get(sql) ?? connection.prepare(sql);
   setNewest(statements, sql, statement, STATEMENTS_KEPT);
@@ -115,7 +122,7 @@ function parameterised(
     } else if (Array.isArray(value)) {
       if (!value.every(bindsAsItIs)) return undefined;
       text += value.map(() => '?').join(', ');
-      bindings.push(...value);
+      bindings.push(...(value as unknown[]));
     } else if (value === undefined || bindsAsItIs(value)) {
       text += '?';
       bindings.push(value ?? null);
@@ -174,7 +181,7 @@ class GatewaySqliteConnection extends BetterSqliteConnection {
         if (ctx) query.transacting(ctx);
         return this.transformRawResult<T>(await query, method);
       },
-      { query: sql, params: values, ...loggerContext } as Dictionary,
+      { query: sql, params: values, ...loggerContext },
     );
   }
 }

@@ -12,3 +12,12 @@ export function asDomainError(error: unknown): DomainError | undefined {
   if (error instanceof UniqueConstraintViolationException) return new DomainError('CONFLICT', 'This conflicts with an existing record');
   return undefined;
 }
+
+/**
+ * Why `signal` aborted, as an Error to reject with. Its reasons in the gateway (a timeout, the end of a request) are
+ * errors and pass as they are; anything else a caller aborted with is wrapped, with the reason as its cause.
+ */
+export function abortReasonOf(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error(`Aborted: ${String(reason)}`, { cause: reason });
+}

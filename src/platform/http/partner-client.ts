@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { abortReasonOf } from '../errors/normalize';
 import type { UrlAllowList } from './url-allow-list';
 
 /** The longest Retry-After the gateway honours; beyond it the caller's own schedule applies. */
@@ -121,18 +122,19 @@ export class PartnerClient {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<PartnerAnswer>((resolve, reject) => {
       let settled = false;
-      const settle = (error: unknown, answer?: PartnerAnswer) => {
+      const settle = (outcome: PartnerAnswer | Error) => {
         if (settled) return;
         settled = true;
         signal.removeEventListener('abort', onAbort);
-        if (answer) resolve(answer);
-        else reject(error);
-        if (!answer) req.destroy(); // closes the socket: a trickling or endless answer stops here
+        if (outcome instanceof Error) {
+          reject(outcome);
+          req.destroy(); // closes the socket: a trickling or endless answer stops here
+        } else resolve(outcome);
       };
-      const onAbort = () => settle(signal.reason);
+      const onAbort = () => settle(abortReasonOf(signal));
       const req = send(url, { method, headers, lookup: this.guardedLookup, agent: false }, (res) => {
         if (statusOnly) {
-          settle(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0) });
+          settle({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0) });
           req.destroy();
           return;
         }
@@ -146,7 +148,7 @@ export class PartnerClient {
           if (size > maxResponseBytes) settle(tooLarge());
           else chunks.push(chunk);
         });
-        res.on('end', () => settle(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () => settle({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
         res.on('error', (error) => settle(error));
         res.on('close', () => settle(new Error('connection closed before the answer was complete')));
       });

@@ -45,9 +45,10 @@ function problemOf(error: ErrorObject): { at: string[]; message: string } {
     }
     case 'additionalProperties':
       return { at: [...at, (error.params as { additionalProperty: string }).additionalProperty], message: 'unknown field' };
-    default:
+    default: {
       const rule = (error.parentSchema as TSchema | undefined)?.description;
       return { at, message: rule ? `must be ${rule}` : (error.message ?? 'invalid') };
+    }
   }
 }
 
@@ -86,5 +87,5 @@ export const refused = (problems: readonly FieldProblem[], parameter: string): b
 export function parseBody<T extends TSchema>(schema: T, body: unknown, what: string): Static<T> {
   const problems = problemsOf(schema, body, 'pointer');
   if (problems.length > 0) throw badInput(`${what} is invalid: the body must be ${schema.description}`, problems);
-  return body as Static<T>;
+  return body;
 }

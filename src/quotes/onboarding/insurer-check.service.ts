@@ -4,6 +4,7 @@ import { Insurer } from '../../insurers';
 import type { QuoteDispatchConfig } from '../../platform/config';
 import { newId } from '../../platform/db/ids';
 import { badInput, notFound } from '../../platform/errors/domain-error';
+import { abortReasonOf } from '../../platform/errors/normalize';
 import { LIMITS } from '../../platform/validation/rules';
 import { EarlyCallback } from '../callback/early-callback.entity';
 import { InsurerCheck } from './insurer-check.entity';
@@ -42,8 +43,7 @@ const REPEAT_WAIT_MS = 500;
 /** Insurer calls one check makes at most, each bounded by QUOTE_TIMEOUT_MS: two POSTs and two GETs. */
 const CALLS = 4;
 
-const CHECK_STEPS = ['acknowledgement', 'callback', 'quote', 'idempotency', 'duplicate-callback'] as const;
-type CheckStepName = (typeof CHECK_STEPS)[number];
+type CheckStepName = 'acknowledgement' | 'callback' | 'quote' | 'idempotency' | 'duplicate-callback';
 
 export interface InsurerCheckStep {
   name: CheckStepName;
@@ -93,7 +93,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     }, ms);
     const stop = () => {
       clearTimeout(timer);
-      reject(signal!.reason);
+      reject(abortReasonOf(signal!));
     };
     signal?.addEventListener('abort', stop, { once: true });
   });

@@ -32,7 +32,7 @@ export function nearestKept(metadata: MetadataStorage, list: string, index: numb
 export function keepPositions(metadata: MetadataStorage, list: string, positions: readonly KeptPosition[]): void {
   if (positions.length === 0) return;
   let lists = kept.get(metadata);
-  if (!lists) kept.set(metadata, (lists = new Map()));
+  if (!lists) kept.set(metadata, (lists = new Map<string, Map<number, Position>>()));
   const ofList = lists.get(list) ?? new Map<number, Position>();
   setNewest(lists, list, ofList, MAX_LISTS);
   for (const { index, position } of positions) setNewest(ofList, index, position, MAX_PER_LIST);

@@ -39,7 +39,7 @@ export class TenderReadService {
     const filterKey = JSON.stringify([args.status ?? null, args.lineOfBusinessId ?? null, args.updatedSince?.getTime() ?? null]);
     const list: ListQuery = {
       where: (after) => ({ $and: [visibleTenders(this.viewer), ...filters, ...(after ? [afterPosition(this.em, keys, after)] : [])] }),
-      orderBy: keys.map((key) => ({ [key.field]: key.direction }) as QueryOrderMap<Tender>),
+      orderBy: keys.map((key) => ({ [key.field]: key.direction })),
     };
     // One tender beyond the page tells whether there is a next one.
     const [tenders, count] = await Promise.all([

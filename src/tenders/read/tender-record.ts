@@ -85,7 +85,7 @@ function readModelOf(metadata: MetadataStorage): ReadModel {
   for (const [alias, { entity, properties }] of Object.entries(SHOWN)) {
     const meta = metadata.get(entity);
     for (const name of properties as readonly string[]) {
-      const property = meta.properties[name as keyof typeof meta.properties];
+      const property = meta.properties[name];
       if (property.kind === ReferenceKind.EMBEDDED) {
         const parts = Object.values(meta.properties).filter((part) => part.embedded?.[0] === name);
         embedded.set(

@@ -3,7 +3,6 @@
  * in sessionStorage (this tab only) and leaves the page only as `Authorization: Bearer` on POSTs to /graphql on
  * this host; without one, nothing is sent.
  */
-/* global React, ReactDOM, GraphiQL */
 (function () {
   'use strict';
   var KEY = 'tender-exchange.explorer.token';
