@@ -1,16 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { MAX_NAME_LENGTH } from '../src/api/graphql/request-screening';
 import { ApiClientService } from '../src/auth';
-import { openDatabase } from '../src/database';
-import { loadConfig } from '../src/platform/config';
-import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { createWorld } from './helpers/fixtures';
-import { TEST_JWT_SECRET } from './helpers/gateway';
-import { buildProduction, freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
+import { discardProductionData, freePort, productionData, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
 
 /**
  * Issue 25, item 1, against the production start (`dist/` under `npm run start:prod`'s heap cap): distinct documents
@@ -22,16 +15,9 @@ let gateway: GatewayProcess;
 let token: string;
 
 beforeAll(async () => {
-  buildProduction();
-  dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-names-'));
-  const env = {
-    NODE_ENV: 'production',
-    JWT_SECRET: TEST_JWT_SECRET,
-    DATA_DIR: dataDir,
-    DATABASE_URL: await databaseUrlFor(dataDir),
-    DEMO: 'false',
-  };
-  const orm = await openDatabase(loadConfig(env));
+  const prepared = await productionData('tender-exchange-names-');
+  dataDir = prepared.dataDir;
+  const { env, orm } = prepared;
   let credentials: { appId: string; secret: string };
   try {
     const world = await createWorld(orm.em.fork());
@@ -53,11 +39,7 @@ beforeAll(async () => {
   token = ((await answer.json()) as { access_token: string }).access_token;
 }, 180_000);
 
-afterAll(async () => {
-  if (gateway?.alive()) await gateway.kill();
-  await dropDatabaseFor(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => discardProductionData(gateway, dataDir));
 
 async function graphql(query: string) {
   const response = await fetch(`${gateway.url}/graphql`, {

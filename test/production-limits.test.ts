@@ -1,16 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClientService } from '../src/auth';
 import { Role } from '../src/access';
-import { loadConfig } from '../src/platform/config';
-import { openDatabase } from '../src/database';
 import { ASSUMED_ROWS } from '../src/api/graphql/operation-cost';
 import { SeedService } from '../src/seed/seed.service';
-import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
-import { TEST_JWT_SECRET, type Credentials } from './helpers/gateway';
-import { buildProduction, freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
+import type { Credentials } from './helpers/gateway';
+import { discardProductionData, freePort, productionData, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
 
 /**
  * DESIGN 6 (fairness) against the production start: the compiled `dist/` under `npm run start:prod`'s heap cap,
@@ -51,16 +45,9 @@ async function post(path: string, body: unknown, token?: string) {
 }
 
 beforeAll(async () => {
-  buildProduction();
-  dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-prod-'));
-  const env = {
-    NODE_ENV: 'production',
-    JWT_SECRET: TEST_JWT_SECRET,
-    DATA_DIR: dataDir,
-    DATABASE_URL: await databaseUrlFor(dataDir),
-    DEMO: 'false',
-  };
-  const orm = await openDatabase(loadConfig(env));
+  const prepared = await productionData('tender-exchange-prod-');
+  dataDir = prepared.dataDir;
+  const { env, orm } = prepared;
   const credentials = new Map<Role, Credentials[]>();
   try {
     const seeded = await new SeedService(orm.em.fork()).run({ tenders: 1500, seed: 11 });
@@ -89,11 +76,7 @@ beforeAll(async () => {
   }
 }, 180_000);
 
-afterAll(async () => {
-  if (gateway?.alive()) await gateway.kill();
-  await dropDatabaseFor(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => discardProductionData(gateway, dataDir));
 
 describe('the production start under the heaviest GraphQL operations', () => {
   it('survives concurrent heaviest operations from every role: pages beyond the row limit are refused unread, the heaviest allowed are answered or turned away with 503 and Retry-After, others keep their service, /healthz answers', async () => {

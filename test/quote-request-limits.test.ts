@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { ApiClientService } from '../src/auth';
@@ -12,9 +9,9 @@ import { LIMITS } from '../src/platform/validation/rules';
 import { QuoteOption, QuoteRequest } from '../src/quotes';
 import { SeedService } from '../src/seed/seed.service';
 import { Tender, TenderStatus } from '../src/tenders';
-import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
+import { databaseUrlFor } from './helpers/database';
 import { TEST_JWT_SECRET, type Credentials } from './helpers/gateway';
-import { buildProduction, freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
+import { discardProductionData, freePort, productionData, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
 
 /**
  * Issue 25, item 2, against the production start (`dist/` under `start:prod`'s heap cap): a broker writes the most
@@ -69,16 +66,9 @@ const requestQuotes = (ids: string[]) =>
   );
 
 beforeAll(async () => {
-  buildProduction();
-  dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-quote-limits-'));
-  const env = {
-    NODE_ENV: 'production',
-    JWT_SECRET: TEST_JWT_SECRET,
-    DATA_DIR: dataDir,
-    DATABASE_URL: await databaseUrlFor(dataDir),
-    DEMO: 'false',
-  };
-  const orm = await openDatabase(loadConfig(env));
+  const prepared = await productionData('tender-exchange-quote-limits-');
+  dataDir = prepared.dataDir;
+  const { env, orm } = prepared;
   const credentials = new Map<Role, Credentials>();
   try {
     await new SeedService(orm.em.fork()).run({ tenders: 50, seed: 25 });
@@ -109,11 +99,7 @@ beforeAll(async () => {
     tokens.set(role, (await post('/auth/token', { app_id: appId, secret })).body.access_token as string);
 }, 180_000);
 
-afterAll(async () => {
-  if (gateway?.alive()) await gateway.kill();
-  await dropDatabaseFor(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => discardProductionData(gateway, dataDir));
 
 describe('a tender at the bounds of its quote requests, on the production start', () => {
   it(`holds at most ${LIMITS.quoteRequestsPerTender} quote requests: the issue's 43 calls × 10 insurers with 16 KiB of risk information each are refused past the bound, and the gateway lives`, async () => {

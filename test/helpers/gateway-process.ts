@@ -1,7 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { databaseUrlFor } from './database';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MikroORM } from '@mikro-orm/core';
+import { openDatabase } from '../../src/database';
+import { loadConfig } from '../../src/platform/config';
+import { databaseUrlFor, dropDatabaseFor } from './database';
 import { FAST_DISPATCH_ENV, TEST_JWT_SECRET } from './gateway';
 import { productionStart } from '../../bench/production-start';
 
@@ -33,6 +38,35 @@ export function buildProduction(): void {
   if (built) return;
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
   built = true;
+}
+
+export interface ProductionData {
+  dataDir: string;
+  /** What the production start runs with on this data: NODE_ENV=production, its database, the test's JWT secret. */
+  env: Record<string, string>;
+  /** The migrated database, for the test to fill before the start; the test closes it. */
+  orm: MikroORM;
+}
+
+/** `dist/` built, and a fresh data folder and database for a production start, migrated and open for the test to fill. */
+export async function productionData(prefix: string): Promise<ProductionData> {
+  buildProduction();
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const env = {
+    NODE_ENV: 'production',
+    JWT_SECRET: TEST_JWT_SECRET,
+    DATA_DIR: dataDir,
+    DATABASE_URL: await databaseUrlFor(dataDir),
+    DEMO: 'false',
+  };
+  return { dataDir, env, orm: await openDatabase(loadConfig(env)) };
+}
+
+/** Kills the gateway if it still runs, and removes its data folder and database. */
+export async function discardProductionData(gateway: GatewayProcess | undefined, dataDir: string): Promise<void> {
+  if (gateway?.alive()) await gateway.kill();
+  await dropDatabaseFor(dataDir);
+  rmSync(dataDir, { recursive: true, force: true });
 }
 
 /**
