@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,22 @@ import { ConfigError, loadConfig } from '../src/platform/config';
 const emptyFolder = () => mkdtempSync(join(tmpdir(), 'tender-exchange-config-'));
 
 describe('the configuration', () => {
+  it('.env.example names every setting the gateway reads, with a value', () => {
+    const read = new Set<string>();
+    const given: Record<string, string | undefined> = { DATA_DIR: emptyFolder() };
+    const recording = new Proxy(given, {
+      get: (target, name) => {
+        if (typeof name !== 'string') return undefined;
+        read.add(name);
+        return target[name];
+      },
+    });
+    loadConfig(recording);
+    const listed = new Set([...readFileSync('.env.example', 'utf8').matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((match) => match[1]));
+    expect(read.size).toBeGreaterThan(30);
+    expect([...read].filter((name) => !listed.has(name))).toEqual([]);
+  });
+
   it('is read without writing anything: no JWT_SECRET outside production leaves the secret to the start', () => {
     const dataDir = emptyFolder();
     const config = loadConfig({ DATA_DIR: dataDir });
