@@ -17,7 +17,7 @@ import { Insurer } from '../src/insurers';
 import { InsurerSimulator } from '../src/insurer-sim/insurer-sim';
 import { QuoteRequestStatus, QuoteRequest } from '../src/quotes';
 import { CALLBACK_PATH } from '../src/api/rest/quote-callback.routes';
-import { REST_TENDER_LIST } from '../src/api/rest/tender-operations.graphql';
+import { REST_TENDER_LIST } from '../src/api/rest/tenders/tender-operations.graphql';
 import { SeedService } from '../src/seed/seed.service';
 import { Tender, TenderStatus } from '../src/tenders';
 import { pacedPosts } from './paced-posts';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { loadConfig } from '../src/platform/config';
 import { requestTimeout } from '../src/api/http/request-timeout';
-import { openApiDocument } from '../src/api/rest/openapi-document';
+import { openApiDocument } from '../src/api/rest/openapi/openapi-document';
 import { createTender, createWorld } from './helpers/fixtures';
 import { TEST_JWT_SECRET, getJson, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 import { startSimulatedInsurers, waitFor } from './helpers/simulator';

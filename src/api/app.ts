@@ -20,14 +20,14 @@ import { requestLogging } from './http/request-logging';
 import { requestTimeout } from './http/request-timeout';
 import { securityHeaders } from './http/security-headers';
 import { authRoutes } from './rest/auth.routes';
-import { docsRoutes } from './rest/docs.routes';
+import { docsRoutes } from './rest/openapi/docs.routes';
 import { EXPLORER_PATH, explorerRoutes } from './rest/explorer/explorer.routes';
 import { graphqlRoutes } from './rest/graphql.routes';
 import { operationsRoutes } from './rest/health.routes';
 import { quoteCallbackRoutes } from './rest/quote-callback.routes';
 import { readOnlyApis } from './rest/read-only-apis';
-import { tenderRoutes } from './rest/tender.routes';
-import { webhookEndpointRoutes } from './rest/webhook-endpoint.routes';
+import { tenderRoutes } from './rest/tenders/tender.routes';
+import { webhookEndpointRoutes } from './rest/webhooks/webhook-endpoint.routes';
 
 export interface AppDeps {
   config: Config;

@@ -11,7 +11,7 @@ import { databaseEngine } from '../platform/db/orm-options';
 import { migrationDrift, openDatabase } from '../database';
 import { DomainError } from '../platform/errors/domain-error';
 import { schemaSdl } from '../api/graphql/schema';
-import { openApiDocument } from '../api/rest/openapi-document';
+import { openApiDocument } from '../api/rest/openapi/openapi-document';
 import { InsurerService } from '../insurers';
 import { InsurerChecker, type InsurerCheckReport } from '../quotes';
 import { LIMITS, isHttpUrl } from '../platform/validation/rules';

@@ -1,7 +1,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { afterAll } from 'vitest';
-import { openApiDocument } from '../../src/api/rest/openapi-document';
+import { openApiDocument } from '../../src/api/rest/openapi/openapi-document';
 
 /**
  * Every REST exchange the suite makes is checked against the OpenAPI document: a documented status, the

@@ -1,9 +1,9 @@
-import { rolesFor } from '../../access';
-import { TokenRequestBody } from '../../auth';
-import { Cursor, EmptyBody, LIMITS, Timestamp } from '../../platform/validation/rules';
-import { QuoteCallbackBody } from '../../quotes';
-import { ALL_STATUSES, LineOfBusinessId, PolicyDocumentationBody } from '../../tenders';
-import { CALLBACK_PATH } from './quote-callback.routes';
+import { rolesFor } from '../../../access';
+import { TokenRequestBody } from '../../../auth';
+import { Cursor, EmptyBody, LIMITS, Timestamp } from '../../../platform/validation/rules';
+import { QuoteCallbackBody } from '../../../quotes';
+import { ALL_STATUSES, LineOfBusinessId, PolicyDocumentationBody } from '../../../tenders';
+import { CALLBACK_PATH } from '../quote-callback.routes';
 import {
   bearerErrors,
   conditional,
@@ -19,9 +19,9 @@ import {
   timestamp,
   withConventions,
 } from './openapi-parts';
-import { SORT_FIELDS } from './tender-query-params';
+import { SORT_FIELDS } from '../tenders/tender-query-params';
 import { webhookEvents, webhookPaths, webhookSchemas } from './webhook-openapi';
-import { ITEM_ROUTES, LIST_ROUTES, POLICY_DOCUMENTATION_ROUTE } from './tender.routes';
+import { ITEM_ROUTES, LIST_ROUTES, POLICY_DOCUMENTATION_ROUTE } from '../tenders/tender.routes';
 
 /**
  * The REST contract (OpenAPI 3.1), served at /openapi.json and /docs. The test suite validates every REST

@@ -1,13 +1,19 @@
 import { Router, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { Operation } from '../../access';
-import { badInput, type FieldProblem } from '../../platform/errors/domain-error';
-import { EmptyBody, LIMITS } from '../../platform/validation/rules';
-import { parseBody } from '../../platform/validation/validate';
-import { WebhookDeliveryStatus, WebhookEndpointBody, WebhookEndpointChangeBody, WebhookEventType, WebhookReplayBody } from '../../webhooks';
-import { prepareOperation } from '../graphql/prepared-operation';
-import { jsonBody, methodNotAllowed } from '../http/json-body';
-import { authorisedContext } from '../http/request-context';
+import type { Operation } from '../../../access';
+import { badInput, type FieldProblem } from '../../../platform/errors/domain-error';
+import { EmptyBody, LIMITS } from '../../../platform/validation/rules';
+import { parseBody } from '../../../platform/validation/validate';
+import {
+  WebhookDeliveryStatus,
+  WebhookEndpointBody,
+  WebhookEndpointChangeBody,
+  WebhookEventType,
+  WebhookReplayBody,
+} from '../../../webhooks';
+import { prepareOperation } from '../../graphql/prepared-operation';
+import { jsonBody, methodNotAllowed } from '../../http/json-body';
+import { authorisedContext } from '../../http/request-context';
 import {
   REST_CREATE_WEBHOOK_ENDPOINT,
   REST_DELETE_WEBHOOK_ENDPOINT,
@@ -18,8 +24,8 @@ import {
   REST_WEBHOOK_ENDPOINT,
   REST_WEBHOOK_ENDPOINTS,
 } from './webhook-operations.graphql';
-import { assertNoQuery, pageOf, queryValues } from './tender-query-params';
-import { INTEGRATION_PREFIX } from './read-only-apis';
+import { assertNoQuery, pageOf, queryValues } from '../tenders/tender-query-params';
+import { INTEGRATION_PREFIX } from '../read-only-apis';
 
 /**
  * Insurer and broker clients each manage their own endpoints here (the operations scope them to the token's client);

@@ -1,9 +1,9 @@
 import type { Request } from 'express';
-import { badInput, type FieldProblem } from '../../platform/errors/domain-error';
-import { LineOfBusinessId, PolicyDocumentationBody, TenderStatus } from '../../tenders';
-import { Cursor, PageRules, Timestamp } from '../../platform/validation/rules';
-import { parseTimestamp } from '../../platform/validation/timestamp';
-import { parseBody, problemsOf, repeatedKeys } from '../../platform/validation/validate';
+import { badInput, type FieldProblem } from '../../../platform/errors/domain-error';
+import { LineOfBusinessId, PolicyDocumentationBody, TenderStatus } from '../../../tenders';
+import { Cursor, PageRules, Timestamp } from '../../../platform/validation/rules';
+import { parseTimestamp } from '../../../platform/validation/timestamp';
+import { parseBody, problemsOf, repeatedKeys } from '../../../platform/validation/validate';
 
 /** REST sort names → GraphQL `TenderSortField` values. */
 export const SORT_FIELDS: Record<string, string> = {

@@ -4,9 +4,9 @@ import { Router } from 'express';
 // The package's main module loads the whole Swagger UI bundle; the path helper alone is all the server needs.
 import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
 import { openApiDocument } from './openapi-document';
-import { DomainError } from '../../platform/errors/domain-error';
-import { sendProblem } from '../http/problem';
-import { PrecompressedAssets } from '../http/static-assets';
+import { DomainError } from '../../../platform/errors/domain-error';
+import { sendProblem } from '../../http/problem';
+import { PrecompressedAssets } from '../../http/static-assets';
 
 const PAGE = `<!doctype html>
 <html lang="en">

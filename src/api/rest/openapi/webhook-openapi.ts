@@ -1,10 +1,10 @@
-import { rolesFor } from '../../access';
-import { EmptyBody, LIMITS } from '../../platform/validation/rules';
-import { WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from '../../webhooks';
-import { ALL_STATUSES } from '../../tenders';
-import { WEBHOOK_EVENT_TYPES, WebhookDeliveryStatus } from '../../webhooks';
+import { rolesFor } from '../../../access';
+import { EmptyBody, LIMITS } from '../../../platform/validation/rules';
+import { WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from '../../../webhooks';
+import { ALL_STATUSES } from '../../../tenders';
+import { WEBHOOK_EVENT_TYPES, WebhookDeliveryStatus } from '../../../webhooks';
 import { bearerErrors, listOf, nullable, problem, ref, timestamp } from './openapi-parts';
-import { WEBHOOK_ROUTES } from './webhook-endpoint.routes';
+import { WEBHOOK_ROUTES } from '../webhooks/webhook-endpoint.routes';
 
 const endpoint = {
   type: 'object',

@@ -1,15 +1,15 @@
 import { Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { Operation } from '../../access';
-import { prepareOperation } from '../graphql/prepared-operation';
-import { LIMITS } from '../../platform/validation/rules';
-import { authorisedContext } from '../http/request-context';
-import { jsonBody, methodNotAllowed } from '../http/json-body';
-import { conditionalRead, representationOf } from '../http/entity-tag';
-import { feedRevisionOf, ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../../tenders';
+import type { Operation } from '../../../access';
+import { prepareOperation } from '../../graphql/prepared-operation';
+import { LIMITS } from '../../../platform/validation/rules';
+import { authorisedContext } from '../../http/request-context';
+import { jsonBody, methodNotAllowed } from '../../http/json-body';
+import { conditionalRead, representationOf } from '../../http/entity-tag';
+import { feedRevisionOf, ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../../../tenders';
 import { assertNoQuery, parseListQuery, parsePolicyDocumentation } from './tender-query-params';
 import { REST_CONFIRM_POLICY_DOCUMENTATION, REST_TENDER_BY_ID, REST_TENDER_LIST } from './tender-operations.graphql';
-import { INTEGRATION_PREFIX } from './read-only-apis';
+import { INTEGRATION_PREFIX } from '../read-only-apis';
 
 interface ListRoute {
   path: string;
