@@ -2,8 +2,7 @@ import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import { Allowed, type RequestContext } from '../../access';
 import { TenderCreationService } from './tender-creation.service';
 import { CreateTenderInput } from './tender-creation.types';
-import { recordOfEntity } from '../read/tender-record';
-import { presentTender } from '../read/tender-access';
+import { presentTenderEntity } from '../read/tender-access';
 import { TenderView } from '../read/tender.types';
 
 @Resolver(() => TenderView)
@@ -14,6 +13,6 @@ export class TenderCreationResolver {
     @Arg('input', () => CreateTenderInput) input: CreateTenderInput,
     @Ctx() { em, viewer }: RequestContext,
   ): Promise<TenderView> {
-    return presentTender(recordOfEntity(await new TenderCreationService(em, viewer).create(input)), viewer);
+    return presentTenderEntity(await new TenderCreationService(em, viewer).create(input), viewer);
   }
 }

@@ -4,8 +4,7 @@ import { Allowed } from '../../access';
 import type { TenderContext } from './tender-context';
 import { historyLoader } from './tender-history.loader';
 import { TenderLifecycleService } from './tender-lifecycle.service';
-import { recordOfEntity } from '../read/tender-record';
-import { presentHistory, presentTender } from '../read/tender-access';
+import { presentHistory, presentTenderEntity } from '../read/tender-access';
 import { TenderHistoryEntryView, TenderView } from '../read/tender.types';
 
 /** The tender lifecycle (DESIGN 3): each mutation answers the tender as the caller may now see it. */
@@ -17,7 +16,7 @@ export class TenderLifecycleResolver {
     @Arg('tenderId', () => ID) tenderId: string,
     @Ctx() { em, viewer, tenderChanges }: TenderContext,
   ): Promise<TenderView> {
-    return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).startNegotiation(tenderId)), viewer);
+    return presentTenderEntity(await new TenderLifecycleService(em, viewer, tenderChanges).startNegotiation(tenderId), viewer);
   }
 
   @Allowed('finaliseContract')
@@ -26,7 +25,7 @@ export class TenderLifecycleResolver {
     @Arg('tenderId', () => ID) tenderId: string,
     @Ctx() { em, viewer, tenderChanges }: TenderContext,
   ): Promise<TenderView> {
-    return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).finaliseContract(tenderId)), viewer);
+    return presentTenderEntity(await new TenderLifecycleService(em, viewer, tenderChanges).finaliseContract(tenderId), viewer);
   }
 
   @Allowed('closeTender')
@@ -36,7 +35,7 @@ export class TenderLifecycleResolver {
     @Arg('reason', () => String) reason: string,
     @Ctx() { em, viewer, tenderChanges }: TenderContext,
   ): Promise<TenderView> {
-    return presentTender(recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).closeTender(tenderId, reason)), viewer);
+    return presentTenderEntity(await new TenderLifecycleService(em, viewer, tenderChanges).closeTender(tenderId, reason), viewer);
   }
 
   @Allowed('reopenTender')
@@ -46,10 +45,7 @@ export class TenderLifecycleResolver {
     @Arg('reason', () => String, { nullable: true }) reason: string | null,
     @Ctx() { em, viewer, tenderChanges }: TenderContext,
   ): Promise<TenderView> {
-    return presentTender(
-      recordOfEntity(await new TenderLifecycleService(em, viewer, tenderChanges).reopenTender(tenderId, reason)),
-      viewer,
-    );
+    return presentTenderEntity(await new TenderLifecycleService(em, viewer, tenderChanges).reopenTender(tenderId, reason), viewer);
   }
 
   @Allowed('confirmPolicyDocumentation')
@@ -60,10 +56,8 @@ export class TenderLifecycleResolver {
     @Arg('confirmedAt', () => TimestampScalar, { nullable: true }) confirmedAt: Date | null,
     @Ctx() { em, viewer, tenderChanges }: TenderContext,
   ): Promise<TenderView> {
-    return presentTender(
-      recordOfEntity(
-        await new TenderLifecycleService(em, viewer, tenderChanges).confirmPolicyDocumentation(tenderId, policyNumber, confirmedAt),
-      ),
+    return presentTenderEntity(
+      await new TenderLifecycleService(em, viewer, tenderChanges).confirmPolicyDocumentation(tenderId, policyNumber, confirmedAt),
       viewer,
     );
   }
