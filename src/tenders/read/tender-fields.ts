@@ -104,7 +104,7 @@ function policyDocumentationOf(tender: TenderFacts): PolicyDocumentationView | n
   };
 }
 
-/** In the order of spec 2.1, which the REST JSON keeps; `policy_documentation` is an addition. */
+/** Spec 2.1's fields first, in its order, which the REST JSON keeps; additions (`policy_documentation`) after them. */
 export const TENDER_FIELDS = {
   id: column(kinds.id, { spec: '_id' }),
   changesMetadata: column(kinds.statusTimestamps, {
