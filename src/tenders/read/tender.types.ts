@@ -64,7 +64,7 @@ export enum SortDirection {
 registerEnumType(SortDirection, { name: 'SortDirection' });
 
 @InputType('TenderSort')
-export class TenderSort {
+class TenderSort {
   @Field(() => TenderSortField)
   field!: TenderSortField;
 
