@@ -49,7 +49,7 @@ const SLOW_RECEIVER_MS = 4000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const count = (tally: Record<string, number>, key: string | number) => (tally[key] = (tally[key] ?? 0) + 1);
 
-export interface Certificate {
+interface Certificate {
   keyFile: string;
   /** For the gateway's NODE_EXTRA_CA_CERTS: it trusts the receivers. */
   certFile: string;

@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export interface PacedResult {
+interface PacedResult {
   sent: number;
   /** Answers with a status other than `expected`. */
   unexpected: number;

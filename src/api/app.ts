@@ -29,7 +29,7 @@ import { readOnlyApis } from './rest/read-only-apis';
 import { tenderRoutes } from './rest/tenders/tender.routes';
 import { webhookEndpointRoutes } from './rest/webhooks/webhook-endpoint.routes';
 
-export interface AppDeps {
+interface AppDeps {
   config: Config;
   orm: MikroORM;
   /** The outbox workers' own pool on the same database (`openWorkerDatabase`, PostgreSQL); `orm` when absent. */

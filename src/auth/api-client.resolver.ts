@@ -7,7 +7,7 @@ import type { ApiClient } from './api-client.entity';
 import { ApiClientService } from './api-client.service';
 
 @InputType()
-export class CreateApiClientInput {
+class CreateApiClientInput {
   @Field(() => Role)
   role!: Role;
 
@@ -38,7 +38,7 @@ abstract class ApiClientIdentity {
 }
 
 @ObjectType()
-export class CreatedApiClient extends ApiClientIdentity {
+class CreatedApiClient extends ApiClientIdentity {
   @Field(() => String, { description: 'Shown only in this response; only a salted hash is stored.' })
   secret!: string;
 }

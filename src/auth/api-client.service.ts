@@ -9,7 +9,7 @@ import { ApiClient } from './api-client.entity';
 import { ROLES, Role } from '../access';
 import { generateSecret, hashSecret } from './secret-hash';
 
-export interface CreateApiClientInput {
+interface CreateApiClientInput {
   role: Role;
   insurerId?: string | null;
   brokerCompanyId?: string | null;
@@ -19,7 +19,7 @@ export interface CreateApiClientInput {
   secret?: string;
 }
 
-export interface CreatedApiClient {
+interface CreatedApiClient {
   client: ApiClient;
   /** Shown once: only its scrypt hash is stored. */
   secret: string;

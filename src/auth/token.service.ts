@@ -30,7 +30,7 @@ interface TokenStanding {
   revoked: unknown;
 }
 
-export type TokenRequest = Static<typeof TokenRequestBody>;
+type TokenRequest = Static<typeof TokenRequestBody>;
 
 interface IssuedToken {
   access_token: string;

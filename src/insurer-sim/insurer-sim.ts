@@ -31,7 +31,7 @@ export const SIM_BEHAVIOURS = [
 ] as const;
 export type SimBehaviour = (typeof SIM_BEHAVIOURS)[number];
 
-export const isSimBehaviour = (value: unknown): value is SimBehaviour => (SIM_BEHAVIOURS as readonly unknown[]).includes(value);
+const isSimBehaviour = (value: unknown): value is SimBehaviour => (SIM_BEHAVIOURS as readonly unknown[]).includes(value);
 
 export interface SimInsurerOptions {
   /** Path segment: the insurer's base URL is `{sim}/insurers/{slug}`. */
@@ -47,7 +47,7 @@ export interface SimInsurerOptions {
 }
 
 /** A tender event the simulator received with a valid signature. */
-export interface SimWebhook {
+interface SimWebhook {
   webhookId: string;
   event: { id: string; type: string; occurred_at: string; data: Record<string, string> };
 }
@@ -78,7 +78,7 @@ interface SimQuote {
   fetches: number;
 }
 
-export interface SimStats {
+interface SimStats {
   /** Every POST /quotes received, retries included. */
   posts: number;
   /** Distinct quotation requests (by Idempotency-Key) that were acknowledged. */
@@ -102,7 +102,7 @@ interface SimInsurer extends SimInsurerOptions {
 }
 
 /** The reference premium: a base fee plus a rate on the sum, discounted for the deductible (at most 50 %). */
-export function simulatedPremium(limit: Limit, pricingFactor = 1): number {
+function simulatedPremium(limit: Limit, pricingFactor = 1): number {
   const discount = Math.min(0.5, (limit.deductible / limit.insurance_sum) * 5);
   return roundCents(150 + limit.insurance_sum * 0.0025 * pricingFactor * (1 - discount));
 }

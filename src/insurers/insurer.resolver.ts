@@ -4,7 +4,7 @@ import { Insurer } from './insurer.entity';
 import { InsurerService } from './insurer.service';
 
 @InputType()
-export class CreateInsurerInput {
+class CreateInsurerInput {
   @Field(() => String)
   name!: string;
 

@@ -7,7 +7,7 @@ import { problemsOf, refused } from '../platform/validation/validate';
 import type { UrlAllowList } from '../platform/http/url-allow-list';
 import { Insurer } from './insurer.entity';
 
-export interface CreateInsurerInput {
+interface CreateInsurerInput {
   name: string;
   quoteApiUrl: string;
   outboundCredential?: string | null;

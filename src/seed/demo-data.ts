@@ -7,7 +7,7 @@ import { Tender } from '../tenders';
 import { WebhookEndpoint, EVENTS_FOR, newWebhookSecret } from '../webhooks';
 import { SeedService, insurerSlug } from './seed.service';
 
-export const DEMO_TENDERS = 500;
+const DEMO_TENDERS = 500;
 const DEMO_SEED = 42;
 
 /** Fixed, documented credentials for local exploration; created only in demo mode. */

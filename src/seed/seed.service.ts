@@ -5,7 +5,7 @@ import { Insurer } from '../insurers';
 import { BrokerCompany, Customer, Person } from '../parties';
 import { LineOfBusiness, TenderInvitation, partiesChanged, Tender, TenderStatus, statusChangeKey } from '../tenders';
 
-export interface SeedOptions {
+interface SeedOptions {
   tenders: number;
   /** Same seed and reference time, same data (ids included). */
   seed: number;

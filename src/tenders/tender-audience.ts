@@ -13,7 +13,7 @@ import { TenderStatus } from './tender-status';
  * in memory (`includes`, over a tender's facts), as the filter of the tenders it sees (the read APIs' lists and
  * reads), and as the SQL that names a given tender's audiences (the feed's revisions and the webhook events).
  */
-export type TenderAudience = Scope;
+type TenderAudience = Scope;
 
 /** What decides who sees a tender, and how much. */
 export interface TenderFacts {

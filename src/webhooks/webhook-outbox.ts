@@ -12,7 +12,7 @@ import type { WebhookEventType } from './webhook-event-type';
  */
 type Audience = { brokerCompanyId: string } | { insurerIds: readonly string[] } | { seesTender: { id: string; brokerCompanyId: string } };
 
-export interface WebhookEvent {
+interface WebhookEvent {
   type: WebhookEventType;
   /** What makes the event itself: the same key, reported twice, is one event. */
   key: string;

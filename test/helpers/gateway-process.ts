@@ -40,7 +40,7 @@ export function buildProduction(): void {
   built = true;
 }
 
-export interface ProductionData {
+interface ProductionData {
   dataDir: string;
   /** What the production start runs with on this data: NODE_ENV=production, its database, the test's JWT secret. */
   env: Record<string, string>;

@@ -30,7 +30,7 @@ const PREMIUMS: Partial<Record<Misbehaviour, number>> = { 'absurd-premium': 1.7e
 
 export const HUGE_BYTES = 400 * 1024 * 1024;
 
-export interface PathStats {
+interface PathStats {
   posts: number;
   fetches: number;
   callbacks: number;

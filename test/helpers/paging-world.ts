@@ -5,7 +5,7 @@ import { startGateway, tokenFor, type Gateway } from './gateway';
 
 export const PAGING_STATUSES = [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.CLOSED, TenderStatus.REOPENED];
 
-export interface PagingWorld {
+interface PagingWorld {
   gateway: Gateway;
   world: World;
   broker: string;

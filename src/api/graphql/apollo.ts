@@ -37,7 +37,7 @@ const CLIENT_ERROR_CODES = new Set([
 const APQ_HASH_MISMATCH = { apolloMessage: 'provided sha does not match query', code: 'PERSISTED_QUERY_HASH_MISMATCH' } as const;
 
 /** The GraphQL side of the one error mapping: domain codes become `extensions.code`, the rest is hidden. */
-export const formatGraphQLError =
+const formatGraphQLError =
   (logger: Logger) =>
   (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const shown = formatGraphQLErrorUnmasked(formatted, error, logger);
@@ -169,13 +169,13 @@ function operationCost(schema: GraphQLSchema, limits: OperationLimitsConfig): Ap
  * Static limits on every operation (graphql-armor): depth, aliases, directives and tokens. Introspection is exempt from depth. What an operation may
  * read is limited by `operationCost`.
  */
-export const OPERATION_LIMITS = { maxDepth: 12, maxAliases: 50, maxDirectives: 20, maxTokens: 2000 } as const;
+const OPERATION_LIMITS = { maxDepth: 12, maxAliases: 50, maxDirectives: 20, maxTokens: 2000 } as const;
 
 /** What the parsed documents of GraphQL clients may take, estimated as Apollo does (their JSON's length). */
-export const DOCUMENT_STORE_BYTES = 4 * 2 ** 20;
+const DOCUMENT_STORE_BYTES = 4 * 2 ** 20;
 
 /** The HTTP server that `stop()` drains first: it stops accepting and gives requests in flight `graceMs` to finish. */
-export interface HttpDrain {
+interface HttpDrain {
   httpServer: Server;
   graceMs: number;
 }

@@ -53,7 +53,7 @@ interface Kept {
   nestedVariables: readonly string[];
 }
 
-export interface JitGateway extends Gateway {
+interface JitGateway extends Gateway {
   /** What the compiled documents keep now. */
   kept(): { documents: number; fields: number };
 }
@@ -235,7 +235,7 @@ function writableError(error: GraphQLError): GraphQLError {
  * cannot be handed graphql-js's coerced variables instead (0.8.9 always coerces them again itself), so these
  * documents always run through graphql-js. The schema's own names (fields, arguments, types) are none of these.
  */
-export function usesPrototypeNames(document: DocumentNode): boolean {
+function usesPrototypeNames(document: DocumentNode): boolean {
   let found = false;
   visit(document, {
     Name(node) {

@@ -4,7 +4,7 @@ import { DomainError } from '../../platform/errors/domain-error';
 import { asDomainError } from '../../platform/errors/normalize';
 import type { RequestContext } from '../../access';
 
-export interface PreparedOperation {
+interface PreparedOperation {
   run(context: RequestContext, variables: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 

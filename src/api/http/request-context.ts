@@ -13,7 +13,7 @@ import type { TenderChangeListener } from '../../tenders';
  * Why a request's signal aborted: its answer went out (or could no longer), so work done for it is wasted. A
  * domain error, so that a resolver it stops is not logged as a fault; nobody reads its answer.
  */
-export class RequestEnded extends DomainError {
+class RequestEnded extends DomainError {
   constructor() {
     super('SERVICE_UNAVAILABLE', 'The request ended before the operation did');
     this.name = 'RequestEnded';

@@ -5,9 +5,9 @@ import { DomainError, type ErrorCode } from '../../platform/errors/domain-error'
 import { toProblem } from '../../platform/errors/error-mapping';
 
 /** The request headers must be complete within this time, ms. */
-export const HEADERS_TIMEOUT_MS = 15_000;
+const HEADERS_TIMEOUT_MS = 15_000;
 /** The whole request (headers and body) must be received within this time, ms. */
-export const RECEIVE_TIMEOUT_MS = 60_000;
+const RECEIVE_TIMEOUT_MS = 60_000;
 /**
  * How often Node looks for requests past those times. Its default, 30 s, let a slow client hold a connection up to
  * 45 s instead of 15; looking every second costs a walk over the open connections' list.

@@ -27,7 +27,7 @@ interface Prepared {
 }
 
 /** An asset: a file on disk, or text the gateway makes at start (the OpenAPI document). */
-export type AssetSource = { file: string } | { text: string; type: string };
+type AssetSource = { file: string } | { text: string; type: string };
 
 /**
  * Static files compressed once per process (brotli quality 9 and gzip level 9, on the first request for each, off the

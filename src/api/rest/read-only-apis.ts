@@ -3,7 +3,7 @@ import { DomainError } from '../../platform/errors/domain-error';
 import { sendProblem } from '../http/problem';
 
 /** The two tender read APIs of spec 1 and 4: insurers' and brokers'. */
-export const READ_API_PREFIXES = ['/public/v1', '/api/v1'];
+const READ_API_PREFIXES = ['/public/v1', '/api/v1'];
 
 /** The REST forms of writes integrators need (DESIGN 7): thin shims over GraphQL mutations, outside the read APIs. */
 export const INTEGRATION_PREFIX = '/integration/v1';

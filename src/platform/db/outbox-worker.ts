@@ -48,7 +48,7 @@ export interface Outbox<Leased> {
   nextDue(busy: readonly string[], busyGroups: readonly string[]): Promise<Date | undefined>;
 }
 
-export interface OutboxWorkerLimits {
+interface OutboxWorkerLimits {
   /** Items in hand at once. */
   concurrency: number;
   /** Items in hand for one partner: a slow partner holds some slots, never all of them. */

@@ -8,7 +8,7 @@ const CONCURRENT_READS = 2;
  * Bytes of stored JSON that cost as much as a row. Parsed JSON takes up to about 21 times its text on the heap
  * (16 KiB of `[{},{},…]` took 340 KiB), so 128 bytes of it weigh about what a row with its joined parties does.
  */
-export const JSON_BYTES_PER_ROW = 128;
+const JSON_BYTES_PER_ROW = 128;
 
 /** What reading one row that carries `jsonBytes` of JSON costs: the row, and its JSON by its size. */
 export const rowsOfJson = (jsonBytes: number): number => 1 + Math.ceil(Math.max(0, jsonBytes) / JSON_BYTES_PER_ROW);

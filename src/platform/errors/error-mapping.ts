@@ -18,7 +18,7 @@ export const HTTP_STATUS: Record<ErrorCode, { status: number; title: string }> =
 
 export const BEARER_CHALLENGE = 'Bearer error="invalid_token"';
 
-export interface Problem {
+interface Problem {
   type: string;
   title: string;
   status: number;

@@ -43,7 +43,7 @@ export class PartnerCallFailed extends Error {
   }
 }
 
-export interface PartnerClientOptions {
+interface PartnerClientOptions {
   /** The whole exchange: connecting, sending, the headers and every byte of the body. */
   timeoutMs: number;
   /** Reading stops (and the connection closes) beyond this many bytes. */

@@ -4,7 +4,7 @@
  * webhook receivers. The raw-body screen (src/api/http/json-body.ts) refuses NUL anywhere in a JSON body already.
  */
 // eslint-disable-next-line no-control-regex
-export const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 
 /** The first control character in `text`, as `U+0000`; undefined when there is none. */
 export function controlCharacterIn(text: string): string | undefined {

@@ -45,7 +45,7 @@ const CALLS = 4;
 
 type CheckStepName = 'acknowledgement' | 'callback' | 'quote' | 'idempotency' | 'duplicate-callback';
 
-export interface InsurerCheckStep {
+interface InsurerCheckStep {
   name: CheckStepName;
   passed: boolean;
   /** Not run, because an earlier step it needs failed (`passed` is then false). */

@@ -4,9 +4,9 @@ import type { QuoteOptionView, QuoteRequestView } from '../quote.types';
 import type { Tender } from '../../tenders';
 
 /** Money is shown to the cent: round half away from zero after removing binary noise. */
-export const roundCents = (amount: number): number => (Math.sign(amount) * Math.round(Math.abs(amount) * 100 + 1e-9)) / 100;
+const roundCents = (amount: number): number => (Math.sign(amount) * Math.round(Math.abs(amount) * 100 + 1e-9)) / 100;
 
-export const premiumWithTax = (premium: number, taxRate: number): number => roundCents(premium * (1 + taxRate));
+const premiumWithTax = (premium: number, taxRate: number): number => roundCents(premium * (1 + taxRate));
 
 /** The newest request per insurer: what the proposal compares. */
 function latestPerInsurer(requests: QuoteRequest[]): QuoteRequest[] {

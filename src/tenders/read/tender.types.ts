@@ -43,7 +43,7 @@ export enum SortDirection {
 registerEnumType(SortDirection, { name: 'SortDirection' });
 
 @InputType('TenderSort')
-export class TenderSort {
+class TenderSort {
   @Field(() => TenderSortField)
   field!: TenderSortField;
 

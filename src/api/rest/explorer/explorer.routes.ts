@@ -29,7 +29,7 @@ const DIALOG_SCROLL_LOCK_STYLE = "'sha256-Y/huXlwoYkVyQlxwSVcCi1RCDGDCSVBzDt0hYP
  * eval); fonts and images may also be data: URLs (GraphiQL's stylesheet embeds its fonts and icons); requests go
  * to this host only.
  */
-export const EXPLORER_CSP = [
+const EXPLORER_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   `style-src 'self' ${DIALOG_SCROLL_LOCK_STYLE}`,
@@ -46,21 +46,24 @@ interface Asset {
   file: string;
 }
 
-/** A file of an installed package, under a URL that names its version, so it can be cached for good. */
-function packageAsset(pkg: string, path: string): Asset {
-  const manifest = require.resolve(`${pkg}/package.json`);
-  const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+/**
+ * A file of an installed package (named by its manifest, resolved where the package is listed so the unused-code check
+ * sees it used), under a URL that names its version, so it can be cached for good.
+ */
+function packageAsset(manifest: string, path: string): Asset {
+  const { name: pkg, version } = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; version: string };
   const name = path.split('/').pop() as string;
   return { url: `${EXPLORER_PATH}/assets/${pkg}@${version}/${name}`, file: join(dirname(manifest), path) };
 }
 
+const GRAPHIQL = require.resolve('graphiql/package.json');
 const VENDOR = {
-  react: packageAsset('react', 'umd/react.production.min.js'),
-  reactDom: packageAsset('react-dom', 'umd/react-dom.production.min.js'),
-  graphiql: packageAsset('graphiql', 'graphiql.min.js'),
-  graphiqlMap: packageAsset('graphiql', 'graphiql.min.js.map'),
-  graphiqlCss: packageAsset('graphiql', 'graphiql.min.css'),
-  graphiqlCssMap: packageAsset('graphiql', 'graphiql.min.css.map'),
+  react: packageAsset(require.resolve('react/package.json'), 'umd/react.production.min.js'),
+  reactDom: packageAsset(require.resolve('react-dom/package.json'), 'umd/react-dom.production.min.js'),
+  graphiql: packageAsset(GRAPHIQL, 'graphiql.min.js'),
+  graphiqlMap: packageAsset(GRAPHIQL, 'graphiql.min.js.map'),
+  graphiqlCss: packageAsset(GRAPHIQL, 'graphiql.min.css'),
+  graphiqlCssMap: packageAsset(GRAPHIQL, 'graphiql.min.css.map'),
 };
 
 const PAGE = `<!doctype html>

@@ -113,7 +113,7 @@ const camel = (parts: string[]) =>
   parts.map((part, i) => (i === 0 ? part.toLowerCase() : part[0].toUpperCase() + part.slice(1).toLowerCase())).join('');
 
 /** `GET /public/v1/tenders/{id}` → `getPublicV1TendersById`: stable, unique, and readable in a generated client. */
-export const operationIdOf = (method: string, path: string): string =>
+const operationIdOf = (method: string, path: string): string =>
   camel([
     method,
     ...path

@@ -14,7 +14,7 @@ export const SORT_FIELDS: Record<string, string> = {
 };
 const LIST_PARAMETERS = ['skip', 'limit', 'after', 'sort', 'status', 'line_of_business', 'updated_since'];
 
-export interface TenderListVariables {
+interface TenderListVariables {
   status: string[];
   lineOfBusinessId?: string;
   updatedSince?: string;
@@ -24,7 +24,7 @@ export interface TenderListVariables {
   after?: string;
 }
 
-export interface ParsedListQuery {
+interface ParsedListQuery {
   variables: TenderListVariables;
   /** The envelope's `metadata.sort`: `{"updated_at": -1, "created_at": 1}`, `{}` without `sort`. */
   sortEcho: Record<string, 1 | -1>;
