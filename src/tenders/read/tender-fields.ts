@@ -16,7 +16,7 @@ import { PolicyDocumentationStatus, PolicyDocumentationView } from './policy-doc
  */
 
 /** What the read model reads beside the shown columns: the facts the audience rule and derived fields decide on. */
-export interface TenderFacts {
+interface TenderFacts {
   status: TenderStatus;
   awardedInsurerId: string | null;
   policyNumber: string | null;
@@ -46,19 +46,19 @@ interface FieldOptions {
 }
 
 /** A column of the tender table, under the entity property of the same name. */
-export interface ColumnField<V> extends FieldOptions {
+interface ColumnField<V> extends FieldOptions {
   readonly source: 'column';
   readonly kind: ValueKind<V>;
 }
 
 /** A many-to-one relation of the tender, joined, showing the shape's fields. */
-export interface JoinedField<V> extends FieldOptions {
+interface JoinedField<V> extends FieldOptions {
   readonly source: 'joined';
   readonly shape: Shape<V>;
 }
 
 /** Computed from the tender's facts. */
-export interface DerivedField<V> extends FieldOptions {
+interface DerivedField<V> extends FieldOptions {
   readonly source: 'derived';
   readonly shape: Shape<V>;
   readonly value: (tender: TenderFacts) => V | null;
@@ -105,7 +105,7 @@ function policyDocumentationOf(tender: TenderFacts): PolicyDocumentationView | n
 }
 
 /** Spec 2.1's fields first, in its order, which the REST JSON keeps; additions (`policy_documentation`) after them. */
-export const TENDER_FIELDS = {
+const TENDER_FIELDS = {
   id: column(kinds.id, { spec: '_id' }),
   changesMetadata: column(kinds.statusTimestamps, {
     spec: 'changes_metadata',
