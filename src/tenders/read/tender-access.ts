@@ -32,14 +32,19 @@ export async function findVisibleTender(em: EntityManager, viewer: Viewer, tende
   return tender;
 }
 
-/** A tender as the viewer may see it: every declared field (tender-fields.ts), the withheld ones null when redacted. */
+const DERIVED = TENDER_FIELD_LIST.filter((field) => field.source === 'derived');
+const WITHHELD = TENDER_FIELD_LIST.filter((field) => field.withheld).map((field) => field.name);
+
+/**
+ * A tender as the viewer may see it: every declared field (tender-fields.ts), the withheld ones null when redacted.
+ * The record is copied whole (its facts too, which no GraphQL field shows): a copy keeps the record's fast object
+ * shape, where building the view field by field cost twice as much.
+ */
 export function presentTender(tender: TenderRecord, viewer: Viewer): TenderView {
   const redacted = isRedactedFor(viewer, tender.status, tender.awardedInsurerId);
-  const view: Record<string, unknown> = { redacted };
-  const held = tender as unknown as Record<string, unknown>;
-  for (const field of TENDER_FIELD_LIST) {
-    view[field.name] = redacted && field.withheld ? null : field.source === 'derived' ? field.value(tender) : held[field.name];
-  }
+  const view: Record<string, unknown> = Object.assign<{ redacted: boolean }, object>({ redacted }, tender);
+  for (const field of DERIVED) view[field.name] = field.value(tender);
+  if (redacted) for (const name of WITHHELD) view[name] = null;
   return view as unknown as TenderView;
 }
 
