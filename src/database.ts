@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { MikroORM, type Options } from '@mikro-orm/core';
 import type { Config } from './platform/config';
 import { databaseEngine, ormOptions as engineOptions } from './platform/db/orm-options';
@@ -79,4 +79,34 @@ export async function migrationDrift(config: Pick<Config, 'databaseUrl'>): Promi
       return schemaDrift(orm);
     },
   );
+}
+
+/**
+ * A migration for what the entities describe beyond the migrations (on a fresh database of the configured engine,
+ * so a developer's own data plays no part), written to that engine's migrations folder and added to its index.
+ */
+export async function createMigration(config: Pick<Config, 'databaseUrl'>): Promise<string | undefined> {
+  return withScratchDatabase(
+    config.databaseUrl,
+    (databaseUrl) => openDatabase({ databaseUrl }, { migrate: false }),
+    async (orm) => {
+      await orm.getMigrator().up();
+      const { fileName } = await orm.getMigrator().createMigration();
+      if (!fileName) return undefined;
+      const folder = orm.config.get('migrations').pathTs!;
+      registerMigration(join(folder, 'index.ts'), basename(fileName).replace(/\.ts$/, ''));
+      return join(folder, basename(fileName));
+    },
+  );
+}
+
+/** Adds a migration to an index: its import after the last one, its entry at the end of the list. */
+function registerMigration(indexFile: string, name: string): void {
+  const source = readFileSync(indexFile, 'utf8');
+  const imports = [...source.matchAll(/^import \{ Migration\d+ \} from .*$/gm)];
+  const last = imports[imports.length - 1];
+  const afterImports = last.index + last[0].length;
+  const withImport = `${source.slice(0, afterImports)}\nimport { ${name} } from './${name}';${source.slice(afterImports)}`;
+  const end = withImport.lastIndexOf('];');
+  writeFileSync(indexFile, `${withImport.slice(0, end)}  { name: '${name}', class: ${name} },\n${withImport.slice(end)}`);
 }

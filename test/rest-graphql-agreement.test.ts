@@ -3,7 +3,10 @@ import { Role } from '../src/access';
 import { SeedService, type SeedResult } from '../src/seed/seed.service';
 import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 
-/** The REST names of spec 2.1 as aliases of the GraphQL fields: what the REST shims promise to be. */
+/**
+ * The REST names of spec 2.1 as aliases of the GraphQL fields: what the REST shims promise to be. The REST answer
+ * may carry additions beyond these (the OpenAPI document, which every answer is checked against, names them).
+ */
 const ALIASED = `
   _id: id changes_metadata: changesMetadata created_at: createdAt updated_at: updatedAt product status tax_rate: taxRate
   line_of_business: lineOfBusiness { _id: id name }
@@ -12,6 +15,10 @@ const ALIASED = `
   person_in_charge: personInCharge { _id: id account_id: accountId email first_name: firstName last_name: lastName salutation }
   policy_documentation: policyDocumentation { status policy_number: policyNumber confirmed_at: confirmedAt }
 `;
+
+/** The REST tender's fields that the aliased GraphQL result has. */
+const sharedWith = (rest: Record<string, unknown>, gql: Record<string, unknown>) =>
+  Object.fromEntries(Object.keys(gql).map((key) => [key, rest[key]]));
 
 const REST_SORT: Record<string, string> = { CREATED_AT: 'created_at', UPDATED_AT: 'updated_at', STATUS: 'status', PRODUCT: 'product' };
 
@@ -64,7 +71,8 @@ describe('REST and GraphQL agree', () => {
       );
       expect(gql.body.errors).toBeUndefined();
       expect(rest.body.metadata.count).toBe(String(gql.body.data.tenders.count));
-      expect(rest.body.payload).toEqual(gql.body.data.tenders.items);
+      const items = gql.body.data.tenders.items as Record<string, unknown>[];
+      expect(rest.body.payload.map((tender: Record<string, unknown>, i: number) => sharedWith(tender, items[i] ?? {}))).toEqual(items);
       expect(rest.body.payload.length).toBeGreaterThan(0);
     });
   }
@@ -73,7 +81,9 @@ describe('REST and GraphQL agree', () => {
     const { token } = viewers.insurer;
     const closed = (await getJson(gateway, '/public/v1/tenders/closed?limit=1', token)).body.payload[0];
     const gql = await graphql(gateway, token, `query($id: ID!) { tender(id: $id) { ${ALIASED} } }`, { id: closed._id });
-    expect((await getJson(gateway, `/public/v1/tenders/${closed._id}`, token)).body).toEqual(gql.body.data.tender);
+    expect(sharedWith((await getJson(gateway, `/public/v1/tenders/${closed._id}`, token)).body, gql.body.data.tender)).toEqual(
+      gql.body.data.tender,
+    );
     expect(closed.customer).toBeNull();
   });
 });

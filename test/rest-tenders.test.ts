@@ -78,25 +78,25 @@ describe('REST tender lists', () => {
     },
   );
 
-  it('shows every field of spec 2.1 with REST names and millisecond UTC timestamps', async () => {
+  it('shows every field of spec 2.1 with REST names, in its order, and millisecond UTC timestamps', async () => {
     const { body } = await getJson(gateway, '/api/v1/tenders?limit=1', broker);
     const [tender] = body.payload;
-    expect(Object.keys(tender).sort()).toEqual(
-      [
-        '_id',
-        'broker_company',
-        'changes_metadata',
-        'created_at',
-        'customer',
-        'line_of_business',
-        'person_in_charge',
-        'policy_documentation',
-        'product',
-        'status',
-        'tax_rate',
-        'updated_at',
-      ].sort(),
-    );
+    const spec = [
+      '_id',
+      'changes_metadata',
+      'created_at',
+      'updated_at',
+      'product',
+      'status',
+      'tax_rate',
+      'line_of_business',
+      'customer',
+      'broker_company',
+      'person_in_charge',
+    ];
+    // Additions (documented in the OpenAPI document, which every answer is checked against) follow the spec's fields.
+    expect(Object.keys(tender).slice(0, spec.length)).toEqual(spec);
+    expect(Object.keys(tender)).toContain('policy_documentation');
     expect(tender.created_at).toMatch(ISO_MS);
     expect(tender.updated_at).toMatch(ISO_MS);
     expect(tender.changes_metadata.status_changed_to_quotes_available).toMatch(ISO_MS);

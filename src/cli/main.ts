@@ -8,7 +8,7 @@ import { type ApiClient, ApiClientService } from '../auth';
 import { ROLES, type Role } from '../access';
 import { loadConfig } from '../platform/config';
 import { databaseEngine } from '../platform/db/orm-options';
-import { migrationDrift, openDatabase } from '../database';
+import { createMigration, migrationDrift, openDatabase } from '../database';
 import { DomainError } from '../platform/errors/domain-error';
 import { schemaSdl } from '../api/graphql/schema';
 import { openApiDocument } from '../api/rest/openapi/openapi-document';
@@ -119,15 +119,12 @@ program
 
 program
   .command('db:migration:create')
-  .description('generate a migration from the difference between the entities and the database (developers)')
+  .description(
+    "generate the configured engine's migration for what the entities describe beyond the migrations, and add it to that engine's index (developers; run once per engine)",
+  )
   .action(async () => {
-    const orm = await openDatabase(loadConfig(), { migrate: false });
-    try {
-      const result = await orm.getMigrator().createMigration();
-      console.log(result.fileName ? `created ${result.fileName}: add it to the migrations index` : 'no changes');
-    } finally {
-      await orm.close();
-    }
+    const created = await createMigration(loadConfig());
+    console.log(created ? `created ${created} and added it to the migrations index` : 'no changes');
   });
 
 program

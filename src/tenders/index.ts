@@ -11,6 +11,8 @@ export { audiencesOfTender, isRedactedFor, visibilityOf, type TenderFacts, type 
 export { findVisibleTender, presentTenderEntity, visibleTenders } from './read/tender-access';
 export { TenderResolver } from './read/tender.resolver';
 export { TenderView } from './read/tender.types';
+// the tender's representation, declared once: the REST JSON and the OpenAPI schemas are derived from it
+export { TENDER_FIELD_LIST, type NestedField, type Shape, type TenderField } from './read/tender-fields';
 // creation/: creating a tender
 export { TenderCreationResolver } from './creation/tender-creation.resolver';
 // lifecycle/: the transitions, and the listeners other features attach to them

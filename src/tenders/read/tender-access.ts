@@ -3,10 +3,10 @@ import { scopeOf, sees, type Viewer } from '../../access';
 import { isRedactedFor, tendersCountedFor, tendersVisibleTo } from '../tender-audience';
 import { notFound } from '../../platform/errors/domain-error';
 import { Tender } from '../tender.entity';
-import { TenderStatus } from '../tender-status';
 import type { TenderHistoryEntry } from '../tender-history-entry.entity';
-import { countInvitations, countTenders, recordOfEntity, type TenderRecord } from './tender-record';
-import { PolicyDocumentationStatus, type PolicyDocumentationView, type TenderHistoryEntryView, type TenderView } from './tender.types';
+import { countInvitations, countTenders, recordOfEntity } from './tender-record';
+import { TENDER_FIELD_LIST, type TenderRecord } from './tender-fields';
+import type { TenderHistoryEntryView, TenderView } from './tender.types';
 
 /**
  * Which tenders a viewer may see and which of their fields: the tender's audience rule (../tender-audience.ts).
@@ -32,35 +32,24 @@ export async function findVisibleTender(em: EntityManager, viewer: Viewer, tende
   return tender;
 }
 
+const DERIVED = TENDER_FIELD_LIST.filter((field) => field.source === 'derived');
+const WITHHELD = TENDER_FIELD_LIST.filter((field) => field.withheld).map((field) => field.name);
+
+/**
+ * A tender as the viewer may see it: every declared field (tender-fields.ts), the withheld ones null when redacted.
+ * The record is copied whole (its facts too, which no GraphQL field shows): a copy keeps the record's fast object
+ * shape, where building the view field by field cost twice as much.
+ */
 export function presentTender(tender: TenderRecord, viewer: Viewer): TenderView {
   const redacted = isRedactedFor(viewer, tender.status, tender.awardedInsurerId);
-  return {
-    id: tender.id,
-    status: tender.status,
-    product: tender.product,
-    lineOfBusiness: tender.lineOfBusiness,
-    createdAt: tender.createdAt,
-    updatedAt: tender.updatedAt,
-    changesMetadata: tender.changesMetadata,
-    redacted,
-    taxRate: redacted ? null : tender.taxRate,
-    customer: redacted ? null : tender.customer,
-    brokerCompany: redacted ? null : tender.brokerCompany,
-    personInCharge: redacted ? null : tender.personInCharge,
-    policyDocumentation: redacted || tender.status !== TenderStatus.SUCCESSFUL ? null : policyDocumentation(tender),
-  };
+  const view: Record<string, unknown> = Object.assign<{ redacted: boolean }, object>({ redacted }, tender);
+  for (const field of DERIVED) view[field.name] = field.value(tender);
+  if (redacted) for (const name of WITHHELD) view[name] = null;
+  return view as unknown as TenderView;
 }
 
 /** A tender another feature has just changed (ordered cover), as the viewer may now see it. */
 export const presentTenderEntity = (tender: Tender, viewer: Viewer): TenderView => presentTender(recordOfEntity(tender), viewer);
-
-function policyDocumentation(tender: TenderRecord): PolicyDocumentationView {
-  return {
-    status: tender.policyNumber ? PolicyDocumentationStatus.CONFIRMED : PolicyDocumentationStatus.PENDING,
-    policyNumber: tender.policyNumber,
-    confirmedAt: tender.policyConfirmedAt,
-  };
-}
 
 /** History: in full for brokers, internal users and analysts; insurers see no actors, and none of a withheld tender. */
 export function presentHistory(entries: TenderHistoryEntry[], redacted: boolean, viewer: Viewer): TenderHistoryEntryView[] {

@@ -2,7 +2,8 @@ import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/core'
 import type { Viewer } from '../../access';
 import { badInput, notFound } from '../../platform/errors/domain-error';
 import { Tender } from '../tender.entity';
-import { findTenderRecords, type TenderRecord } from './tender-record';
+import { findTenderRecords } from './tender-record';
+import type { TenderRecord } from './tender-fields';
 import { afterPosition, cursorAfter, positionOf, positionOfRecord, signatureOf, type OrderKey, type Position } from './tender-cursor';
 import { keepPositions, nearestKept } from './kept-positions';
 import { ALL_STATUSES } from '../tender-status';

@@ -1,37 +1,17 @@
 import {
-  ReferenceKind,
   raw,
   type EntityManager,
+  type EntityMetadata,
   type FilterQuery,
   type MetadataStorage,
   type QueryOrderMap,
   type RawQueryFragment,
 } from '@mikro-orm/core';
 import type { QBFilterQuery, EntityManager as SqlEntityManager } from '@mikro-orm/knex';
-import type { Address, BrokerCompany, Customer, Person } from '../../parties';
-import type { LineOfBusiness } from '../line-of-business.entity';
 import { Tender } from '../tender.entity';
 import { TenderInvitation } from '../tender-invitation.entity';
-import { dateOfColumn, jsonOfColumn } from '../../platform/db/column-values';
-import type { TenderStatus } from '../tender-status';
-
-/** What a tender representation shows, as plain data: read with its relations in one query, without hydration. */
-export interface TenderRecord {
-  id: string;
-  status: TenderStatus;
-  product: string;
-  taxRate: number;
-  lineOfBusiness: LineOfBusiness;
-  customer: Customer;
-  brokerCompany: BrokerCompany;
-  personInCharge: Person;
-  awardedInsurerId: string | null;
-  policyNumber: string | null;
-  policyConfirmedAt: Date | null;
-  changesMetadata: Record<string, string>;
-  createdAt: Date;
-  updatedAt: Date;
-}
+import { dateOfColumn } from '../../platform/db/column-values';
+import { TENDER_FIELD_LIST, type Shape, type TenderRecord } from './tender-fields';
 
 interface TenderRecordQuery {
   where: FilterQuery<Tender>;
@@ -40,67 +20,99 @@ interface TenderRecordQuery {
 
 type Row = Record<string, unknown>;
 
-/** The entities a tender representation reads, by the alias the query gives them, and the properties it shows. */
-const SHOWN = {
-  t: {
-    entity: 'Tender',
-    properties: [
-      'id',
-      'status',
-      'product',
-      'taxRate',
-      'awardedInsurer',
-      'policyNumber',
-      'policyConfirmedAt',
-      'changesMetadata',
-      'createdAt',
-      'updatedAt',
-    ],
-  },
-  l: { entity: 'LineOfBusiness', properties: ['id', 'name'] },
-  c: { entity: 'Customer', properties: ['id', 'companyId', 'name', 'address'] },
-  b: { entity: 'BrokerCompany', properties: ['id', 'companyId', 'email', 'name', 'address'] },
-  p: { entity: 'Person', properties: ['id', 'accountId', 'email', 'firstName', 'lastName', 'salutation'] },
-} as const;
-
-/** Where each shown property is in a result row: `<alias>_<property>`, an embedded object by its parts. */
+/** Where each value is in a result row, and how it reads back into the record. */
 interface ReadModel {
   columns: RawQueryFragment;
-  customerAddress: readonly { key: string; part: string }[];
-  brokerAddress: readonly { key: string; part: string }[];
+  joins: readonly { property: string; alias: string }[];
+  read(row: Row): TenderRecord;
 }
+
+type Reader = (row: Row, into: Record<string, unknown>) => void;
 
 const readModels = new WeakMap<MetadataStorage, ReadModel>();
 
 /**
- * Every column the representation needs, from the entity metadata, each under a unique name in the result
- * row: built once, so no request resolves the names against the metadata again (the query builder would, for
- * each of the 37 columns, on every request).
+ * Every column the representation needs (tender-fields.ts), from the entity metadata, each under a unique name in
+ * the result row, and a reader per value: built once, so no request resolves the names against the metadata again
+ * (the query builder would, for each of the 37 columns, on every request).
  */
 function readModelOf(metadata: MetadataStorage): ReadModel {
   let model = readModels.get(metadata);
   if (model) return model;
   const columns: string[] = [];
-  const embedded = new Map<string, { key: string; part: string }[]>();
-  for (const [alias, { entity, properties }] of Object.entries(SHOWN)) {
-    const meta = metadata.get(entity);
-    for (const name of properties as readonly string[]) {
-      const property = meta.properties[name];
-      if (property.kind === ReferenceKind.EMBEDDED) {
-        const parts = Object.values(meta.properties).filter((part) => part.embedded?.[0] === name);
-        embedded.set(
-          `${alias}_${name}`,
-          parts.map((part) => ({ key: `${alias}_${part.name}`, part: part.embedded![1] })),
-        );
-        for (const part of parts) columns.push(`${alias}.${part.fieldNames[0]} as "${alias}_${part.name}"`);
-      } else {
-        columns.push(`${alias}.${property.fieldNames[0]} as "${alias}_${name}"`);
-      }
+  const readers: Reader[] = [];
+  const joins: { property: string; alias: string }[] = [];
+  const tender = metadata.get(Tender.name);
+  const select = (alias: string, meta: EntityMetadata, property: string): string => {
+    const key = `${alias}_${property}`;
+    columns.push(`${alias}.${meta.properties[property].fieldNames[0]} as "${key}"`);
+    return key;
+  };
+  for (const field of TENDER_FIELD_LIST) {
+    if (field.source === 'column') {
+      const key = select('t', tender, field.name);
+      const read = field.kind.read;
+      readers.push((row, into) => (into[field.name] = row[key] === null || row[key] === undefined ? null : read(row[key])));
+    } else if (field.source === 'joined') {
+      const alias = `j${joins.length}`;
+      joins.push({ property: field.name, alias });
+      const readShape = shapeReader(alias, metadata.get(tender.properties[field.name].type), field.shape, select);
+      readers.push((row, into) => (into[field.name] = readShape(row)));
     }
   }
-  model = { columns: raw(columns.join(', ')), customerAddress: embedded.get('c_address')!, brokerAddress: embedded.get('b_address')! };
+  const awardedInsurer = select('t', tender, 'awardedInsurer');
+  const policyNumber = select('t', tender, 'policyNumber');
+  const policyConfirmedAt = select('t', tender, 'policyConfirmedAt');
+  readers.push((row, into) => {
+    into.awardedInsurerId = row[awardedInsurer] ?? null;
+    into.policyNumber = row[policyNumber] ?? null;
+    into.policyConfirmedAt =
+      row[policyConfirmedAt] === null || row[policyConfirmedAt] === undefined ? null : dateOfColumn(row[policyConfirmedAt]);
+  });
+  model = {
+    columns: raw(columns.join(', ')),
+    joins,
+    read(row) {
+      const record: Record<string, unknown> = {};
+      for (const read of readers) read(row, record);
+      return record as unknown as TenderRecord;
+    },
+  };
   readModels.set(metadata, model);
   return model;
+}
+
+/** A joined entity's shown fields, an embedded object (an address) by its flattened parts. */
+function shapeReader(
+  alias: string,
+  meta: EntityMetadata,
+  shape: Shape<unknown>,
+  select: (alias: string, meta: EntityMetadata, property: string) => string,
+): (row: Row) => unknown {
+  const parts: { name: string; read: (row: Row) => unknown }[] = [];
+  for (const [name, nested] of Object.entries(shape.fields)) {
+    if ('fields' in nested.kind) {
+      const embedded = Object.values(meta.properties).filter((part) => part.embedded?.[0] === name);
+      const keys = embedded.map((part) => ({ key: select(alias, meta, part.name), part: part.embedded![1] }));
+      parts.push({
+        name,
+        read: (row) => {
+          const value: Record<string, unknown> = {};
+          for (const { key, part } of keys) value[part] = row[key];
+          return value;
+        },
+      });
+    } else {
+      const key = select(alias, meta, name);
+      const read = nested.kind.read;
+      parts.push({ name, read: (row) => (row[key] === null || row[key] === undefined ? null : read(row[key])) });
+    }
+  }
+  return (row) => {
+    const value: Record<string, unknown> = {};
+    for (const part of parts) value[part.name] = part.read(row);
+    return value;
+  };
 }
 
 /**
@@ -123,17 +135,12 @@ export async function findTenderRecords(em: EntityManager, { where, page }: Tend
     filter = { id: { $in: ids.getKnexQuery() } };
   }
   const model = readModelOf(em.getMetadata());
-  const qb = sqlEm
-    .createQueryBuilder(Tender, 't')
-    .select(model.columns)
-    .join('t.lineOfBusiness', 'l')
-    .join('t.customer', 'c')
-    .join('t.brokerCompany', 'b')
-    .join('t.personInCharge', 'p')
-    .where(filter);
+  const qb = sqlEm.createQueryBuilder(Tender, 't').select(model.columns);
+  for (const { property, alias } of model.joins) qb.join(`t.${property}`, alias);
+  qb.where(filter);
   if (page) qb.orderBy(page.orderBy);
   const rows = await qb.execute<Row[]>('all', false);
-  return rows.map((row) => toRecord(row, model));
+  return rows.map((row) => model.read(row));
 }
 
 /** Through the query builder: `em.count` spends more CPU on the same statement (docs/benchmark.md). */
@@ -158,66 +165,12 @@ export async function countInvitations(em: EntityManager, insurerId: string): Pr
 
 /** The same shape from a loaded entity (after a change, whose result the mutation returns). */
 export function recordOfEntity(tender: Tender): TenderRecord {
-  return {
-    id: tender.id,
-    status: tender.status,
-    product: tender.product,
-    taxRate: tender.taxRate,
-    lineOfBusiness: tender.lineOfBusiness,
-    customer: tender.customer,
-    brokerCompany: tender.brokerCompany,
-    personInCharge: tender.personInCharge,
+  const record: Record<string, unknown> = {
     awardedInsurerId: tender.awardedInsurer?.id ?? null,
     policyNumber: tender.policyNumber ?? null,
     policyConfirmedAt: tender.policyConfirmedAt ?? null,
-    changesMetadata: tender.changesMetadata,
-    createdAt: tender.createdAt,
-    updatedAt: tender.updatedAt,
   };
-}
-
-function toRecord(row: Row, model: ReadModel): TenderRecord {
-  // Plain reads by the result row's names: this runs for every tender of every page.
-  const policyConfirmedAt = row.t_policyConfirmedAt;
-  const changesMetadata = row.t_changesMetadata;
-  return {
-    id: row.t_id as string,
-    status: row.t_status as TenderStatus,
-    product: row.t_product as string,
-    taxRate: Number(row.t_taxRate),
-    lineOfBusiness: { id: row.l_id as string, name: row.l_name as string },
-    customer: {
-      id: row.c_id as string,
-      companyId: row.c_companyId as string,
-      name: row.c_name as string,
-      address: addressOf(row, model.customerAddress),
-    },
-    brokerCompany: {
-      id: row.b_id as string,
-      companyId: row.b_companyId as string,
-      email: row.b_email as string,
-      name: row.b_name as string,
-      address: addressOf(row, model.brokerAddress),
-    },
-    personInCharge: {
-      id: row.p_id as string,
-      accountId: row.p_accountId as string,
-      email: row.p_email as string,
-      firstName: row.p_firstName as string,
-      lastName: row.p_lastName as string,
-      salutation: row.p_salutation as string,
-    },
-    awardedInsurerId: (row.t_awardedInsurer as string | null) ?? null,
-    policyNumber: (row.t_policyNumber as string | null) ?? null,
-    policyConfirmedAt: policyConfirmedAt === null || policyConfirmedAt === undefined ? null : dateOfColumn(policyConfirmedAt),
-    changesMetadata: jsonOfColumn<Record<string, string>>(changesMetadata),
-    createdAt: dateOfColumn(row.t_createdAt),
-    updatedAt: dateOfColumn(row.t_updatedAt),
-  };
-}
-
-function addressOf(row: Row, parts: readonly { key: string; part: string }[]): Address {
-  const address: Record<string, unknown> = {};
-  for (const { key, part } of parts) address[part] = row[key];
-  return address as unknown as Address;
+  const properties = tender as unknown as Record<string, unknown>;
+  for (const field of TENDER_FIELD_LIST) if (field.source !== 'derived') record[field.name] = properties[field.name] ?? null;
+  return record as unknown as TenderRecord;
 }

@@ -2,7 +2,7 @@ import { rolesFor } from '../../../access';
 import { TokenRequestBody } from '../../../auth';
 import { Cursor, EmptyBody, LIMITS, Timestamp } from '../../../platform/validation/rules';
 import { QuoteCallbackBody } from '../../../quotes';
-import { ALL_STATUSES, LineOfBusinessId, PolicyDocumentationBody } from '../../../tenders';
+import { LineOfBusinessId, PolicyDocumentationBody } from '../../../tenders';
 import { CALLBACK_PATH } from '../quote-callback.routes';
 import {
   bearerErrors,
@@ -21,6 +21,7 @@ import {
 } from './openapi-parts';
 import { SORT_FIELDS } from '../tenders/tender-query-params';
 import { webhookEvents, webhookPaths, webhookSchemas } from './webhook-openapi';
+import { tenderSchemas } from './tender-schemas';
 import { ITEM_ROUTES, LIST_ROUTES, POLICY_DOCUMENTATION_ROUTE } from '../tenders/tender.routes';
 
 /**
@@ -93,19 +94,6 @@ function itemOperation(roles: string) {
   };
 }
 
-const addressSchema = {
-  type: 'object',
-  required: ['street', 'house_number', 'zip', 'city', 'country'],
-  additionalProperties: false,
-  properties: {
-    street: { type: 'string' },
-    house_number: { type: 'string' },
-    zip: { type: 'string' },
-    city: { type: 'string' },
-    country: { type: 'string', description: 'Two-letter country code, or empty.', pattern: '^([A-Z]{2})?$' },
-  },
-};
-
 export const openApiDocument = withConventions({
   openapi: '3.1.0',
   info: {
@@ -149,93 +137,7 @@ export const openApiDocument = withConventions({
           },
         },
       },
-      Address: addressSchema,
-      LineOfBusiness: {
-        type: 'object',
-        required: ['_id', 'name'],
-        additionalProperties: false,
-        properties: { _id: id, name: { type: 'string' } },
-      },
-      Customer: {
-        type: 'object',
-        required: ['_id', 'address', 'company_id', 'name'],
-        additionalProperties: false,
-        properties: { _id: id, address: ref('Address'), company_id: id, name: { type: 'string' } },
-      },
-      BrokerCompany: {
-        type: 'object',
-        required: ['_id', 'address', 'company_id', 'email', 'name'],
-        additionalProperties: false,
-        properties: {
-          _id: id,
-          address: ref('Address'),
-          company_id: id,
-          email: { type: 'string' },
-          name: { type: 'string' },
-        },
-      },
-      Person: {
-        type: 'object',
-        required: ['_id', 'account_id', 'email', 'first_name', 'last_name', 'salutation'],
-        additionalProperties: false,
-        properties: {
-          _id: id,
-          account_id: id,
-          email: { type: 'string' },
-          first_name: { type: 'string' },
-          last_name: { type: 'string' },
-          salutation: { type: 'string' },
-        },
-      },
-      PolicyDocumentation: {
-        type: 'object',
-        required: ['status', 'policy_number', 'confirmed_at'],
-        additionalProperties: false,
-        properties: {
-          status: { enum: ['PENDING', 'CONFIRMED'] },
-          policy_number: nullable({ type: 'string' }),
-          confirmed_at: nullable(timestamp),
-        },
-      },
-      Tender: {
-        type: 'object',
-        description:
-          'Spec 2.1. For an insurer, a CLOSED tender and a SUCCESSFUL one another insurer won keep only _id, status, product, line_of_business, created_at, updated_at and changes_metadata; the other fields are null.',
-        required: [
-          '_id',
-          'changes_metadata',
-          'created_at',
-          'updated_at',
-          'product',
-          'status',
-          'tax_rate',
-          'line_of_business',
-          'customer',
-          'broker_company',
-          'person_in_charge',
-          'policy_documentation',
-        ],
-        additionalProperties: false,
-        properties: {
-          _id: id,
-          changes_metadata: {
-            type: 'object',
-            description: 'status_changed_to_<status> for every status the tender has entered.',
-            propertyNames: { pattern: '^status_changed_to_[a-z_]+$' },
-            additionalProperties: timestamp,
-          },
-          created_at: timestamp,
-          updated_at: timestamp,
-          product: { type: 'string', examples: ['Cyber Protect'] },
-          status: { enum: [...ALL_STATUSES], examples: ['QUOTES_AVAILABLE'] },
-          tax_rate: nullable({ type: 'number', examples: [0.19] }),
-          line_of_business: ref('LineOfBusiness'),
-          customer: nullable(ref('Customer')),
-          broker_company: nullable(ref('BrokerCompany')),
-          person_in_charge: nullable(ref('Person')),
-          policy_documentation: nullable(ref('PolicyDocumentation')),
-        },
-      },
+      ...tenderSchemas(),
       TenderList: listOf(ref('Tender'), {
         sort: { type: 'object', additionalProperties: { enum: [1, -1] }, examples: [{ updated_at: -1, created_at: 1 }] },
         next: {

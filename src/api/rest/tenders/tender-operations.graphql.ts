@@ -1,58 +1,25 @@
-/**
- * The GraphQL operations behind the REST tender routes. Aliases produce the REST field names of spec 2.1,
- * so the representation has exactly one source: the GraphQL schema and its resolvers.
- */
-const REST_TENDER = /* GraphQL */ `
-  fragment RestAddress on Address {
-    street
-    house_number: houseNumber
-    zip
-    city
-    country
-  }
+import { TENDER_FIELD_LIST, type Shape } from '../../../tenders';
 
+/** `_id: id`: a field under its name in the specification, when that differs from its GraphQL name. */
+const aliased = (name: string, spec: string) => (spec === name ? name : `${spec}: ${name}`);
+
+function selectionOf(shape: Shape<unknown>): string {
+  const fields = Object.entries(shape.fields).map(([name, field]) =>
+    'fields' in field.kind ? `${aliased(name, field.spec)} { ${selectionOf(field.kind)} }` : aliased(name, field.spec),
+  );
+  return fields.join(' ');
+}
+
+/**
+ * The GraphQL operations behind the REST tender routes. Aliases produce the REST field names of spec 2.1, in the
+ * order of the tender's declaration (src/tenders/read/tender-fields.ts), so the representation has exactly one
+ * source: that declaration, served by the GraphQL schema and its resolvers.
+ */
+const REST_TENDER = `
   fragment RestTender on Tender {
-    _id: id
-    changes_metadata: changesMetadata
-    created_at: createdAt
-    updated_at: updatedAt
-    product
-    status
-    tax_rate: taxRate
-    line_of_business: lineOfBusiness {
-      _id: id
-      name
-    }
-    customer {
-      _id: id
-      address {
-        ...RestAddress
-      }
-      company_id: companyId
-      name
-    }
-    broker_company: brokerCompany {
-      _id: id
-      address {
-        ...RestAddress
-      }
-      company_id: companyId
-      email
-      name
-    }
-    person_in_charge: personInCharge {
-      _id: id
-      account_id: accountId
-      email
-      first_name: firstName
-      last_name: lastName
-      salutation
-    }
-    policy_documentation: policyDocumentation {
-      status
-      policy_number: policyNumber
-      confirmed_at: confirmedAt
-    }
+    ${TENDER_FIELD_LIST.map((field) =>
+      field.source === 'column' ? aliased(field.name, field.spec) : `${aliased(field.name, field.spec)} { ${selectionOf(field.shape)} }`,
+    ).join('\n    ')}
   }
 `;
 

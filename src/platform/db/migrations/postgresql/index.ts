@@ -12,7 +12,7 @@ import { Migration20261123021026 } from './Migration20261123021026';
 import { Migration20261125192043 } from './Migration20261125192043';
 import { Migration20261125194500 } from './Migration20261125194500';
 
-/** Every migration in order; a new one is generated with `npm run cli -- db:migration:create` and added here. */
+/** Every migration in order; `npm run cli -- db:migration:create` generates a new one and adds it here. */
 export const postgresqlMigrations: MigrationObject[] = [
   { name: 'Migration20261122005416', class: Migration20261122005416 },
   { name: 'Migration20261122011428', class: Migration20261122011428 },

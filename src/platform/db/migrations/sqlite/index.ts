@@ -13,7 +13,7 @@ import { Migration20261123021021 } from './Migration20261123021021';
 import { Migration20261125192034 } from './Migration20261125192034';
 import { Migration20261125194501 } from './Migration20261125194501';
 
-/** Every migration in order; a new one is generated with `npm run cli -- db:migration:create` and added here. */
+/** Every migration in order; `npm run cli -- db:migration:create` generates a new one and adds it here. */
 export const sqliteMigrations: MigrationObject[] = [
   { name: 'Migration20261121233219', class: Migration20261121233219 },
   { name: 'Migration20261121235422', class: Migration20261121235422 },

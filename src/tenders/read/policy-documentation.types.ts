@@ -1,0 +1,23 @@
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { TimestampScalar } from '../../platform/validation/timestamp';
+
+export enum PolicyDocumentationStatus {
+  PENDING = 'PENDING',
+  CONFIRMED = 'CONFIRMED',
+}
+registerEnumType(PolicyDocumentationStatus, { name: 'PolicyDocumentationStatus' });
+
+@ObjectType('PolicyDocumentation', {
+  simpleResolvers: true,
+  description: 'Of a SUCCESSFUL tender: PENDING until the winning insurer confirms it.',
+})
+export class PolicyDocumentationView {
+  @Field(() => PolicyDocumentationStatus)
+  status!: PolicyDocumentationStatus;
+
+  @Field(() => String, { nullable: true })
+  policyNumber!: string | null;
+
+  @Field(() => TimestampScalar, { nullable: true })
+  confirmedAt!: Date | null;
+}

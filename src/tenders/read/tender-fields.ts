@@ -1,0 +1,182 @@
+import { Address, BrokerCompany, Customer, Person } from '../../parties';
+import { LineOfBusiness } from '../line-of-business.entity';
+import { TenderStatus } from '../tender-status';
+import { kinds, type ValueKind } from './field-kinds';
+import { PolicyDocumentationStatus, PolicyDocumentationView } from './policy-documentation.types';
+
+/**
+ * The tender's representation, declared once. Each field names its GraphQL name (the key), its name in spec 2.1
+ * (`spec`), its type (`kind`, or the `shape` of an object), whether it may be null (`optional`) and whether it is
+ * withheld (null) from a viewer the tender's details are kept from for data privacy (`withheld`). The REST JSON
+ * (names and order), the GraphQL Tender type, the OpenAPI schemas, the read model's columns and the redaction are
+ * all derived from it; webhook payloads name the tender by its id and status only, so they need nothing from it.
+ *
+ * Adding an optional field that creation does not set: declare it here, add the entity property and the two
+ * engines' migrations (docs/architecture.md, "Adding a tender field").
+ */
+
+/** What the read model reads beside the shown columns: the facts the audience rule and derived fields decide on. */
+interface TenderFacts {
+  status: TenderStatus;
+  awardedInsurerId: string | null;
+  policyNumber: string | null;
+  policyConfirmedAt: Date | null;
+}
+
+/** A field of a nested object: its name in the specification and its type (a value, or an embedded object). */
+export interface NestedField {
+  readonly spec: string;
+  readonly kind: ValueKind<unknown> | Shape<unknown>;
+  readonly optional?: boolean;
+}
+
+/** An object the representation nests: its GraphQL type (also the OpenAPI component's name) and the fields shown. */
+export interface Shape<V> {
+  readonly name: string;
+  readonly graphql: () => abstract new (...args: never[]) => V;
+  readonly fields: Readonly<Record<string, NestedField>>;
+}
+
+interface FieldOptions {
+  readonly spec: string;
+  readonly withheld?: boolean;
+  readonly optional?: boolean;
+  readonly description?: string;
+  readonly example?: unknown;
+}
+
+/** A column of the tender table, under the entity property of the same name. */
+interface ColumnField<V> extends FieldOptions {
+  readonly source: 'column';
+  readonly kind: ValueKind<V>;
+}
+
+/** A many-to-one relation of the tender, joined, showing the shape's fields. */
+interface JoinedField<V> extends FieldOptions {
+  readonly source: 'joined';
+  readonly shape: Shape<V>;
+}
+
+/** Computed from the tender's facts. */
+interface DerivedField<V> extends FieldOptions {
+  readonly source: 'derived';
+  readonly shape: Shape<V>;
+  readonly value: (tender: TenderFacts) => V | null;
+}
+
+export type TenderField = ColumnField<unknown> | JoinedField<unknown> | DerivedField<unknown>;
+
+const shape = <V>(name: string, graphql: () => abstract new (...args: never[]) => V, fields: Record<string, NestedField>): Shape<V> => ({
+  name,
+  graphql,
+  fields,
+});
+const column = <V, const O extends FieldOptions>(kind: ValueKind<V>, options: O) => ({ source: 'column' as const, kind, ...options });
+const joined = <V, const O extends FieldOptions>(of: Shape<V>, options: O) => ({ source: 'joined' as const, shape: of, ...options });
+const derived = <V, const O extends FieldOptions>(of: Shape<V>, value: (tender: TenderFacts) => V | null, options: O) => ({
+  source: 'derived' as const,
+  shape: of,
+  value,
+  optional: true as const,
+  ...options,
+});
+
+const ADDRESS = shape('Address', () => Address, {
+  street: { spec: 'street', kind: kinds.text },
+  houseNumber: { spec: 'house_number', kind: kinds.text },
+  zip: { spec: 'zip', kind: kinds.text },
+  city: { spec: 'city', kind: kinds.text },
+  country: { spec: 'country', kind: kinds.countryCode },
+});
+
+const policyDocumentationStatus: ValueKind<PolicyDocumentationStatus> = {
+  graphql: () => PolicyDocumentationStatus,
+  schema: { enum: Object.values(PolicyDocumentationStatus) },
+  read: (column) => column as PolicyDocumentationStatus,
+};
+
+function policyDocumentationOf(tender: TenderFacts): PolicyDocumentationView | null {
+  if (tender.status !== TenderStatus.SUCCESSFUL) return null;
+  return {
+    status: tender.policyNumber ? PolicyDocumentationStatus.CONFIRMED : PolicyDocumentationStatus.PENDING,
+    policyNumber: tender.policyNumber,
+    confirmedAt: tender.policyConfirmedAt,
+  };
+}
+
+/** Spec 2.1's fields first, in its order, which the REST JSON keeps; additions (`policy_documentation`) after them. */
+const TENDER_FIELDS = {
+  id: column(kinds.id, { spec: '_id' }),
+  changesMetadata: column(kinds.statusTimestamps, {
+    spec: 'changes_metadata',
+    description: 'status_changed_to_<status> → ISO 8601 timestamp, one key per status the tender has entered.',
+  }),
+  createdAt: column(kinds.timestamp, { spec: 'created_at' }),
+  updatedAt: column(kinds.timestamp, { spec: 'updated_at' }),
+  product: column(kinds.text, { spec: 'product', example: 'Cyber Protect' }),
+  status: column(kinds.status, { spec: 'status' }),
+  taxRate: column(kinds.decimal, { spec: 'tax_rate', withheld: true, example: 0.19 }),
+  lineOfBusiness: joined(
+    shape('LineOfBusiness', () => LineOfBusiness, { id: { spec: '_id', kind: kinds.id }, name: { spec: 'name', kind: kinds.text } }),
+    { spec: 'line_of_business' },
+  ),
+  customer: joined(
+    shape('Customer', () => Customer, {
+      id: { spec: '_id', kind: kinds.id },
+      address: { spec: 'address', kind: ADDRESS },
+      companyId: { spec: 'company_id', kind: kinds.id },
+      name: { spec: 'name', kind: kinds.text },
+    }),
+    { spec: 'customer', withheld: true },
+  ),
+  brokerCompany: joined(
+    shape('BrokerCompany', () => BrokerCompany, {
+      id: { spec: '_id', kind: kinds.id },
+      address: { spec: 'address', kind: ADDRESS },
+      companyId: { spec: 'company_id', kind: kinds.id },
+      email: { spec: 'email', kind: kinds.text },
+      name: { spec: 'name', kind: kinds.text },
+    }),
+    { spec: 'broker_company', withheld: true },
+  ),
+  personInCharge: joined(
+    shape('Person', () => Person, {
+      id: { spec: '_id', kind: kinds.id },
+      accountId: { spec: 'account_id', kind: kinds.id },
+      email: { spec: 'email', kind: kinds.text },
+      firstName: { spec: 'first_name', kind: kinds.text },
+      lastName: { spec: 'last_name', kind: kinds.text },
+      salutation: { spec: 'salutation', kind: kinds.text },
+    }),
+    { spec: 'person_in_charge', withheld: true },
+  ),
+  policyDocumentation: derived(
+    shape('PolicyDocumentation', () => PolicyDocumentationView, {
+      status: { spec: 'status', kind: policyDocumentationStatus },
+      policyNumber: { spec: 'policy_number', kind: kinds.text, optional: true },
+      confirmedAt: { spec: 'confirmed_at', kind: kinds.timestamp, optional: true },
+    }),
+    policyDocumentationOf,
+    { spec: 'policy_documentation', withheld: true, description: 'Only for SUCCESSFUL tenders.' },
+  ),
+} as const satisfies Record<string, TenderField>;
+
+type Fields = typeof TENDER_FIELDS;
+type Held<F> = F extends { kind: ValueKind<infer V> } ? V : F extends { shape: Shape<infer V> } ? V : never;
+type NullWhen<F, Flag extends string> = F extends Record<Flag, true> ? null : never;
+
+/** A tender as the read model holds it: every shown column and relation, and its facts. */
+export type TenderRecord = TenderFacts & {
+  -readonly [K in keyof Fields as Fields[K]['source'] extends 'derived' ? never : K]: Held<Fields[K]> | NullWhen<Fields[K], 'optional'>;
+};
+
+/** A tender's fields as a viewer sees them: withheld fields may be null. */
+export type ShownTender = {
+  -readonly [K in keyof Fields]: Held<Fields[K]> | NullWhen<Fields[K], 'optional'> | NullWhen<Fields[K], 'withheld'>;
+};
+
+/** The declaration as a list, for the code that walks it. */
+export const TENDER_FIELD_LIST: readonly (TenderField & { name: keyof Fields })[] = Object.entries(TENDER_FIELDS).map(([name, field]) => ({
+  ...(field as TenderField),
+  name: name as keyof Fields,
+}));
