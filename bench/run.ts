@@ -267,14 +267,23 @@ async function freshDatabase(engine: DatabaseEngine): Promise<Database> {
   };
 }
 
+interface Traffic {
+  calls: number;
+  connections: number;
+}
+
 /** The insurer system for the callback scenario: a simulator on loopback whose quotes wait for our callbacks. */
-async function startSilentInsurer(): Promise<{ server: Server; url: string; simulator?: InsurerSimulator }> {
+async function startSilentInsurer(): Promise<{ server: Server; url: string; simulator?: InsurerSimulator; traffic: Traffic }> {
   const holder: { simulator?: InsurerSimulator } = {};
+  // The gateway's calls to it and the TCP connections they came over: what keeping connections alive saves.
+  const traffic: Traffic = { calls: 0, connections: 0 };
   const server = createServer((req, res) => {
+    traffic.calls++;
     holder.simulator!.app(req, res);
   });
+  server.on('connection', () => traffic.connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return Object.assign(holder, { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/insurers/bench` });
+  return Object.assign(holder, { server, traffic, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/insurers/bench` });
 }
 
 async function benchEngine(engine: DatabaseEngine): Promise<void> {
@@ -508,7 +517,11 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
           drainMs: 0,
           within20Ms: NaN,
         };
-    if (SCENARIOS.has('callback')) figures.push(print({ ...callback.figure, peakRssBytes: rss.window() }));
+    if (SCENARIOS.has('callback')) {
+      figures.push(print({ ...callback.figure, peakRssBytes: rss.window() }));
+      const { calls, connections } = insurerSystem.traffic;
+      console.log(`  the insurer system received ${calls} calls (requests and fetches) over ${connections} TCP connections`);
+    }
     const peakRss = rss.stop();
     let hostile: HostileResult | undefined;
     if (SCENARIOS.has('hostile')) {
@@ -685,7 +698,7 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     const settings = { tenders: TENDERS, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, callbackRate: CALLBACK_RATE };
     writeFileSync(
       file,
-      `${JSON.stringify({ engine, machine, settings, figures, ratios, callback: { sent: callback.sent, honoured: callback.honoured, drainMs: callback.drainMs, within20Ms: callback.within20Ms }, peakRssBytes: peakRss, readyMs, hostile }, null, 2)}\n`,
+      `${JSON.stringify({ engine, machine, settings, figures, ratios, callback: { sent: callback.sent, honoured: callback.honoured, drainMs: callback.drainMs, within20Ms: callback.within20Ms, insurerTraffic: insurerSystem.traffic }, peakRssBytes: peakRss, readyMs, hostile }, null, 2)}\n`,
     );
     console.log(`\n  wrote ${file}`);
   } finally {

@@ -75,6 +75,8 @@ interface SimQuote {
   delivered: boolean;
   /** A callback for it is on its way (with its retries): a repeated request must not start a second one. */
   calling: boolean;
+  /** A repeated request came while a callback was on its way: if that one gives up, the gateway asked again. */
+  callAgain: boolean;
   fetches: number;
 }
 
@@ -270,7 +272,10 @@ export class InsurerSimulator {
     if (known) {
       // A repeated delivery: same answer; and if the callback never got through, send it again.
       const quote = insurer.quotes.get(known)!;
-      if (quote.ready && !quote.delivered && !quote.calling) this.later(0, () => this.callBack(insurer, quote));
+      if (quote.ready && !quote.delivered) {
+        if (quote.calling) quote.callAgain = true;
+        else this.later(0, () => this.callBack(insurer, quote));
+      }
       res.json({ id: known, status: 'PROCESSING' });
       return;
     }
@@ -288,7 +293,16 @@ export class InsurerSimulator {
         await sleep(this.options.slowMs ?? 2000);
         break;
     }
-    const quote: SimQuote = { id: `Q-${randomUUID()}`, limits, behaviour, ready: false, delivered: false, calling: false, fetches: 0 };
+    const quote: SimQuote = {
+      id: `Q-${randomUUID()}`,
+      limits,
+      behaviour,
+      ready: false,
+      delivered: false,
+      calling: false,
+      callAgain: false,
+      fetches: 0,
+    };
     insurer.quotes.set(quote.id, quote);
     if (key) insurer.byIdempotencyKey.set(key, quote.id);
     insurer.stats.quotes++;
@@ -360,6 +374,12 @@ export class InsurerSimulator {
       await this.tryCallBack(insurer, quote);
     } finally {
       quote.calling = false;
+    }
+    // A restarted gateway can ask again while the callbacks still fail (it is not listening yet): answer that request
+    // with a callback of its own rather than leave it waiting for one that gave up.
+    if (quote.callAgain && !quote.delivered && !this.closed) {
+      quote.callAgain = false;
+      this.later(0, () => this.callBack(insurer, quote));
     }
   }
 

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { abortReasonOf } from '../errors/normalize';
 import type { UrlAllowList } from './url-allow-list';
@@ -54,6 +54,16 @@ interface PartnerClientOptions {
 class AddressNotAllowed extends Error {}
 
 /**
+ * Connections to partners are kept alive and reused, a pool per origin (Node's agents key their pools by host and
+ * port): a call to an insurer or a webhook endpoint called a moment ago skips the TCP (and TLS) handshake. A socket
+ * joins the pool only after a complete answer; one that failed, timed out, overran the byte cap or was left unread
+ * is destroyed. Addresses are checked when a connection is made, so a pooled one was checked too. An idle socket is
+ * closed after a few seconds, before the common server keep-alive timeout (Node's 5 s), and unreferenced meanwhile.
+ */
+const POOL = { keepAlive: true, maxSockets: 32, maxFreeSockets: 8, timeout: 4_000, scheduling: 'lifo' as const };
+const agents = { 'http:': new HttpAgent(POOL), 'https:': new HttpsAgent(POOL) };
+
+/**
  * The one way the gateway calls partner systems (DESIGN 6): insurer systems and webhook endpoints. One deadline
  * for the whole exchange, the body read as a stream up to a byte cap, no redirects followed, the URL allow-list
  * checked before the call and every resolved address checked before connecting. What the answer means is the
@@ -63,7 +73,8 @@ export class PartnerClient {
   constructor(private readonly options: PartnerClientOptions) {}
 
   /**
-   * `statusOnly`: the answer's status and headers are all the caller needs; the body is not read, the socket closed.
+   * `statusOnly`: the answer's status and headers are all the caller needs: it has them at once, and the body is
+   * dropped.
    * `signal`: the caller's own end (the request a resolver calls for): when it aborts, the call stops at once, the
    * connection is closed, and the signal's reason is thrown as it is (it is no fault of the partner's).
    */
@@ -119,7 +130,8 @@ export class PartnerClient {
     if (payload) headers['content-length'] = payload.length;
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = callerSignal ? AbortSignal.any([deadline, callerSignal]) : deadline;
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const https = url.protocol === 'https:';
+    const send = https ? httpsRequest : httpRequest;
     return new Promise<PartnerAnswer>((resolve, reject) => {
       let settled = false;
       const settle = (outcome: PartnerAnswer | Error) => {
@@ -132,10 +144,19 @@ export class PartnerClient {
         } else resolve(outcome);
       };
       const onAbort = () => settle(abortReasonOf(signal));
-      const req = send(url, { method, headers, lookup: this.guardedLookup, agent: false }, (res) => {
+      const req = send(url, { method, headers, lookup: this.guardedLookup, agent: agents[https ? 'https:' : 'http:'] }, (res) => {
         if (statusOnly) {
           settle({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0) });
-          req.destroy();
+          // The caller has its answer; the body is read and dropped so the connection can serve the next call, unless
+          // it runs past the byte cap or the deadline: then the connection is closed instead.
+          const stop = () => req.destroy();
+          signal.addEventListener('abort', stop, { once: true });
+          res.on('close', () => signal.removeEventListener('abort', stop));
+          let dropped = 0;
+          res.on('data', (chunk: Buffer) => {
+            dropped += chunk.length;
+            if (dropped > maxResponseBytes) stop();
+          });
           return;
         }
         const declared = Number(res.headers['content-length'] ?? 0);
