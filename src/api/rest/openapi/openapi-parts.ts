@@ -84,7 +84,8 @@ export const ifNoneMatch = {
   name: 'If-None-Match',
   in: 'header',
   schema: { type: 'string' },
-  description: 'The ETag of an earlier answer: 304 when nothing this client sees has changed since.',
+  description:
+    'The ETag of an earlier answer: 304 when nothing this client sees has changed since. `*`: 304 when the resource exists for this client.',
 };
 export const notModified = { description: 'Nothing this client sees has changed since the ETag it sent; no body.', headers: conditional };
 

@@ -5,7 +5,7 @@ import { prepareOperation } from '../../graphql/prepared-operation';
 import { LIMITS } from '../../../platform/validation/rules';
 import { authorisedContext } from '../../http/request-context';
 import { jsonBody, methodNotAllowed } from '../../http/json-body';
-import { conditionalRead, representationOf } from '../../http/entity-tag';
+import { answeredAsCurrent, conditionalRead, representationOf } from '../../http/entity-tag';
 import { feedRevisionOf, ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../../../tenders';
 import { assertNoQuery, parseListQuery, parsePolicyDocumentation } from './tender-query-params';
 import { REST_CONFIRM_POLICY_DOCUMENTATION, REST_TENDER_BY_ID, REST_TENDER_LIST } from './tender-operations.graphql';
@@ -65,7 +65,8 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
     router.get(route.path, async (req, res) => {
       const context = await authorisedContext(res, route.access);
       const { variables, sortEcho } = parseListQuery(req, route.statuses);
-      const tagged = conditionalRead(req, res, [listRepresentation, req.originalUrl, await feedRevisionOf(context.em, context.viewer)]);
+      const revision = await feedRevisionOf(context.em, context.viewer);
+      const tagged = conditionalRead(req, res, [listRepresentation, req.originalUrl, revision], { exists: true });
       if (!tagged) return;
       const data = await list.run(context, { ...variables });
       const page = data.tenders as { count: number; skip: number; limit: number; next: string | null; items: unknown[] };
@@ -91,9 +92,11 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
     router.get(route.path, async (req, res) => {
       const context = await authorisedContext(res, route.access);
       assertNoQuery(req);
-      const tagged = conditionalRead(req, res, [itemRepresentation, req.originalUrl, await feedRevisionOf(context.em, context.viewer)]);
+      const revision = await feedRevisionOf(context.em, context.viewer);
+      const tagged = conditionalRead(req, res, [itemRepresentation, req.originalUrl, revision], { exists: false });
       if (!tagged) return;
       const data = await byId.run(context, { id: req.params.id });
+      if (answeredAsCurrent(req, res, tagged)) return;
       res.set(tagged).json(data.tender);
     });
   }
