@@ -197,7 +197,9 @@ describe('HTTP hardening', () => {
         last = await fetch(`${limited.url}/api/v1/tenders`, { headers: { authorization: `Bearer ${token}` } });
         statuses.push(last.status);
       }
-      expect(last!.headers.get('ratelimit')).toMatch(/limit=5, remaining=0/);
+      // The IETF httpapi draft's current syntax (draft 8 on): a named policy, its remaining quota and reset.
+      expect(last!.headers.get('ratelimit')).toMatch(/^"client"; r=0; t=\d+$/);
+      expect(last!.headers.get('ratelimit-policy')).toMatch(/^"client"; q=5; w=60; pk=:[\w+/=-]+:$/);
       expect(statuses.slice(0, 4).every((s) => s === 200)).toBe(true);
       expect(statuses.at(-1)).toBe(429);
       expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
