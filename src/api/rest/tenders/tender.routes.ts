@@ -10,6 +10,7 @@ import { feedRevisionOf, ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../..
 import { assertNoQuery, parseListQuery, parsePolicyDocumentation } from './tender-query-params';
 import { REST_CONFIRM_POLICY_DOCUMENTATION, REST_TENDER_BY_ID, REST_TENDER_LIST } from './tender-operations.graphql';
 import { INTEGRATION_PREFIX } from '../read-only-apis';
+import { announceDeprecation, type Deprecation } from '../deprecation';
 
 interface ListRoute {
   path: string;
@@ -18,6 +19,8 @@ interface ListRoute {
   statuses: readonly TenderStatus[];
   /** The access policy's entry for this surface. */
   access: Operation;
+  /** Set when the route is on its way out: its answers announce it (docs/versioning.md). */
+  deprecated?: Deprecation;
 }
 
 /** Spec 4.1 and 4.2; `/public/v1/tenders/open` serves insurers and brokers, `/api/v1/tenders/open` is its broker alias. */
@@ -62,7 +65,7 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
   const router = Router();
 
   for (const route of LIST_ROUTES) {
-    router.get(route.path, async (req, res) => {
+    router.get(route.path, ...(route.deprecated ? [announceDeprecation(route.deprecated)] : []), async (req, res) => {
       const context = await authorisedContext(res, route.access);
       const { variables, sortEcho } = parseListQuery(req, route.statuses);
       const revision = await feedRevisionOf(context.em, context.viewer);
