@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -107,13 +107,38 @@ describe('operator CLI', () => {
     }
   });
 
-  it('refuses an insurer client without an insurer, naming the option, with exit code 1', async () => {
+  it('refuses an insurer client without an insurer, naming the option, with exit code 2 (a usage error)', async () => {
     const result = await cli(freshFolder(), 'clients:create', '--role', 'insurer');
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/insurerId: required for role insurer/);
     const badRole = await cli(freshFolder(), 'clients:create', '--role', 'superuser');
-    expect(badRole.code).not.toBe(0);
+    expect(badRole.code).toBe(2);
     expect(badRole.stderr).toMatch(/Allowed choices are insurer, broker, internal, analyst/);
+  });
+
+  it('--version prints the version of package.json; an unknown command or option exits 2', async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    const shown = await cli(freshFolder(), '--version');
+    expect(shown).toMatchObject({ code: 0, stdout: `${version}\n` });
+    expect((await cli(freshFolder(), 'no-such-command')).code).toBe(2);
+    expect((await cli(freshFolder(), 'db:migrate', '--no-such-option')).code).toBe(2);
+  });
+
+  it('with --json, errors are one JSON line on stderr too, usage errors and refused input alike', async () => {
+    const usage = await cli(freshFolder(), 'clients:create', '--role', 'superuser', '--json');
+    expect(usage.code).toBe(2);
+    expect(JSON.parse(usage.stderr)).toEqual({
+      error: { code: 'USAGE_ERROR', message: expect.stringMatching(/Allowed choices are insurer/), errors: [] },
+    });
+    const refused = await cli(freshFolder(), 'clients:create', '--role', 'insurer', '--json');
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.stderr)).toEqual({
+      error: {
+        code: 'BAD_USER_INPUT',
+        message: 'The API client is invalid',
+        errors: [{ parameter: 'insurerId', message: 'required for role insurer' }],
+      },
+    });
   });
 
   it('seed --now outside the timestamp rule (year 0, no offset, year 0002) is refused naming the option, and nothing is seeded', async () => {

@@ -74,6 +74,17 @@ describe('conditional reads of the REST tender APIs (ETag, If-None-Match)', () =
     }
   });
 
+  it('If-None-Match: * is a 304 for a list and for a tender the viewer may see (RFC 9110 13.1.2), and a tender it may not see stays a 404', async () => {
+    for (const path of ['/api/v1/tenders', '/api/v1/tenders/closed?limit=3', `/api/v1/tenders/${tenderId}`]) {
+      const answer = await get(path, broker, '*');
+      expect(answer.status, path).toBe(304);
+      expect(answer.text).toBe('');
+      expect(answer.headers.get('etag')).toBe((await get(path, broker)).headers.get('etag'));
+    }
+    expect((await get(`/api/v1/tenders/${tenderId}`, otherBroker, '*')).status).toBe(404);
+    expect((await get('/api/v1/tenders/no-such-tender', broker, '*')).status).toBe(404);
+  });
+
   it("a change the client can see gives a new tag and the new body; another broker's change leaves its tag alone", async () => {
     const own = await createTender(gateway.em(), world, {});
     const list = '/api/v1/tenders';

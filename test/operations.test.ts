@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +11,7 @@ import { loadConfig } from '../src/platform/config';
 import { requestTimeout } from '../src/api/http/request-timeout';
 import { openApiDocument } from '../src/api/rest/openapi/openapi-document';
 import { createTender, createWorld } from './helpers/fixtures';
-import { TEST_JWT_SECRET, getJson, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { TEST_JWT_SECRET, getJson, graphql, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 import { startSimulatedInsurers, waitFor } from './helpers/simulator';
 
 /** Log lines the gateway writes, captured as parsed JSON. */
@@ -84,8 +85,18 @@ describe('API contract', () => {
 });
 
 describe('operations', () => {
+  it('one version: /healthz, the OpenAPI document and the GraphQL schema show the version of package.json', async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    expect((await getJson(gateway, '/healthz')).body.version).toBe(version);
+    expect((await getJson(gateway, '/openapi.json')).body.info.version).toBe(version);
+    const { body } = await graphql(gateway, await tokenFor(gateway, Role.INTERNAL), '{ __schema { description } }');
+    expect(body.data.__schema.description).toBe(`Tender Exchange gateway ${version}`);
+    expect(readFileSync('schema.graphql', 'utf8')).toContain(`Tender Exchange gateway ${version}`);
+  });
+
   it('/healthz answers while the process is up, /readyz when the database is migrated and reachable', async () => {
-    expect((await getJson(gateway, '/healthz')).body).toEqual({ status: 'ok' });
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    expect((await getJson(gateway, '/healthz')).body).toEqual({ status: 'ok', version });
     expect((await getJson(gateway, '/readyz')).body).toEqual({ status: 'ready' });
     const other = await startGateway({ dispatch: false });
     await other.orm.close();
@@ -197,7 +208,9 @@ describe('HTTP hardening', () => {
         last = await fetch(`${limited.url}/api/v1/tenders`, { headers: { authorization: `Bearer ${token}` } });
         statuses.push(last.status);
       }
-      expect(last!.headers.get('ratelimit')).toMatch(/limit=5, remaining=0/);
+      // The IETF httpapi draft's current syntax (draft 8 on): a named policy, its remaining quota and reset.
+      expect(last!.headers.get('ratelimit')).toMatch(/^"client"; r=0; t=\d+$/);
+      expect(last!.headers.get('ratelimit-policy')).toMatch(/^"client"; q=5; w=60; pk=:[\w+/=-]+:$/);
       expect(statuses.slice(0, 4).every((s) => s === 200)).toBe(true);
       expect(statuses.at(-1)).toBe(429);
       expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);

@@ -445,7 +445,7 @@ describe('managing endpoints', () => {
     expect(await gateway.em().count(WebhookDelivery, {})).toBe(0);
   });
 
-  it('refuses endpoint URLs the partner URL policy forbids: private addresses in every environment, hosts not listed', async () => {
+  it('refuses endpoint URLs the partner URL policy forbids (private addresses in every environment, hosts not listed), naming /url', async () => {
     const guarded = await startGateway({ env: { ...FAST_WEBHOOKS, WEBHOOK_URL_ALLOW: 'hooks.partner.example' } });
     try {
       const guardedWorld = await createWorld(guarded.em());
@@ -463,7 +463,8 @@ describe('managing endpoints', () => {
         });
         const body = await json(response);
         expect(response.status, url).toBe(400);
-        expect(body.errors[0]).toMatchObject({ parameter: 'url', message: expect.stringMatching(/^not allowed/) });
+        // Refused by the service behind the route, and named by its place in the REST body.
+        expect(body.errors[0]).toEqual({ pointer: '/url', message: expect.stringMatching(/^not allowed/) });
       }
     } finally {
       await guarded.close();
@@ -513,7 +514,7 @@ describe('managing endpoints', () => {
     expect((await rest('GET', '/integration/v1/webhook-endpoints', broker)).body).toHaveLength(10);
   });
 
-  it('refuses event types the client would never receive (a broker-only event for an insurer)', async () => {
+  it('refuses event types the client would never receive (a broker-only event for an insurer), naming /event_types', async () => {
     sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }]);
     const insurerToken = await tokenFor(gateway, Role.INSURER, { insurerId: sims.insurers[0].id });
     const answer = await rest('POST', '/integration/v1/webhook-endpoints', insurerToken, {
@@ -521,6 +522,6 @@ describe('managing endpoints', () => {
       event_types: ['tender.status_changed', 'quote.received'],
     });
     expect(answer.status).toBe(400);
-    expect(answer.body.errors[0]).toMatchObject({ parameter: 'eventTypes', message: expect.stringContaining('quote.received') });
+    expect(answer.body.errors[0]).toEqual({ pointer: '/event_types', message: expect.stringContaining('quote.received') });
   });
 });

@@ -25,3 +25,22 @@ export const subscription: NewEndpoint = {
   url: 'https://broker.example/hooks/tenders',
   event_types: ['tender.status_changed', 'quote.received'],
 };
+
+/**
+ * Polls the open tenders cheaply: the ETag of the last answer goes back in If-None-Match, and a 304 (no body)
+ * means nothing this client may see has changed. Generated clients such as openapi-fetch hand a 304 over as an
+ * error with an empty body: check the status before reading the body.
+ */
+export async function pollOpenTenders(base: string, token: string, onChange: (tenders: Tender[]) => void, everyMs = 30_000) {
+  let etag: string | undefined;
+  for (;;) {
+    const response = await fetch(`${base}/api/v1/tenders/open?limit=200`, {
+      headers: { authorization: `Bearer ${token}`, ...(etag ? { 'if-none-match': etag } : {}) },
+    });
+    if (response.status === 200) {
+      etag = response.headers.get('etag') ?? undefined;
+      onChange(((await response.json()) as TenderPage).payload);
+    } else if (response.status !== 304) throw new Error(((await response.json()) as Problem).detail);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}

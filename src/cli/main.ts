@@ -17,6 +17,7 @@ import { InsurerChecker, type InsurerCheckReport } from '../quotes';
 import { LIMITS, isHttpUrl } from '../platform/validation/rules';
 import { parseTimestamp, TIMESTAMP_RULE } from '../platform/validation/timestamp';
 import { SeedService } from '../seed/seed.service';
+import { VERSION } from '../platform/version';
 
 /** Opens the migrated database for one command and closes it afterwards. */
 async function withDatabase<T>(work: (orm: MikroORM) => Promise<T>): Promise<T> {
@@ -44,8 +45,22 @@ function print(json: boolean | undefined, data: Record<string, unknown>, text: s
   console.log(json ? JSON.stringify(data) : text);
 }
 
-/** A failed command's reason on stderr: a domain error with its code and field problems, else the message. */
+/** Whether the command was asked for machine-readable output: then its errors are JSON too. */
+const JSON_OUTPUT = process.argv.includes('--json');
+
+/**
+ * A failed command's reason on stderr: a domain error with its code and field problems, else the message; with
+ * `--json`, one line `{"error": {"code", "message", "errors"}}`.
+ */
 function printError(error: unknown): void {
+  if (JSON_OUTPUT) {
+    const { code, message, errors } =
+      error instanceof DomainError
+        ? error
+        : { code: 'FAILED', message: error instanceof Error ? error.message : String(error), errors: [] };
+    console.error(JSON.stringify({ error: { code, message, errors } }));
+    return;
+  }
   if (error instanceof DomainError) {
     console.error(`${error.code}: ${error.message}`);
     for (const problem of error.errors) console.error(`  ${problem.parameter ?? problem.pointer}: ${problem.message}`);
@@ -54,8 +69,12 @@ function printError(error: unknown): void {
   }
 }
 
-/** Exit code of a command used wrongly (unknown insurer, a bad option): 2, as against 1 for a check that failed. */
+/**
+ * Exit code of a command used wrongly (an unknown option or command, a bad value, an unknown insurer): 2, as against
+ * 1 for a command that failed (a database outage, a check that did not pass).
+ */
 const USAGE_ERROR = 2;
+const isUsageError = (error: unknown) => error instanceof DomainError && (error.code === 'BAD_USER_INPUT' || error.code === 'NOT_FOUND');
 
 function waitMs(value: string): number {
   const ms = positiveInteger(value);
@@ -98,7 +117,19 @@ function formatReport(report: InsurerCheckReport): string {
   return lines.join('\n');
 }
 
-const program = new Command('tender-exchange').description('Operate the Tender Exchange gateway');
+const program = new Command('tender-exchange')
+  .description('Operate the Tender Exchange gateway')
+  .version(VERSION, '-V, --version', 'the gateway version')
+  // Set before the commands are added, so every command inherits it: usage errors reach the catch below (exit 2).
+  .exitOverride()
+  .configureOutput({
+    outputError: (text, write) =>
+      write(
+        JSON_OUTPUT
+          ? `${JSON.stringify({ error: { code: 'USAGE_ERROR', message: text.replace(/^error: /, '').trim(), errors: [] } })}\n`
+          : text,
+      ),
+  });
 
 program
   .command('db:migrate')
@@ -265,9 +296,6 @@ program
   .option('--wait-ms <ms>', 'how long to wait for the callback after the acknowledgement (default 30000)', waitMs)
   .option('--gateway-url <url>', 'where the running gateway answers (default http://localhost:$PORT)', httpUrl)
   .option('--json', 'machine-readable output')
-  .exitOverride((error) => {
-    throw new CommanderError(error.exitCode === 0 ? 0 : USAGE_ERROR, error.code, error.message);
-  })
   .action(async (insurerKey: string, options: { waitMs?: number; gatewayUrl?: string; json?: boolean }) => {
     const config = loadConfig();
     const checker = new InsurerChecker(config.quotes);
@@ -275,7 +303,7 @@ program
       const em = orm.em.fork();
       const insurer = await checker.findInsurer(em, insurerKey).catch((error: unknown) => {
         // An unknown insurer is the caller's mistake (2); anything else, a database outage say, is a failure (1).
-        if (!(error instanceof DomainError) || (error.code !== 'NOT_FOUND' && error.code !== 'BAD_USER_INPUT')) throw error;
+        if (!isUsageError(error)) throw error;
         printError(error);
         process.exitCode = USAGE_ERROR;
       });
@@ -328,11 +356,11 @@ program
   });
 
 program.parseAsync().catch((error: unknown) => {
-  // Commander printed its own message (usage errors of commands that override its exit).
+  // Commander printed its own message: help and the version exit 0, anything else is a usage error.
   if (error instanceof CommanderError) {
-    process.exitCode = error.exitCode;
+    process.exitCode = error.exitCode === 0 ? 0 : USAGE_ERROR;
     return;
   }
   printError(error);
-  process.exitCode = 1;
+  process.exitCode = isUsageError(error) ? USAGE_ERROR : 1;
 });

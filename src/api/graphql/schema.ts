@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { ApiClientResolver } from '../../auth';
 import { InsurerResolver } from '../../insurers';
@@ -8,6 +8,7 @@ import { TenderStatisticsResolver } from '../../statistics';
 import { TenderCreationResolver, TenderLifecycleResolver, TenderResolver } from '../../tenders';
 import { WebhookResolver } from '../../webhooks';
 import { authChecker } from './auth-checker';
+import { VERSION } from '../../platform/version';
 
 let built: Promise<GraphQLSchema> | undefined;
 
@@ -31,7 +32,7 @@ export function gatewaySchema(): Promise<GraphQLSchema> {
     authChecker,
     authMode: 'error',
     validate: false,
-  });
+  }).then((schema) => new GraphQLSchema({ ...schema.toConfig(), description: `Tender Exchange gateway ${VERSION}` }));
   return built;
 }
 

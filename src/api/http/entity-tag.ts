@@ -3,27 +3,43 @@ import type { Request, Response } from 'express';
 
 /**
  * Conditional GET (RFC 9110 13.1.2): tags the answer with what it is derived from and answers 304 when the
- * client's If-None-Match already names that tag. The parts must change whenever the body would; the caller reads
- * them without reading the body. Returns undefined when the 304 is sent, else the headers the full answer carries:
- * set on success only, so an error (a tender that is not there) never hands out a tag that would later be a 304.
+ * client's If-None-Match already names that tag, or is `*` and the resource is known to exist (`exists`: a list
+ * always does; one tender only once it was read, see `answeredAsCurrent`). The parts must change whenever the body
+ * would; the caller reads them without reading the body. Returns undefined when the 304 is sent, else the headers
+ * the full answer carries: set on success only, so an error (a tender that is not there) never hands out a tag that
+ * would later be a 304.
  */
-export function conditionalRead(req: Request, res: Response, parts: readonly string[]): Record<string, string> | undefined {
+export function conditionalRead(
+  req: Request,
+  res: Response,
+  parts: readonly string[],
+  { exists }: { exists: boolean },
+): Record<string, string> | undefined {
   const headers = {
     ETag: `"${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 32)}"`,
     'Cache-Control': 'private, no-cache',
   };
   // One client's tag says nothing about another's answer.
   res.vary('Authorization');
-  if (!namesTag(req.headers['if-none-match'], headers.ETag)) return headers;
+  const condition = req.headers['if-none-match'];
+  if (!(namesTag(condition, headers.ETag) || (exists && isAny(condition)))) return headers;
   res.set(headers).status(304).end();
   return undefined;
 }
 
+/** After reading a resource that exists: answers 304 (with its headers) when If-None-Match is `*`. */
+export function answeredAsCurrent(req: Request, res: Response, headers: Record<string, string>): boolean {
+  if (!isAny(req.headers['if-none-match'])) return false;
+  res.set(headers).status(304).end();
+  return true;
+}
+
+const isAny = (header: string | undefined) => header?.trim() === '*';
+
 /**
  * Whether If-None-Match names the tag, by weak comparison (RFC 9110 8.8.3.2). Not Express's `req.fresh`: it
  * ignores If-None-Match when the request says `Cache-Control: no-cache`, which is a directive for caches, and
- * which fetch() adds to every request that carries If-None-Match. `*` is not honoured: for one tender it would
- * have to be known to exist, and no poller needs it.
+ * which fetch() adds to every request that carries If-None-Match.
  */
 function namesTag(header: string | undefined, tag: string): boolean {
   if (!header) return false;

@@ -43,7 +43,8 @@ export function rateLimitStore(config: Config, orm: MikroORM, prefix: string, sy
 }
 
 /**
- * Per-client request rate, with RateLimit headers (IETF draft 7) and Retry-After on 429. Every request counts, so
+ * Per-client request rate, with RateLimit and RateLimit-Policy headers (the IETF httpapi draft's current syntax,
+ * draft 8 and later: `"client"; r=<remaining>; t=<seconds>`) and Retry-After on 429. Every request counts, so
  * its hits are sent to the database in batches (RATE_LIMIT_SYNC_MS); failed logins are counted one by one.
  */
 export function clientRateLimit(config: Config, orm: MikroORM): RequestHandler {
@@ -51,7 +52,8 @@ export function clientRateLimit(config: Config, orm: MikroORM): RequestHandler {
     store: rateLimitStore(config, orm, 'client-rate:', config.rateLimitSyncMs),
     windowMs: 60_000,
     limit: config.rateLimitPerMinute,
-    standardHeaders: 'draft-7',
+    standardHeaders: 'draft-8',
+    identifier: 'client',
     legacyHeaders: false,
     keyGenerator: rateLimitKey,
     handler: rateLimitedAnswer(`More than ${config.rateLimitPerMinute} requests per minute from this client`),
@@ -68,7 +70,8 @@ export function staticAssetRateLimit(config: Config, orm: MikroORM): RequestHand
     store: rateLimitStore(config, orm, 'static-rate:', config.rateLimitSyncMs),
     windowMs: 60_000,
     limit: config.staticRateLimitPerMinute,
-    standardHeaders: 'draft-7',
+    standardHeaders: 'draft-8',
+    identifier: 'explorer',
     legacyHeaders: false,
     keyGenerator: (req) => `address:${addressKey(req)}`,
     handler: rateLimitedAnswer(

@@ -3,12 +3,13 @@ import { Router } from 'express';
 import { DomainError } from '../../platform/errors/domain-error';
 import { sendProblem } from '../http/problem';
 import type { Metrics } from '../http/metrics';
+import { VERSION } from '../../platform/version';
 
 /** Liveness, readiness and metrics: for orchestrators and Prometheus, without a token. */
 export function operationsRoutes(orm: MikroORM, metrics: Metrics): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    res.json({ status: 'ok', version: VERSION });
   });
   router.get('/readyz', async (_req, res) => {
     try {

@@ -22,6 +22,8 @@ import {
 import { SORT_FIELDS } from '../tenders/tender-query-params';
 import { webhookEvents, webhookPaths, webhookSchemas } from './webhook-openapi';
 import { tenderSchemas } from './tender-schemas';
+import { VERSION } from '../../../platform/version';
+import { documentedDeprecation, type Deprecation } from '../deprecation';
 import { ITEM_ROUTES, LIST_ROUTES, POLICY_DOCUMENTATION_ROUTE } from '../tenders/tender.routes';
 
 /**
@@ -56,11 +58,13 @@ const listParameters = [
   ifNoneMatch,
 ];
 
-function listOperation(summary: string, statuses: readonly string[], roles: string) {
+function listOperation(summary: string, statuses: readonly string[], roles: string, deprecation?: Deprecation) {
+  const deprecated = documentedDeprecation(deprecation);
   return {
     get: {
       summary,
-      description: `Statuses: ${statuses.join(', ')}. Roles: ${roles}.`,
+      description: `Statuses: ${statuses.join(', ')}. Roles: ${roles}.${deprecated?.summarySuffix ?? ''}`,
+      ...(deprecated ? { deprecated: true, 'x-sunset': deprecated['x-sunset'] } : {}),
       security: [{ bearer: [] }],
       parameters: listParameters,
       responses: {
@@ -98,7 +102,7 @@ export const openApiDocument = withConventions({
   openapi: '3.1.0',
   info: {
     title: 'Tender Exchange gateway',
-    version: '1.0.0',
+    version: VERSION,
     contact: {
       name: 'Tender Exchange integration support',
       url: 'https://tender-exchange.example/support',
@@ -160,7 +164,10 @@ export const openApiDocument = withConventions({
     ...webhookPaths,
     // The tender routes as the router serves them: the same table, so the document cannot drift from it.
     ...Object.fromEntries(
-      LIST_ROUTES.map((route) => [route.path, listOperation(route.summary, route.statuses, rolesFor(route.access).join(', '))]),
+      LIST_ROUTES.map((route) => [
+        route.path,
+        listOperation(route.summary, route.statuses, rolesFor(route.access).join(', '), route.deprecated),
+      ]),
     ),
     ...Object.fromEntries(ITEM_ROUTES.map((route) => [openApiPath(route.path), itemOperation(rolesFor(route.access).join(', '))])),
     [openApiPath(POLICY_DOCUMENTATION_ROUTE.path)]: {

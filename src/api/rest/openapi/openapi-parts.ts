@@ -49,11 +49,15 @@ export const headers = {
   },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 }, example: 30 },
   RateLimit: {
-    description: "The client's quota in this window (IETF draft 7).",
+    description: "The client's remaining quota (r) and the seconds until it resets (t), IETF httpapi RateLimit headers (draft 8 on).",
     schema: { type: 'string' },
-    example: 'limit=600, remaining=599, reset=60',
+    example: '"client"; r=599; t=60',
   },
-  'RateLimit-Policy': { description: 'The quota and its window in seconds.', schema: { type: 'string' }, example: '600;w=60' },
+  'RateLimit-Policy': {
+    description: 'The quota (q) and its window in seconds (w), and the partition key (pk) it counts under.',
+    schema: { type: 'string' },
+    example: '"client"; q=600; w=60; pk=:Xk0aF4yHn2RC:',
+  },
   Location: {
     description: 'Where the created resource is.',
     schema: { type: 'string' },
@@ -84,7 +88,8 @@ export const ifNoneMatch = {
   name: 'If-None-Match',
   in: 'header',
   schema: { type: 'string' },
-  description: 'The ETag of an earlier answer: 304 when nothing this client sees has changed since.',
+  description:
+    'The ETag of an earlier answer: 304 when nothing this client sees has changed since. `*`: 304 when the resource exists for this client.',
 };
 export const notModified = { description: 'Nothing this client sees has changed since the ETag it sent; no body.', headers: conditional };
 

@@ -5,11 +5,12 @@ import { prepareOperation } from '../../graphql/prepared-operation';
 import { LIMITS } from '../../../platform/validation/rules';
 import { authorisedContext } from '../../http/request-context';
 import { jsonBody, methodNotAllowed } from '../../http/json-body';
-import { conditionalRead, representationOf } from '../../http/entity-tag';
+import { answeredAsCurrent, conditionalRead, representationOf } from '../../http/entity-tag';
 import { feedRevisionOf, ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../../../tenders';
 import { assertNoQuery, parseListQuery, parsePolicyDocumentation } from './tender-query-params';
 import { REST_CONFIRM_POLICY_DOCUMENTATION, REST_TENDER_BY_ID, REST_TENDER_LIST } from './tender-operations.graphql';
 import { INTEGRATION_PREFIX } from '../read-only-apis';
+import { announceDeprecation, type Deprecation } from '../deprecation';
 
 interface ListRoute {
   path: string;
@@ -18,6 +19,8 @@ interface ListRoute {
   statuses: readonly TenderStatus[];
   /** The access policy's entry for this surface. */
   access: Operation;
+  /** Set when the route is on its way out: its answers announce it (docs/versioning.md). */
+  deprecated?: Deprecation;
 }
 
 /** Spec 4.1 and 4.2; `/public/v1/tenders/open` serves insurers and brokers, `/api/v1/tenders/open` is its broker alias. */
@@ -62,10 +65,11 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
   const router = Router();
 
   for (const route of LIST_ROUTES) {
-    router.get(route.path, async (req, res) => {
+    router.get(route.path, ...(route.deprecated ? [announceDeprecation(route.deprecated)] : []), async (req, res) => {
       const context = await authorisedContext(res, route.access);
       const { variables, sortEcho } = parseListQuery(req, route.statuses);
-      const tagged = conditionalRead(req, res, [listRepresentation, req.originalUrl, await feedRevisionOf(context.em, context.viewer)]);
+      const revision = await feedRevisionOf(context.em, context.viewer);
+      const tagged = conditionalRead(req, res, [listRepresentation, req.originalUrl, revision], { exists: true });
       if (!tagged) return;
       const data = await list.run(context, { ...variables });
       const page = data.tenders as { count: number; skip: number; limit: number; next: string | null; items: unknown[] };
@@ -91,9 +95,11 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
     router.get(route.path, async (req, res) => {
       const context = await authorisedContext(res, route.access);
       assertNoQuery(req);
-      const tagged = conditionalRead(req, res, [itemRepresentation, req.originalUrl, await feedRevisionOf(context.em, context.viewer)]);
+      const revision = await feedRevisionOf(context.em, context.viewer);
+      const tagged = conditionalRead(req, res, [itemRepresentation, req.originalUrl, revision], { exists: false });
       if (!tagged) return;
       const data = await byId.run(context, { id: req.params.id });
+      if (answeredAsCurrent(req, res, tagged)) return;
       res.set(tagged).json(data.tender);
     });
   }

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Operation } from '../../../access';
-import { badInput, type FieldProblem } from '../../../platform/errors/domain-error';
+import { badInput, DomainError, type FieldProblem } from '../../../platform/errors/domain-error';
 import { EmptyBody, LIMITS } from '../../../platform/validation/rules';
 import { parseBody } from '../../../platform/validation/validate';
 import {
@@ -48,6 +48,31 @@ function eventNames(types: string[] | undefined, problems: FieldProblem[]): stri
       message: `unknown event types ${unknown.join(', ')}; known: ${[...NAME_OF.keys()].join(', ')}`,
     });
   return types.map((type) => NAME_OF.get(type) ?? type);
+}
+
+/** The REST body's fields by the GraphQL input names the service reports problems under. */
+const BODY_POINTERS: Record<string, string> = {
+  url: '/url',
+  eventTypes: '/event_types',
+  description: '/description',
+  enabled: '/enabled',
+  since: '/since',
+};
+
+/**
+ * Runs a write and reports its field problems as JSON pointers into the REST body (`/event_types`), not by the
+ * names of the GraphQL input the operation passes them on in (`eventTypes`).
+ */
+async function inBodyTerms<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.errors.length === 0) throw error;
+    const errors = error.errors.map(({ parameter, pointer, message }) =>
+      parameter && BODY_POINTERS[parameter] ? { pointer: BODY_POINTERS[parameter], message } : { parameter, pointer, message },
+    );
+    throw new DomainError(error.code, error.message, errors);
+  }
 }
 
 type RestEndpoint = Record<string, unknown> & { _id: string; event_types: string[] };
@@ -99,7 +124,7 @@ export function webhookEndpointRoutes(schema: GraphQLSchema): Router {
       const problems: FieldProblem[] = [];
       const eventTypes = eventNames(body.event_types, problems);
       if (problems.length > 0) throw badInput('The webhook endpoint is invalid', problems);
-      const data = await create.run(context, { input: { url: body.url, eventTypes, description: body.description } });
+      const data = await inBodyTerms(create.run(context, { input: { url: body.url, eventTypes, description: body.description } }));
       const result = created(data.created as { endpoint: RestEndpoint; secret: string });
       res.status(201).setHeader('Location', `${prefix}/${encodeURIComponent(result._id)}`);
       res.setHeader('Cache-Control', 'no-store');
@@ -121,10 +146,12 @@ export function webhookEndpointRoutes(schema: GraphQLSchema): Router {
       const problems: FieldProblem[] = [];
       const eventTypes = eventNames(body.event_types, problems);
       if (problems.length > 0) throw badInput('The change is invalid', problems);
-      const data = await update.run(context, {
-        id: req.params.id,
-        input: { url: body.url, eventTypes, description: body.description, enabled: body.enabled },
-      });
+      const data = await inBodyTerms(
+        update.run(context, {
+          id: req.params.id,
+          input: { url: body.url, eventTypes, description: body.description, enabled: body.enabled },
+        }),
+      );
       res.json(onTheWire(data.updateWebhookEndpoint as RestEndpoint));
     });
     router.delete(item, async (req, res) => {
@@ -164,7 +191,7 @@ export function webhookEndpointRoutes(schema: GraphQLSchema): Router {
       const context = await authorised(res);
       assertNoQuery(req);
       const { since } = parseBody(WebhookReplayBody, req.body, 'The replay');
-      const data = await replay.run(context, { id: req.params.id, since });
+      const data = await inBodyTerms(replay.run(context, { id: req.params.id, since }));
       res.json({ requeued: data.replayWebhookDeliveries });
     });
     router.all(replayPath, methodNotAllowed('POST'));
