@@ -50,7 +50,7 @@ const SPECIFIED: Record<Operation, readonly Role[]> = {
   openTenders: [INSURER, BROKER, INTERNAL],
   clientWebhooks: [INSURER, BROKER],
   quoteCallback: [INSURER],
-  introspection: [INTERNAL, ANALYST],
+  introspection: [INSURER, BROKER, INTERNAL, ANALYST],
 };
 
 /** What an allowed role gets: an answer (OK), or the error code past the role checks. */

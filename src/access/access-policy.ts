@@ -53,8 +53,11 @@ export const OPERATIONS = {
   clientWebhooks: [INSURER, BROKER],
   /** Spec 4.5: an insurer system says a quote is ready. */
   quoteCallback: [INSURER],
-  /** The schema itself is for the people exploring the API. */
-  introspection: [INTERNAL, ANALYST],
+  /**
+   * The schema, for every authenticated client: it is public anyway (schema.graphql, the OpenAPI document), and an
+   * explorer without it gives a broker or insurer no completion and no docs. What a role may run stays as above.
+   */
+  introspection: [INSURER, BROKER, INTERNAL, ANALYST],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Operation = keyof typeof OPERATIONS;

@@ -85,7 +85,8 @@ export function contextError(error: DomainError): GraphQLError {
 }
 
 /**
- * Per-request rules: introspection is for the people exploring the API (internal and analyst tokens);
+ * Per-request rules: introspection for the roles the access policy names (every authenticated client; graphql-js's
+ * MaxIntrospectionDepthRule refuses the queries that cycle through the schema);
  * subscriptions are not offered; and an operation that produced no data at all answers with the HTTP status
  * of its first error (404 for an unknown tender, 403 for a forbidden mutation), partial results stay 200.
  */
@@ -116,7 +117,7 @@ const requestPolicy: ApolloServerPlugin<RequestContext> = {
 
 /**
  * Limits on what an operation may cost (DESIGN 6): rows estimated against `maxRows` before it runs, and expensive
- * operations through the gate. Introspection (internal and analyst tokens only) is priced at nothing.
+ * operations through the gate. Introspection is priced at nothing.
  */
 function operationCost(schema: GraphQLSchema, limits: OperationLimitsConfig): ApolloServerPlugin<RequestContext> {
   const gate = new OperationGate(limits.expensiveConcurrency, limits.queueTimeoutMs);
