@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   app.dispatcher.start();
   app.webhooks.start();
   logger.info({ port: config.port, database: withoutPassword(config.databaseUrl) }, 'gateway listening');
-  if (showsBanner(config, process.stdout.isTTY === true)) console.log(startBanner(base, config, simulated));
+  if (showsBanner(config, process.stdout.isTTY === true)) console.log(startBanner(base, config, simulated.length));
 
   // The one shutdown path: stop accepting, let requests in flight finish (SHUTDOWN_GRACE_MS at most, then their
   // connections are closed), let the outbox workers finish their work in hand and release its leases, close the

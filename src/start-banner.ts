@@ -1,5 +1,4 @@
 import type { Config } from './platform/config';
-import type { SimInsurerOptions } from './insurer-sim/insurer-sim';
 import { DEMO_CLIENTS, simulatorBaseUrl } from './seed/demo-data';
 
 /**
@@ -22,7 +21,8 @@ export function withoutPassword(databaseUrl: string): string {
   }
 }
 
-export function startBanner(base: string, config: Config, simulated: SimInsurerOptions[]): string {
+/** `simulatedInsurers`: how many insurers the demo's insurer simulator answers for (0: none). */
+export function startBanner(base: string, config: Config, simulatedInsurers: number): string {
   const lines = [
     '',
     `Tender Exchange gateway on ${base}`,
@@ -36,10 +36,10 @@ export function startBanner(base: string, config: Config, simulated: SimInsurerO
   if (!config.demo) return lines.join('\n');
   lines.push('', 'Demo credentials (app_id / secret):');
   for (const client of DEMO_CLIENTS) lines.push(`  ${client.role.padEnd(9)} ${client.appId} / ${client.secret}`);
-  if (simulated.length > 0) {
+  if (simulatedInsurers > 0) {
     lines.push(
       '',
-      `Insurer simulator: ${simulated.length} insurers at ${simulatorBaseUrl(config.simPort)}/insurers/<slug>, answering requestQuotes`,
+      `Insurer simulator: ${simulatedInsurers} insurers at ${simulatorBaseUrl(config.simPort)}/insurers/<slug>, answering requestQuotes`,
       `  and verifying the gateway's signed tender events: ${simulatorBaseUrl(config.simPort)}/insurers/<slug>/_sim/webhooks`,
     );
   }
