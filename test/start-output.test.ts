@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CLIENTS } from '../src/seed/demo-data';
 import { SERVER_URL, databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { FAST_DISPATCH_ENV, TEST_JWT_SECRET } from './helpers/gateway';
-import { discardProductionData, freePort, productionData, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
+import {
+  buildProduction,
+  discardProductionData,
+  freePort,
+  productionData,
+  spawnGateway,
+  type GatewayProcess,
+} from './helpers/gateway-process';
 
 /**
  * Issue 30, item 4: the output is logs only. In production nothing but JSON lines; in development the banner only
@@ -60,6 +67,20 @@ describe('what the gateway prints', () => {
     expect(output).toContain('"msg":"gateway listening"');
     expect(secretsIn(output)).toEqual([]);
   }, 180_000);
+
+  it('prints a failed production start as a JSON log line too, and nothing on stderr', async () => {
+    buildProduction();
+    const env = { ...process.env, NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, PORT: 'not-a-port' };
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, ['dist/main.js'], { env }, (error, out, err) =>
+        resolve({ code: error ? (error.code as number) : 0, stdout: out, stderr: err }),
+      );
+    });
+    expect(code).toBe(1);
+    expect(stderr).toBe('');
+    expectJsonLinesOnly(stdout);
+    expect(JSON.parse(stdout.trim().split('\n').pop()!)).toMatchObject({ level: 60, msg: 'failed to start' });
+  }, 120_000);
 
   it('prints only JSON log lines in development when stdout is not a terminal, demo mode included', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-output-'));
