@@ -2,46 +2,19 @@ import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import { createApp } from './api/app';
 import { withJwtSecret } from './auth';
-import { ConfigError, loadConfig, type Config } from './platform/config';
+import { ConfigError, loadConfig } from './platform/config';
 import { createHttpServer } from './api/http/server';
 import { openDatabase, openWorkerDatabase } from './database';
-import { InsurerSimulator, type SimInsurerOptions } from './insurer-sim/insurer-sim';
+import { InsurerSimulator } from './insurer-sim/insurer-sim';
 import { createLogger } from './platform/logger';
-import { DEMO_CLIENTS, ensureDemoData, simulatorBaseUrl } from './seed/demo-data';
+import { ensureDemoData } from './seed/demo-data';
+import { showsBanner, startBanner, withoutPassword } from './start-banner';
 
 const listen = (server: Server, port: number, host?: string) =>
   new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, resolve);
   });
-
-function printWelcome(base: string, config: Config, simulated: SimInsurerOptions[]): void {
-  console.log(`
-Tender Exchange gateway on ${base}
-  GraphQL (Apollo Sandbox in a browser)  ${base}/graphql
-  GraphQL explorer, no internet needed   ${base}/graphiql
-  Insurer REST API                       ${base}/public/v1/tenders
-  Broker REST API                        ${base}/api/v1/tenders
-  Token service                          ${base}/auth/token
-  Database                               ${config.databaseUrl}`);
-  if (!config.demo) return;
-  console.log('\nDemo credentials (app_id / secret):');
-  for (const client of DEMO_CLIENTS) console.log(`  ${client.role.padEnd(9)} ${client.appId} / ${client.secret}`);
-  if (simulated.length > 0) {
-    console.log(
-      `\nInsurer simulator: ${simulated.length} insurers at ${simulatorBaseUrl(config.simPort)}/insurers/<slug>, answering requestQuotes`,
-    );
-    console.log(`  and verifying the gateway's signed tender events: ${simulatorBaseUrl(config.simPort)}/insurers/<slug>/_sim/webhooks`);
-  }
-  console.log(`
-A quote round trip, from the request to the proposal, in a few seconds:  npm run demo
-
-Try:
-  TOKEN=$(curl -s -X POST ${base}/auth/token -H 'content-type: application/json' \\
-    -d '{"app_id":"demo-broker","secret":"demo-broker-secret"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')
-  curl -s -H "Authorization: Bearer $TOKEN" '${base}/api/v1/tenders?limit=2'
-`);
-}
 
 async function main(): Promise<void> {
   const config = withJwtSecret(loadConfig());
@@ -65,8 +38,8 @@ async function main(): Promise<void> {
   }
   app.dispatcher.start();
   app.webhooks.start();
-  logger.info({ port: config.port, database: config.databaseUrl }, 'gateway listening');
-  printWelcome(base, config, simulated);
+  logger.info({ port: config.port, database: withoutPassword(config.databaseUrl) }, 'gateway listening');
+  if (showsBanner(config, process.stdout.isTTY === true)) console.log(startBanner(base, config, simulated.length));
 
   // The one shutdown path: stop accepting, let requests in flight finish (SHUTDOWN_GRACE_MS at most, then their
   // connections are closed), let the outbox workers finish their work in hand and release its leases, close the
@@ -94,7 +67,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(`Configuration error: ${error.message}`);
+  // In production the output is JSON lines only, a failed start included (the configuration may be what failed).
+  if (process.env.NODE_ENV === 'production') createLogger('fatal').fatal({ err: error }, 'failed to start');
+  else if (error instanceof ConfigError) console.error(`Configuration error: ${error.message}`);
   else console.error('failed to start:', error);
   process.exit(1);
 });

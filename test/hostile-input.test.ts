@@ -17,6 +17,8 @@ interface Attack {
   headers?: Record<string, string>;
   body?: string;
   graphql?: boolean;
+  /** An OAuth 2.0 form request: refused with an RFC 6749 5.2 error body (application/json), not a problem. */
+  oauth?: boolean;
 }
 
 let gateway: Gateway;
@@ -133,7 +135,15 @@ function buildCorpus(): Attack[] {
       });
     }
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x']) {
-      corpus.push({ name: `POST ${path} as ${type}`, method: 'POST', path, headers: { 'content-type': type, ...headers }, body: 'a=b' });
+      const oauth = path === '/auth/token' && type === 'application/x-www-form-urlencoded';
+      corpus.push({
+        name: `POST ${path} as ${type}`,
+        method: 'POST',
+        path,
+        headers: { 'content-type': type, ...headers },
+        body: 'a=b',
+        oauth,
+      });
     }
     corpus.push({
       name: `POST ${path} gzip claimed`,
@@ -346,6 +356,8 @@ describe('hostile input', () => {
         const body = JSON.parse(text);
         if (typeof body.errors?.[0]?.extensions?.code !== 'string')
           failures.push(`${attack.name}: GraphQL error without extensions.code: ${text.slice(0, 120)}`);
+      } else if (attack.oauth && type.startsWith('application/json')) {
+        if (typeof JSON.parse(text).error !== 'string') failures.push(`${attack.name}: OAuth error without error: ${text.slice(0, 120)}`);
       } else if (!type.startsWith('application/problem+json')) {
         failures.push(`${attack.name}: ${response.status} as ${type}`);
       } else {

@@ -58,6 +58,8 @@ describe('API contract', () => {
         '/api/v1/tenders/{id}',
         '/auth/token',
         '/auth/token-revoke',
+        '/auth/revoke',
+        '/.well-known/oauth-authorization-server',
         '/public/v1/tenders',
         '/public/v1/tenders/closed',
         '/public/v1/tenders/open',

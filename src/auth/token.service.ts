@@ -32,9 +32,15 @@ interface TokenStanding {
 
 type TokenRequest = Static<typeof TokenRequestBody>;
 
+/** Spec 2.6's token response, with RFC 6749 5.1's `token_type`, `expires_in` and `scope` beside it. */
 interface IssuedToken {
   access_token: string;
+  token_type: 'Bearer';
+  /** Seconds from now. */
+  expires_in: number;
   expiry: string;
+  /** The granted scope: the client's role (docs/oauth.md). */
+  scope: Role;
 }
 
 interface Claims {
@@ -82,20 +88,35 @@ export class TokenService {
     return at;
   }
 
-  async issue(em: EntityManager, request: TokenRequest): Promise<IssuedToken> {
-    const now = Date.now();
-    const expiresAtMs = this.expiryFor(request.expiry, now);
-    const client = await em.findOne(ApiClient, { appId: request.app_id });
+  /**
+   * The enabled client with these credentials. One answer for an unknown app id and a wrong secret, after the same
+   * scrypt work.
+   */
+  async authenticateClient(em: EntityManager, appId: string, secret: string): Promise<ApiClient> {
+    const client = await em.findOne(ApiClient, { appId });
     const verifiedHash = client?.secretHash;
-    // One answer for an unknown app id and a wrong secret, after the same scrypt work.
-    if (!(await verifySecret(request.secret, verifiedHash)) || !client) {
+    if (!(await verifySecret(secret, verifiedHash)) || !client) {
       throw unauthenticated('Unknown app_id or wrong secret');
     }
     // A rotation may have answered while this request waited for its derivation (docs: the old secret fails at once),
-    // and a disabling or revoking one may have moved the client on: read it again and issue only for its current hash.
+    // and a disabling or revoking one may have moved the client on: read it again and accept only its current hash.
     if ((await em.refresh(client))?.secretHash !== verifiedHash) throw unauthenticated('Unknown app_id or wrong secret');
     // Said only to whoever knows the secret.
     if (client.disabledAt) throw unauthenticated('This API client is disabled');
+    return client;
+  }
+
+  /**
+   * A token for the client with these credentials. `scope` (OAuth, space-separated) may only name the client's own
+   * role: a token carries exactly its client's role, whatever is asked (FORBIDDEN otherwise).
+   */
+  async issue(em: EntityManager, request: TokenRequest, scope?: string): Promise<IssuedToken> {
+    const now = Date.now();
+    const expiresAtMs = this.expiryFor(request.expiry, now);
+    const client = await this.authenticateClient(em, request.app_id, request.secret);
+    if (scope !== undefined && scope.split(' ').some((name) => name !== String(client.role))) {
+      throw new DomainError('FORBIDDEN', `This client's tokens have the scope "${client.role}" only`);
+    }
     const exp = Math.floor(expiresAtMs / 1000);
     const claims: Omit<Claims, 'jti' | 'iat'> = { sub: client.appId, role: client.role, exp };
     if (client.tokenGeneration > 0) claims.gen = client.tokenGeneration;
@@ -107,7 +128,13 @@ export class TokenService {
       audience: this.config.jwtAudience,
       jwtid: randomUUID(),
     });
-    return { access_token: accessToken, expiry: new Date(exp * 1000).toISOString() };
+    return {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: exp - Math.floor(now / 1000),
+      expiry: new Date(exp * 1000).toISOString(),
+      scope: client.role,
+    };
   }
 
   /** Signature, algorithm, issuer, audience, lifetime and claim shapes; not revocation (see `authenticate`). */
@@ -183,5 +210,21 @@ export class TokenService {
       },
     );
     await em.nativeDelete(RevokedToken, { expiresAt: { $lt: new Date() } });
+  }
+
+  /**
+   * RFC 7009: revokes `token` for the authenticated `client` that it was issued to. A token that does not verify
+   * (malformed, foreign signature, expired) needs no revocation and is ignored, as RFC 7009 2.2 answers it; a
+   * valid token of another client is refused (FORBIDDEN).
+   */
+  async revokeIssuedTo(em: EntityManager, client: ApiClient, token: string): Promise<void> {
+    let viewer: Viewer;
+    try {
+      viewer = this.verify(token);
+    } catch {
+      return;
+    }
+    if (viewer.appId !== client.appId) throw new DomainError('FORBIDDEN', 'The token was not issued to this client');
+    await this.revoke(em, viewer);
   }
 }

@@ -23,6 +23,8 @@ export interface GatewayProcess {
   url: string;
   /** Whether the process is still running. */
   alive(): boolean;
+  /** What it printed to stdout so far. */
+  stdout(): string;
   /** Its resident set size now, in MiB (Linux). */
   rssMiB(): number;
   /** SIGKILL: no shutdown hook runs, whatever was in flight is cut off. */
@@ -96,10 +98,12 @@ export async function spawnGateway(
       ...FAST_DISPATCH_ENV,
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let stdout = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
@@ -116,6 +120,7 @@ export async function spawnGateway(
   return {
     url,
     alive: () => child.exitCode === null && child.signalCode === null,
+    stdout: () => stdout,
     rssMiB: () => {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;

@@ -32,7 +32,7 @@ function validatorFor(key: string, schema: object): ValidateFunction {
 }
 
 /** A body the gateway accepted must be one the document allows: the request schemas are the code's own rules. */
-function checkRequest(where: string, key: string, operation: Operation, body: string | undefined): void {
+function checkRequest(where: string, key: string, operation: Operation, body: string | undefined, type: string): void {
   const requestBody = operation.requestBody;
   if (!requestBody) {
     if (body) violations.push(`${where}: accepted a body, but the document describes none`);
@@ -42,18 +42,23 @@ function checkRequest(where: string, key: string, operation: Operation, body: st
     if (requestBody.required) violations.push(`${where}: accepted no body, but the document requires one`);
     return;
   }
+  const content = requestBody.content[type];
+  if (!content) {
+    violations.push(`${where}: accepted a body of type ${type}, which the document does not describe`);
+    return;
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body);
+    parsed = type === 'application/x-www-form-urlencoded' ? Object.fromEntries(new URLSearchParams(body)) : JSON.parse(body);
   } catch {
     violations.push(`${where}: accepted a body that is not JSON`);
     return;
   }
-  const validate = validatorFor(`${key} request`, requestBody.content['application/json'].schema);
+  const validate = validatorFor(`${key} request ${type}`, content.schema);
   if (!validate(parsed)) violations.push(`${where}: accepted a request body the document refuses: ${ajv.errorsText(validate.errors)}`);
 }
 
-async function check(method: string, url: URL, response: Response, requestBody: string | undefined): Promise<void> {
+async function check(method: string, url: URL, response: Response, requestBody: string | undefined, requestType: string): Promise<void> {
   // The most specific template: literal paths (/tenders/open) before parameters (/tenders/{id}).
   const match = templates
     .filter(({ pattern }) => pattern.test(url.pathname))
@@ -61,7 +66,7 @@ async function check(method: string, url: URL, response: Response, requestBody: 
   const operation = match && doc.paths[match.template][method.toLowerCase()];
   if (!operation) return; // not a documented operation: a 404/405 problem, checked by the tests themselves
   const where = `${method} ${url.pathname} → ${response.status}`;
-  if (response.ok) checkRequest(where, `${match.template} ${method}`, operation, requestBody);
+  if (response.ok) checkRequest(where, `${match.template} ${method}`, operation, requestBody, requestType);
   const documented = operation.responses[String(response.status)];
   if (!documented) {
     violations.push(`${where}: status not documented`);
@@ -91,8 +96,11 @@ globalThis.fetch = async (input: string | URL | Request, init?: RequestInit): Pr
   const response = await originalFetch(input, init);
   const url = new URL(input instanceof Request ? input.url : String(input));
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-  const body = typeof init?.body === 'string' && init.body !== '' ? init.body : undefined;
-  if (url.hostname === '127.0.0.1' || url.hostname === 'localhost') await check(method, url, response.clone(), body);
+  // Strings and forms (URLSearchParams, as OAuth client libraries send them); JSON unless the request says otherwise.
+  const sent = init?.body instanceof URLSearchParams ? init.body.toString() : init?.body;
+  const body = typeof sent === 'string' && sent !== '' ? sent : undefined;
+  const type = (new Headers(init?.headers).get('content-type') ?? 'application/json').split(';')[0].trim().toLowerCase();
+  if (url.hostname === '127.0.0.1' || url.hostname === 'localhost') await check(method, url, response.clone(), body, type);
   return response;
 };
 

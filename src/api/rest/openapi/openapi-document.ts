@@ -16,7 +16,6 @@ import {
   problem,
   ref,
   tags,
-  timestamp,
   withConventions,
 } from './openapi-parts';
 import { SORT_FIELDS } from '../tenders/tender-query-params';
@@ -24,6 +23,7 @@ import { webhookEvents, webhookPaths, webhookSchemas } from './webhook-openapi';
 import { tenderSchemas } from './tender-schemas';
 import { VERSION } from '../../../platform/version';
 import { documentedDeprecation, type Deprecation } from '../deprecation';
+import { oauthPaths, oauthSchemas, oauthSecuritySchemes } from './oauth-openapi';
 import { ITEM_ROUTES, LIST_ROUTES, POLICY_DOCUMENTATION_ROUTE } from '../tenders/tender.routes';
 
 /**
@@ -120,7 +120,7 @@ export const openApiDocument = withConventions({
   tags,
   components: {
     headers,
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, ...oauthSecuritySchemes },
     schemas: {
       Problem: {
         type: 'object',
@@ -151,12 +151,7 @@ export const openApiDocument = withConventions({
       }),
       TokenRequest: TokenRequestBody,
       ...webhookSchemas,
-      TokenResponse: {
-        type: 'object',
-        required: ['access_token', 'expiry'],
-        additionalProperties: false,
-        properties: { access_token: { type: 'string' }, expiry: timestamp },
-      },
+      ...oauthSchemas,
     },
   },
   webhooks: webhookEvents,
@@ -194,23 +189,7 @@ export const openApiDocument = withConventions({
         },
       },
     },
-    '/auth/token': {
-      post: {
-        summary: 'Issue an access token',
-        description: 'Client credentials for a JWT (spec 4.3). Failed attempts are limited per address and app_id.',
-        security: [],
-        requestBody: { required: true, content: { 'application/json': { schema: ref('TokenRequest') } } },
-        responses: {
-          '200': { description: 'The token.', content: { 'application/json': { schema: ref('TokenResponse') } } },
-          '400': problem('Malformed body or expiry (past, malformed, beyond the maximum).'),
-          '401': problem('Unknown app_id or wrong secret.'),
-          '413': problem('Body too large.'),
-          '415': problem('Body is not application/json.'),
-          '429': problem('Too many failed attempts from this address, or too many requests (Retry-After).'),
-          '431': problem('The request headers are too large.'),
-        },
-      },
-    },
+    ...oauthPaths,
     '/auth/token-revoke': {
       post: {
         summary: 'Revoke the bearer token of this request',

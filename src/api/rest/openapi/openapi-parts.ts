@@ -107,7 +107,11 @@ const TAGS: { name: string; description: string; prefix: RegExp }[] = [
     description: 'The winning insurer confirms the policy documentation (the integration API, /integration/v1).',
     prefix: /^\/integration\/v1\/tenders\//,
   },
-  { name: 'Tokens', description: 'The token service (spec 4.3, 5).', prefix: /^\/auth\// },
+  {
+    name: 'Tokens',
+    description: 'The token service (spec 4.3, 5) and its OAuth 2.0 forms (RFC 6749 4.4, RFC 7009, RFC 8414).',
+    prefix: /^\/(auth\/|\.well-known\/oauth-)/,
+  },
   { name: 'Quotation', description: 'The quote-available callback of insurer systems (spec 4.5).', prefix: /^\/aggregation-gateway\// },
 ];
 
