@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
+import { isIP } from 'node:net';
 import { createApp } from './api/app';
 import { withJwtSecret } from './auth';
 import { ConfigError, loadConfig } from './platform/config';
@@ -25,8 +26,8 @@ async function main(): Promise<void> {
   const server = createHttpServer();
   const app = await createApp({ config, orm, workerOrm, logger, httpServer: server });
   server.on('request', app.express);
-  await listen(server, config.port);
-  const base = `http://localhost:${config.port}`;
+  await listen(server, config.port, config.host);
+  const base = `http://${config.host === undefined ? 'localhost' : isIP(config.host) === 6 ? `[${config.host}]` : config.host}:${config.port}`;
 
   // Demo mode: the reference insurer system answers the seeded insurers' quote requests, over loopback.
   let simulator: InsurerSimulator | undefined;
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
   }
   app.dispatcher.start();
   app.webhooks.start();
-  logger.info({ port: config.port, database: withoutPassword(config.databaseUrl) }, 'gateway listening');
+  logger.info({ host: config.host ?? '*', port: config.port, database: withoutPassword(config.databaseUrl) }, 'gateway listening');
   if (showsBanner(config, process.stdout.isTTY === true)) console.log(startBanner(base, config, simulated.length));
 
   // The one shutdown path: stop accepting, let requests in flight finish (SHUTDOWN_GRACE_MS at most, then their

@@ -59,4 +59,14 @@ describe('the configuration', () => {
       /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"$/,
     );
   });
+
+  it('takes HOST as an address or a host name (unset: every interface) and names the variable when it is neither', () => {
+    expect(loadConfig({ DATA_DIR: emptyFolder() }).host).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: emptyFolder(), HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ DATA_DIR: emptyFolder(), HOST: '::1' }).host).toBe('::1');
+    expect(loadConfig({ DATA_DIR: emptyFolder(), HOST: 'gateway.internal' }).host).toBe('gateway.internal');
+    expect(() => loadConfig({ DATA_DIR: emptyFolder(), HOST: 'http://0.0.0.0' })).toThrow(
+      /^HOST must be an IP address or a host name, got/,
+    );
+  });
 });

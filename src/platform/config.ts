@@ -6,6 +6,8 @@ import { LOG_LEVELS, type LogLevel } from './logger';
 export interface Config {
   nodeEnv: string;
   port: number;
+  /** The interface to listen on (an address or host name); undefined: every interface. */
+  host: string | undefined;
   /** A SQLite file path, `:memory:`, or `postgres://user@host:port/database`. */
   databaseUrl: string;
   dataDir: string;
@@ -118,6 +120,15 @@ export interface OperationLimitsConfig {
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
+
+/** HOST: an IP address or a host name to listen on; unset or empty, every interface. */
+function listenHost(env: Env): string | undefined {
+  const raw = env.HOST?.trim();
+  if (!raw) return undefined;
+  if (isIP(raw) === 0 && !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(raw))
+    throw new ConfigError(`HOST must be an IP address or a host name, got "${raw}"`);
+  return raw;
+}
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -249,6 +260,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     nodeEnv,
     port: integer(env, 'PORT', 4000, 0, 65535),
+    host: listenHost(env),
     databaseUrl,
     dataDir,
     jwtSecret: jwtSecret(env, nodeEnv),

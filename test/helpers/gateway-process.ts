@@ -105,7 +105,7 @@ export async function spawnGateway(
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   child.stdout!.on('data', (chunk) => (stdout += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${env.HOST ?? '127.0.0.1'}:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}: ${stderr}`);
