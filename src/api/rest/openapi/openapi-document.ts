@@ -22,6 +22,7 @@ import {
 import { SORT_FIELDS } from '../tenders/tender-query-params';
 import { webhookEvents, webhookPaths, webhookSchemas } from './webhook-openapi';
 import { tenderSchemas } from './tender-schemas';
+import { documentPaths, documentSchemas } from './document-openapi';
 import { ITEM_ROUTES, LIST_ROUTES, POLICY_DOCUMENTATION_ROUTE } from '../tenders/tender.routes';
 
 /**
@@ -147,6 +148,7 @@ export const openApiDocument = withConventions({
       }),
       TokenRequest: TokenRequestBody,
       ...webhookSchemas,
+      ...documentSchemas,
       TokenResponse: {
         type: 'object',
         required: ['access_token', 'expiry'],
@@ -158,6 +160,7 @@ export const openApiDocument = withConventions({
   webhooks: webhookEvents,
   paths: {
     ...webhookPaths,
+    ...documentPaths,
     // The tender routes as the router serves them: the same table, so the document cannot drift from it.
     ...Object.fromEntries(
       LIST_ROUTES.map((route) => [route.path, listOperation(route.summary, route.statuses, rolesFor(route.access).join(', '))]),

@@ -102,6 +102,11 @@ const TAGS: { name: string; description: string; prefix: RegExp }[] = [
     description: 'The winning insurer confirms the policy documentation (the integration API, /integration/v1).',
     prefix: /^\/integration\/v1\/tenders\//,
   },
+  {
+    name: 'Documents',
+    description: "A document's upload URL and download links: no bearer token, the URL is the credential (docs/documents.md).",
+    prefix: /^\/integration\/v1\/document-/,
+  },
   { name: 'Tokens', description: 'The token service (spec 4.3, 5).', prefix: /^\/auth\// },
   { name: 'Quotation', description: 'The quote-available callback of insurer systems (spec 4.5).', prefix: /^\/aggregation-gateway\// },
 ];
