@@ -9,7 +9,6 @@ export {
   scopeOf,
   sees,
   seesDocument,
-  type DocumentFacts,
   type Operation,
   type Scope,
 } from './access-policy';

@@ -5,7 +5,7 @@ import type { LinkSigner } from './document-links';
 import type { DocumentKind } from './document-kind';
 
 /** A document became visible: who may see it, by the access policy's rule, is said in the event. */
-export interface DocumentAdded {
+interface DocumentAdded {
   tender: { id: string; status: string; brokerCompanyId: string };
   documentId: string;
   kind: DocumentKind;

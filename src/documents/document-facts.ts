@@ -1,9 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { Role, seesDocument, type Viewer } from '../access';
 import { OPEN_STATUSES, TenderInvitation, type Tender, isRedactedFor, visibilityOf, type TenderVisibility } from '../tenders';
-import { notFound } from '../platform/errors/domain-error';
-import { Document } from './document.entity';
-import { DocumentState } from './document-kind';
+import type { Document } from './document.entity';
 
 /** What the access policy's document rule reads of a tender. */
 export interface TenderOfDocuments {
@@ -35,15 +33,6 @@ export function sees(viewer: Viewer, tender: TenderOfDocuments, visibility: Tend
 export const visibilityOfVisible = (viewer: Viewer, tender: TenderOfDocuments): TenderVisibility =>
   isRedactedFor(viewer, tender.status, tender.awardedInsurerId) ? 'redacted' : 'full';
 
-/** The documents of a tender that are visible (their bytes arrived), oldest first, their quote requests' insurers loaded. */
-export function availableDocuments(em: EntityManager, tenderId: string): Promise<Document[]> {
-  return em.find(
-    Document,
-    { tender: tenderId, state: DocumentState.AVAILABLE },
-    { populate: ['quoteRequest'], orderBy: { createdAt: 'asc', id: 'asc' } },
-  );
-}
-
 /** The invited insurers that see a document, for its event: each as the viewer it would be. */
 export async function insurersSeeing(em: EntityManager, tender: TenderOfDocuments, document: Document): Promise<string[]> {
   const invitations = await em.find(TenderInvitation, { tender: tender.id });
@@ -53,12 +42,4 @@ export async function insurersSeeing(em: EntityManager, tender: TenderOfDocument
     const viewer = { role: Role.INSURER, insurerId } as Viewer;
     return sees(viewer, tender, visibilityOf(viewer, facts), document);
   });
-}
-
-/** A document the viewer may see among the given tender's, or NOT_FOUND (as a tender one may not see is). */
-export function visibleDocument(documents: Document[], viewer: Viewer, tender: TenderOfDocuments, documentId: string): Document {
-  const visibility = visibilityOfVisible(viewer, tender);
-  const document = documents.find((candidate) => candidate.id === documentId);
-  if (!document || !sees(viewer, tender, visibility, document)) throw notFound(`Document ${documentId} not found`);
-  return document;
 }

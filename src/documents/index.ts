@@ -1,6 +1,5 @@
 /** The face of documents: a tender's documents, their upload, storage, reading and events (docs/documents.md). */
 export { Document } from './document.entity';
-export { DocumentKind } from './document-kind';
 export type { DocumentContext, DocumentEventListener, DocumentServices } from './document-context';
 export { createDocumentStore } from './create-document-store';
 export { LinkSigner } from './document-links';

@@ -21,7 +21,7 @@ export interface UploadInput {
   quoteRequestId?: string;
 }
 
-export const CREATE_UPLOAD = /* GraphQL */ `
+const CREATE_UPLOAD = /* GraphQL */ `
   mutation ($input: CreateDocumentUploadInput!) {
     createDocumentUpload(input: $input) {
       uploadUrl

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -22,7 +21,7 @@ export async function startS3Server(): Promise<S3Server> {
     silent: true,
     configureBuckets: [{ name: 'documents', configs: [] }],
   });
-  const { port } = (await server.run()) as AddressInfo;
+  const { port } = await server.run();
   return {
     env: {
       DOCUMENT_STORE: 's3://documents/tender-exchange',

@@ -86,9 +86,10 @@ export function documentRoutes(schema: GraphQLSchema, services: DocumentServices
   const visibleDocuments = async (req: Request, res: Response, access: Operation) => {
     const context = await authorisedContext(res, access);
     assertNoQuery(req);
-    const data = await documents.run(context, { id: req.params.id });
+    const tenderId = String(req.params.id);
+    const data = await documents.run(context, { id: tenderId });
     const tender = data.tender as { redacted: boolean; documents: RestDocument[] | null };
-    if (tender.redacted || !tender.documents) throw notFound(`Tender ${req.params.id} not found`);
+    if (tender.redacted || !tender.documents) throw notFound(`Tender ${tenderId} not found`);
     return tender.documents;
   };
 

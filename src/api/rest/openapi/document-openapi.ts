@@ -41,7 +41,7 @@ const ifNoneMatch = {
 };
 const unchanged = { description: 'The client holds these bytes (If-None-Match); no body.' };
 
-const readRoutes = DOCUMENT_ROUTES.flatMap((route) => {
+const readRoutes = DOCUMENT_ROUTES.flatMap((route): [string, object][] => {
   const base = route.prefix.replace(':id', '{id}');
   const roles = rolesFor(route.access).join(', ');
   return [
