@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { TenderContext } from '../tenders';
-import type { DocumentStore } from './document-store';
+import type { DocumentStore } from './storage/document-store';
 import type { LinkSigner } from './document-links';
 import type { DocumentKind } from './document-kind';
 

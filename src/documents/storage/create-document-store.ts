@@ -1,4 +1,4 @@
-import type { DocumentsConfig } from '../platform/config';
+import type { DocumentsConfig } from '../../platform/config';
 import type { DocumentStore } from './document-store';
 import { FilesystemStore } from './filesystem-store';
 import { S3Store } from './s3-store';

@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { notFound } from '../platform/errors/domain-error';
+import { notFound } from '../../platform/errors/domain-error';
 import type { DocumentStore, PendingBytes, StoredDocument } from './document-store';
 
 /**

@@ -9,8 +9,8 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { DocumentsConfig } from '../platform/config';
-import { notFound } from '../platform/errors/domain-error';
+import type { DocumentsConfig } from '../../platform/config';
+import { notFound } from '../../platform/errors/domain-error';
 import { contentDisposition } from './content-disposition';
 import type { DocumentStore, PendingBytes, StoredDocument } from './document-store';
 
