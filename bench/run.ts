@@ -21,6 +21,7 @@ import { REST_TENDER_LIST } from '../src/api/rest/tenders/tender-operations.grap
 import { SeedService } from '../src/seed/seed.service';
 import { Tender, TenderStatus } from '../src/tenders';
 import { pacedPosts } from './paced-posts';
+import { documentsScenario, type DocumentsResult } from './documents';
 import { productionStart } from './production-start';
 import { loopbackCertificate } from './hostile-attacks';
 import {
@@ -40,8 +41,8 @@ import {
  * The baseline and the gateway take turns, BENCH_ROUNDS rounds of BENCH_SECONDS each, and each figure is the
  * median of its rounds: on a shared machine, speed drifts over a minute, and turns keep the ratios fair.
  * Prints figures and the targets of issue 6 beside them, writes `bench/results/<time>-<engine>.json`, and
- * never fails on a number. BENCH_SCENARIOS (default "reads,callback,hostile") picks the read scenarios, the callback and the
- * hostile load (bench/hostile.ts).
+ * never fails on a number. BENCH_SCENARIOS (default "reads,callback,hostile,documents") picks the read scenarios, the callback, the
+ * hostile load (bench/hostile.ts) and ten concurrent 20 MiB document uploads and downloads (bench/documents.ts).
  */
 const TENDERS = Number(process.env.BENCH_TENDERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -50,7 +51,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const CALLBACK_RATE = Number(process.env.BENCH_CALLBACK_RATE ?? 200);
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? CALLBACK_RATE * 10);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgresql').split(',') as DatabaseEngine[];
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'reads,callback,hostile').split(','));
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'reads,callback,hostile,documents').split(','));
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** As `npm run start:prod` runs the gateway: its environment settings and node options, read from package.json. */
 const PRODUCTION = productionStart();
@@ -566,6 +567,21 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     bystanders: another broker's first page ${ms(attacks.victimReadsMs)}; its webhook events before the attacks ${ms(attacks.victimEventsBeforeMs)}, during them ${ms(attacks.victimEventsDuringMs)}`);
     }
 
+    let documents: DocumentsResult | undefined;
+    if (SCENARIOS.has('documents')) {
+      const [owner, other] = seeded.brokerCompanies;
+      const tender = await orm.em.fork().findOneOrFail(Tender, { brokerCompany: owner.id }, { fields: ['id'] });
+      documents = await documentsScenario(
+        gw,
+        gateway.pid!,
+        tender.id,
+        await tokenHeaders(gw, orm, { role: Role.BROKER, brokerCompanyId: owner.id }),
+        await tokenHeaders(gw, orm, { role: Role.BROKER, brokerCompanyId: other.id }),
+      );
+      console.log(`  documents: ten 20 MiB uploads at once ${documents.uploaded}/10 in ${documents.uploadMs} ms, downloads ${documents.downloaded}/10 in ${documents.downloadMs} ms
+    gateway peak RSS ${documents.peakRssMiB} MiB; a bystander's first page meanwhile p50 ${documents.bystanderP50Ms} ms, p99 ${documents.bystanderP99Ms} ms (${documents.bystanderReads} reads)`);
+    }
+
     const by = (name: string) =>
       figures.find((f) => f.scenario.startsWith(name)) ?? { requestsPerSecond: NaN, p50Ms: NaN, cpuMsPerRequest: NaN };
     const vsReference = (ours: string, theirs: string) => by(ours).requestsPerSecond / by(`reference: ${theirs}`).requestsPerSecond;
@@ -698,7 +714,7 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     const settings = { tenders: TENDERS, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, callbackRate: CALLBACK_RATE };
     writeFileSync(
       file,
-      `${JSON.stringify({ engine, machine, settings, figures, ratios, callback: { sent: callback.sent, honoured: callback.honoured, drainMs: callback.drainMs, within20Ms: callback.within20Ms, insurerTraffic: insurerSystem.traffic }, peakRssBytes: peakRss, readyMs, hostile }, null, 2)}\n`,
+      `${JSON.stringify({ engine, machine, settings, figures, ratios, callback: { sent: callback.sent, honoured: callback.honoured, drainMs: callback.drainMs, within20Ms: callback.within20Ms, insurerTraffic: insurerSystem.traffic }, peakRssBytes: peakRss, readyMs, hostile, documents }, null, 2)}\n`,
     );
     console.log(`\n  wrote ${file}`);
   } finally {

@@ -11,6 +11,7 @@ import { EarlyCallback, InsurerCheck, QuoteOption, QuoteRequest } from './quotes
 import { Address, BrokerCompany, Customer, Person } from './parties';
 import { LineOfBusiness, TenderHistoryEntry, TenderInvitation, TenderFeed, Tender } from './tenders';
 import { WebhookDelivery, WebhookEndpoint, WebhookReplay } from './webhooks';
+import { Document } from './documents';
 
 /** Every feature's entities: the gateway's database. */
 const entities = [
@@ -18,6 +19,7 @@ const entities = [
   ApiClient,
   BrokerCompany,
   Customer,
+  Document,
   EarlyCallback,
   Insurer,
   InsurerCheck,

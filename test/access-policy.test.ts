@@ -31,6 +31,7 @@ const SPECIFIED: Record<Operation, readonly Role[]> = {
   reopenTender: [BROKER, INTERNAL],
   finaliseContract: [INSURER, INTERNAL],
   confirmPolicyDocumentation: [INSURER, INTERNAL],
+  createDocumentUpload: [INSURER, BROKER, INTERNAL],
   createInsurer: [INTERNAL],
   createApiClient: [INTERNAL],
   disableApiClient: [INTERNAL],
@@ -106,6 +107,12 @@ const PROBES: Record<Operation, Probe[]> = {
   confirmPolicyDocumentation: [
     gql(`mutation { confirmPolicyDocumentation(tenderId: "${NO_TENDER}", policyNumber: "P-1") { id } }`, 'NOT_FOUND'),
     rest('POST', `/integration/v1/tenders/${NO_TENDER}/policy-documentation`, 'NOT_FOUND', { policy_number: 'P-1' }),
+  ],
+  createDocumentUpload: [
+    gql(
+      `mutation { createDocumentUpload(input: { tenderId: "${NO_TENDER}", kind: RISK, filename: "risk.pdf", contentType: "application/pdf", size: 10, sha256: "${'0'.repeat(64)}" }) { uploadUrl } }`,
+      'NOT_FOUND',
+    ),
   ],
   createInsurer: [gql('mutation { createInsurer(input: { name: "", quoteApiUrl: "not a url" }) { id } }', 'BAD_USER_INPUT')],
   createApiClient: [gql('mutation { createApiClient(input: { role: INSURER }) { appId } }', 'BAD_USER_INPUT')],

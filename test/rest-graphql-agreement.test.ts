@@ -13,7 +13,7 @@ const ALIASED = `
   customer { _id: id address { street house_number: houseNumber zip city country } company_id: companyId name }
   broker_company: brokerCompany { _id: id address { street house_number: houseNumber zip city country } company_id: companyId email name }
   person_in_charge: personInCharge { _id: id account_id: accountId email first_name: firstName last_name: lastName salutation }
-  policy_documentation: policyDocumentation { status policy_number: policyNumber confirmed_at: confirmedAt }
+  policy_documentation: policyDocumentation { status policy_number: policyNumber confirmed_at: confirmedAt document_id: documentId }
 `;
 
 /** The REST tender's fields that the aliased GraphQL result has. */

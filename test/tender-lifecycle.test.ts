@@ -268,13 +268,14 @@ describe('policy documentation', () => {
   it('the winning insurer confirms it over REST; the tender then shows it CONFIRMED; repeating is harmless', async () => {
     const { tender } = await tenderIn(TenderStatus.SUCCESSFUL);
     const pending = await getJson(gateway, `/public/v1/tenders/${tender.id}`, tokens.insurer);
-    expect(pending.body.policy_documentation).toEqual({ status: 'PENDING', policy_number: null, confirmed_at: null });
+    expect(pending.body.policy_documentation).toEqual({ status: 'PENDING', policy_number: null, confirmed_at: null, document_id: null });
     const response = await post(tokens.insurer, tender.id, { policy_number: 'POL-2026/001', confirmed_at: '2026-11-20T10:00:00.000Z' });
     expect(response.status).toBe(200);
     expect((await json(response)).policy_documentation).toEqual({
       status: 'CONFIRMED',
       policy_number: 'POL-2026/001',
       confirmed_at: '2026-11-20T10:00:00.000Z',
+      document_id: null,
     });
     expect((await post(tokens.insurer, tender.id, { policy_number: 'POL-2026/001' })).status).toBe(200);
     const changed = await post(tokens.insurer, tender.id, { policy_number: 'POL-OTHER' });

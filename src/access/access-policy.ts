@@ -28,6 +28,8 @@ export const OPERATIONS = {
   reopenTender: [BROKER, INTERNAL],
   finaliseContract: [INSURER, INTERNAL],
   confirmPolicyDocumentation: [INSURER, INTERNAL],
+  /** A tender's documents (docs/documents.md): which kind each role may add is `mayAddDocument`. */
+  createDocumentUpload: [INSURER, BROKER, INTERNAL],
   // GraphQL mutations: operating the exchange
   createInsurer: [INTERNAL],
   createApiClient: [INTERNAL],
@@ -106,3 +108,56 @@ export const sees = {
  */
 export const actsAsWinner = (viewer: Viewer, awardedInsurerId: string | null | undefined): boolean =>
   viewer.role === INTERNAL || (viewer.role === INSURER && awardedInsurerId === viewer.insurerId);
+
+/** The kinds of a tender's document (docs/documents.md). */
+type DocumentKindName = 'RISK' | 'QUOTE' | 'POLICY' | 'OTHER';
+
+/** What decides who sees a document: its tender as the viewer sees it (the tender's audience rule), and the document. */
+export interface DocumentFacts {
+  /** The tender's visibility to the viewer (tenders/tender-audience.ts): hidden, redacted (data privacy) or full. */
+  tenderVisibility: 'hidden' | 'redacted' | 'full';
+  tenderOpen: boolean;
+  awardedInsurerId: string | null | undefined;
+  kind: DocumentKindName;
+  /** The insurer of the quote request a QUOTE document belongs to. */
+  quoteInsurerId: string | null | undefined;
+}
+
+/**
+ * Who sees a document, the one rule for lists, content, links, GraphQL and webhooks: whoever sees the tender in
+ * full but an insurer sees every document; an insurer sees the risk file (RISK, OTHER) while the tender is open, its
+ * own QUOTE documents, and the POLICY document only if it won. A tender redacted for an insurer (CLOSED, or won by
+ * another) shows it none, its own quote documents included.
+ */
+export function seesDocument(viewer: Viewer, document: DocumentFacts): boolean {
+  if (document.tenderVisibility === 'hidden') return false;
+  if (viewer.role !== INSURER) return true;
+  if (document.tenderVisibility === 'redacted') return false;
+  switch (document.kind) {
+    case 'RISK':
+    case 'OTHER':
+      return document.tenderOpen;
+    case 'QUOTE':
+      return document.quoteInsurerId === viewer.insurerId;
+    case 'POLICY':
+      return document.awardedInsurerId === viewer.insurerId;
+  }
+}
+
+/**
+ * Who adds which kind: brokers (and internal users) the risk file, RISK and OTHER; the invited insurer QUOTE documents
+ * for its own quote request and, once it won, the POLICY document; internal users any kind.
+ */
+export function mayAddDocument(viewer: Viewer, document: Omit<DocumentFacts, 'tenderVisibility' | 'tenderOpen'>): boolean {
+  switch (viewer.role) {
+    case INTERNAL:
+      return true;
+    case BROKER:
+      return document.kind === 'RISK' || document.kind === 'OTHER';
+    case INSURER:
+      if (document.kind === 'QUOTE') return document.quoteInsurerId === viewer.insurerId;
+      return document.kind === 'POLICY' && actsAsWinner(viewer, document.awardedInsurerId);
+    case ANALYST:
+      return false;
+  }
+}

@@ -1,5 +1,17 @@
 /** The face of access: the roles, the viewer a token stands for, the one access policy and what a request carries. */
-export { Allowed, actsAsWinner, assertMay, may, rolesFor, scopeOf, sees, type Operation, type Scope } from './access-policy';
+export {
+  Allowed,
+  actsAsWinner,
+  assertMay,
+  may,
+  mayAddDocument,
+  rolesFor,
+  scopeOf,
+  sees,
+  seesDocument,
+  type Operation,
+  type Scope,
+} from './access-policy';
 export type { RequestContext } from './request-context';
 export { ROLES, Role } from './role';
 export { assertRole, type Viewer } from './viewer';

@@ -6,8 +6,9 @@ import type { Logger } from 'pino';
 import type { Config } from '../platform/config';
 import { DomainError } from '../platform/errors/domain-error';
 import { QuoteDispatcher, cancelQuoteRequestsOfClosedTender, InsurerChecker } from '../quotes';
-import { WebhookDispatcher, quoteEventsToWebhooks, tenderChangesToWebhooks } from '../webhooks';
+import { WebhookDispatcher, documentEventsToWebhooks, quoteEventsToWebhooks, tenderChangesToWebhooks } from '../webhooks';
 import { TokenService } from '../auth';
+import { LinkSigner, createDocumentStore, policyDocumentCheck, sweepDocuments, type DocumentServices } from '../documents';
 import { startApollo } from './graphql/apollo';
 import { gatewaySchema } from './graphql/schema';
 import { corsPolicy } from './http/cors-policy';
@@ -28,6 +29,7 @@ import { quoteCallbackRoutes } from './rest/quote-callback.routes';
 import { readOnlyApis } from './rest/read-only-apis';
 import { tenderRoutes } from './rest/tenders/tender.routes';
 import { webhookEndpointRoutes } from './rest/webhooks/webhook-endpoint.routes';
+import { documentRoutes } from './rest/documents/document.routes';
 
 interface AppDeps {
   config: Config;
@@ -49,6 +51,8 @@ export interface App {
   /** The webhook outbox worker; created idle like the dispatcher. */
   webhooks: WebhookDispatcher;
   metrics: Metrics;
+  /** The document store, links and limits (the sweeper and the privacy erasure use them beside the routes). */
+  documents: DocumentServices;
   /**
    * Drains the HTTP server given in `httpServer` (if any), and meanwhile stops both outbox workers (finishing the work
    * in hand and releasing its leases) and the GraphQL server; the caller owns the ORM.
@@ -65,13 +69,24 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   // On PostgreSQL background work has connections of its own: a burst of it never takes the requests'.
   const dispatcher = new QuoteDispatcher(workerOrm, config.quotes, { logger, observer: metrics.dispatcher, listeners: quoteEvents });
   const webhooks = new WebhookDispatcher(workerOrm, config.webhooks, logger);
+  const documents: DocumentServices = {
+    store: createDocumentStore(config.documents.store),
+    links: new LinkSigner(config.jwtSecret ?? ''),
+    maxBytes: config.documents.maxBytes,
+    linkTtlMs: config.documents.linkTtlMs,
+    listeners: [documentEventsToWebhooks],
+  };
+  // Unfinished uploads leave nothing behind for long: expired slots, their bytes, stale temporary files.
+  const sweeper = setInterval(() => {
+    sweepDocuments(orm.em.fork(), documents).catch((error: unknown) => logger.warn({ err: error }, 'document sweep failed'));
+  }, config.documents.linkTtlMs).unref();
   const deps: ContextDeps = {
     orm,
     tokens,
     wakeDispatcher: dispatcher.wake,
     maxRowsPerOperation: config.graphql.maxRows,
     insurerUrls: config.quotes.urlAllowList,
-    tenderChanges: [cancelQuoteRequestsOfClosedTender, tenderChangesToWebhooks],
+    tenderChanges: [cancelQuoteRequestsOfClosedTender, policyDocumentCheck, tenderChangesToWebhooks],
     quoteEvents,
     // A check run by the checkInsurer mutation must answer within the request timeout.
     insurerChecks: new InsurerChecker(config.quotes, InsurerChecker.maxWaitWithin(config.quotes, config.requestTimeoutMs)),
@@ -81,6 +96,8 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
       secretGraceMs: config.webhooks.secretGraceMs,
       replayPerDay: config.webhooks.replayPerDay,
     },
+    documents,
+    publicUrl: config.documents.publicUrl,
   };
   const schema = await gatewaySchema();
   const apollo = await startApollo(schema, config.graphql, logger, httpServer && { httpServer, graceMs: config.shutdownGraceMs });
@@ -105,6 +122,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   app.use(tenderRoutes(schema));
   app.use(quoteCallbackRoutes());
   app.use(webhookEndpointRoutes(schema));
+  app.use(documentRoutes(schema, documents));
 
   app.use((req, res) => sendProblem(res, new DomainError('NOT_FOUND', `No resource at ${req.method} ${req.path}`)));
   app.use(problemErrorHandler(logger));
@@ -114,7 +132,9 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     dispatcher,
     webhooks,
     metrics,
+    documents,
     stop: async () => {
+      clearInterval(sweeper);
       await Promise.all([apollo.stop(), dispatcher.stop(), webhooks.stop()]);
     },
   };

@@ -48,6 +48,7 @@ export interface Config {
   quotes: QuoteDispatchConfig;
   webhooks: WebhookDeliveryConfig;
   graphql: OperationLimitsConfig;
+  documents: DocumentsConfig;
   /** Demo mode: where the bundled insurer simulator listens (0 = off). */
   simPort: number;
 }
@@ -103,6 +104,68 @@ export interface WebhookDeliveryConfig {
   urlAllowList: UrlAllowList;
   /** Only https URLs (production). */
   httpsOnly: boolean;
+}
+
+/** Where a tender's documents live, and their limits (docs/documents.md). */
+export interface DocumentsConfig {
+  /** DOCUMENT_STORE: `filesystem` (a folder under DATA_DIR) or an S3-compatible bucket, `s3://bucket/prefix`. */
+  store: { kind: 'filesystem'; dir: string } | { kind: 's3'; bucket: string; prefix: string; s3: S3Settings };
+  /** DOCUMENT_MAX_BYTES: the largest document accepted. */
+  maxBytes: number;
+  /** How long an upload URL and a download link stay valid, ms (at most 15 minutes). */
+  linkTtlMs: number;
+  /**
+   * PUBLIC_URL: the gateway's address as clients reach it, for upload URLs and download links; unset, the
+   * request's own origin.
+   */
+  publicUrl: string | null;
+}
+
+interface S3Settings {
+  /** DOCUMENT_S3_ENDPOINT: an S3-compatible server's URL; unset, AWS's endpoint of the region. */
+  endpoint: string | null;
+  region: string;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  /** DOCUMENT_S3_FORCE_PATH_STYLE: bucket in the path rather than the host name (most S3-compatible servers). */
+  forcePathStyle: boolean;
+}
+
+function documentStore(env: Env, dataDir: string): DocumentsConfig['store'] {
+  const raw = env.DOCUMENT_STORE || 'filesystem';
+  if (raw === 'filesystem') return { kind: 'filesystem', dir: join(dataDir, 'documents') };
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/([\w\-./]*))?$/.exec(raw);
+  if (!match) throw new ConfigError(`DOCUMENT_STORE must be filesystem or s3://bucket/prefix, got "${raw}"`);
+  const endpoint = env.DOCUMENT_S3_ENDPOINT || null;
+  if (endpoint && !/^https?:\/\/[^/\s]+\/?$/.test(endpoint)) {
+    throw new ConfigError(`DOCUMENT_S3_ENDPOINT must be an origin such as https://s3.example, got "${endpoint}"`);
+  }
+  return {
+    kind: 's3',
+    bucket: match[1],
+    prefix: (match[2] ?? '').replace(/^\/+|\/+$/g, ''),
+    s3: {
+      endpoint,
+      region: env.DOCUMENT_S3_REGION || 'us-east-1',
+      accessKeyId: env.DOCUMENT_S3_ACCESS_KEY_ID || null,
+      secretAccessKey: env.DOCUMENT_S3_SECRET_ACCESS_KEY || null,
+      forcePathStyle: boolean(env, 'DOCUMENT_S3_FORCE_PATH_STYLE', endpoint !== null),
+    },
+  };
+}
+
+/** Issue 28: an upload URL or a download link is valid 15 minutes at most. */
+function linkTtl(env: Env): number {
+  const ms = durations(env, 'DOCUMENT_LINK_TTL', '15m')[0];
+  if (ms < 1000 || ms > 15 * 60_000) throw new ConfigError(`DOCUMENT_LINK_TTL must be between 1s and 15m, got "${env.DOCUMENT_LINK_TTL}"`);
+  return ms;
+}
+
+function publicUrl(raw: string | undefined): string | null {
+  if (!raw) return null;
+  if (!/^https?:\/\/[^/\s]+$/.test(raw.replace(/\/$/, '')))
+    throw new ConfigError(`PUBLIC_URL must be an origin such as https://gateway.example, got "${raw}"`);
+  return raw.replace(/\/$/, '');
 }
 
 /** What one GraphQL operation may cost, and how many expensive ones run at once (DESIGN 6, fairness). */
@@ -287,6 +350,12 @@ export function loadConfig(env: Env = process.env): Config {
       expensiveRows: integer(env, 'GRAPHQL_EXPENSIVE_ROWS', 1000, 1, 1_000_000),
       expensiveConcurrency: integer(env, 'GRAPHQL_EXPENSIVE_CONCURRENCY', 2, 1, 64),
       queueTimeoutMs: integer(env, 'GRAPHQL_QUEUE_TIMEOUT_MS', 2000, 0, 60_000),
+    },
+    documents: {
+      store: documentStore(env, dataDir),
+      maxBytes: integer(env, 'DOCUMENT_MAX_BYTES', 20 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+      linkTtlMs: linkTtl(env),
+      publicUrl: publicUrl(env.PUBLIC_URL),
     },
     simPort: integer(env, 'SIM_PORT', 4100, 0, 65535),
   };

@@ -1,6 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { AddressRules, PersonRules } from '../parties';
-import { LIMITS, Timestamp, nullable, optionalMultiLineText, requiredMultiLineText, requiredText } from '../platform/validation/rules';
+import {
+  LIMITS,
+  Reference,
+  Timestamp,
+  nullable,
+  optionalMultiLineText,
+  requiredMultiLineText,
+  requiredText,
+} from '../platform/validation/rules';
 
 /** The field rules of a tender: creating it, its status changes' reasons and policy number, its line of business. */
 
@@ -30,6 +38,6 @@ export const LineOfBusinessId = Type.String({ pattern: `^[\\w-]{1,${LIMITS.code}
 
 /** The REST body that confirms a tender's policy documentation (snake_case, as the specification writes it). */
 export const PolicyDocumentationBody = Type.Object(
-  { policy_number: PolicyNumber, confirmed_at: Type.Optional(Timestamp) },
-  { additionalProperties: false, description: 'a JSON object {"policy_number": "...", "confirmed_at": "..."}' },
+  { policy_number: PolicyNumber, confirmed_at: Type.Optional(Timestamp), document_id: Type.Optional(Reference) },
+  { additionalProperties: false, description: 'a JSON object {"policy_number": "...", "confirmed_at": "...", "document_id": "..."}' },
 );

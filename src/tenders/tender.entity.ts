@@ -69,6 +69,10 @@ export class Tender {
   @Property({ type: Date, length: 3, nullable: true })
   policyConfirmedAt?: Date | null;
 
+  /** The POLICY document named when the policy documentation was confirmed (documents/), if any. */
+  @Property({ type: 'string', length: 36, nullable: true })
+  policyDocumentId?: string | null;
+
   /** `status_changed_to_<status>` → ISO 8601 timestamp, for every status the tender has entered. */
   @Property({ type: 'json' })
   changesMetadata: Record<string, string> = {};

@@ -7,6 +7,7 @@ export enum WebhookEventType {
   QUOTE_RECEIVED = 'quote.received',
   COVER_ORDERED = 'cover.ordered',
   POLICY_DOCUMENTATION_CONFIRMED = 'policy_documentation.confirmed',
+  DOCUMENT_ADDED = 'document.added',
 }
 
 registerEnumType(WebhookEventType, { name: 'WebhookEventType', description: 'A tender event a webhook endpoint may subscribe to.' });

@@ -1,4 +1,5 @@
 import type { QuoteEventListener } from '../quotes';
+import type { DocumentEventListener } from '../documents';
 import { type TenderChangeListener, TenderStatus } from '../tenders';
 import { WebhookEventType } from './webhook-event-type';
 import { enqueueWebhookEvent } from './webhook-outbox';
@@ -57,4 +58,16 @@ export const quoteEventsToWebhooks: QuoteEventListener = async (em, event) => {
     data: { tender_id: tender.id, status: tender.status, quote_request_id: event.quoteRequestId, quote_status: event.status },
     audience: { brokerCompanyId: tender.brokerCompanyId },
   });
+};
+
+/** A document became visible: to the tender's broker company, and to the invited insurers the access policy lets see it. */
+export const documentEventsToWebhooks: DocumentEventListener = async (em, event) => {
+  const base = {
+    type: WebhookEventType.DOCUMENT_ADDED,
+    key: `document:${event.documentId}`,
+    occurredAt: event.at,
+    data: { tender_id: event.tender.id, status: event.tender.status as TenderStatus, document_id: event.documentId, kind: event.kind },
+  };
+  await enqueueWebhookEvent(em, { ...base, audience: { brokerCompanyId: event.tender.brokerCompanyId } });
+  if (event.insurerIds.length > 0) await enqueueWebhookEvent(em, { ...base, audience: { insurerIds: event.insurerIds } });
 };

@@ -13,6 +13,8 @@ export const ASSUMED_ROWS = {
   proposal: 20,
   /** A tender's status changes. */
   history: 10,
+  /** A tender's documents (at most 100 each; the row budget counts the real number). */
+  documents: 10,
   /** Reference lists: insurers, lines of business. */
   reference: 50,
   /** Statistics aggregate every tender in the period: priced as an expensive operation. */
@@ -48,6 +50,7 @@ const ROWS: Record<string, RowRule> = {
   'TenderPage.items': (_args, child) => 1 + child,
   'Query.tender': (_args, child) => 1 + child,
   'Tender.history': () => ASSUMED_ROWS.history,
+  'Tender.documents': () => ASSUMED_ROWS.documents,
   'Tender.proposal': (_args, child, selects) => proposalRequests(selects) + child,
   'Query.proposal': (_args, child, selects) => 1 + proposalRequests(selects) + child,
   'Proposal.entries': (_args, child) => LIMITS.quoteRequestsPerTender * child,

@@ -7,6 +7,7 @@ import { InsurerCheckResolver, ProposalFieldsResolver, ProposalResolver, QuoteRe
 import { TenderStatisticsResolver } from '../../statistics';
 import { TenderCreationResolver, TenderLifecycleResolver, TenderResolver } from '../../tenders';
 import { WebhookResolver } from '../../webhooks';
+import { DocumentResolver, TenderDocumentsResolver } from '../../documents';
 import { authChecker } from './auth-checker';
 import { VERSION } from '../../platform/version';
 
@@ -28,6 +29,8 @@ export function gatewaySchema(): Promise<GraphQLSchema> {
       TenderStatisticsResolver,
       InsurerCheckResolver,
       WebhookResolver,
+      DocumentResolver,
+      TenderDocumentsResolver,
     ],
     authChecker,
     authMode: 'error',

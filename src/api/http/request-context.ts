@@ -8,6 +8,7 @@ import type { UrlAllowList } from '../../platform/http/url-allow-list';
 import type { InsurerChecker, QuoteEventListener } from '../../quotes';
 import type { WebhookContext, WebhookPolicy } from '../../webhooks';
 import type { TenderChangeListener } from '../../tenders';
+import type { DocumentContext, DocumentServices } from '../../documents';
 
 /**
  * Why a request's signal aborted: its answer went out (or could no longer), so work done for it is wasted. A
@@ -21,7 +22,7 @@ class RequestEnded extends DomainError {
 }
 
 /** The context every resolver and route sees: the widest a feature asks for. */
-type GatewayContext = WebhookContext;
+type GatewayContext = WebhookContext & DocumentContext;
 
 export interface ContextDeps {
   orm: MikroORM;
@@ -38,6 +39,10 @@ export interface ContextDeps {
   insurerChecks: InsurerChecker;
   /** The URL policy of partners' webhook endpoints. */
   webhooks: WebhookPolicy;
+  /** Where documents live, their links and limits (DOCUMENT_*). */
+  documents: DocumentServices;
+  /** PUBLIC_URL: the gateway's address as clients reach it; null, each request's own origin. */
+  publicUrl: string | null;
 }
 
 /**
@@ -110,6 +115,8 @@ class RequestScope {
       quoteEvents: this.deps.quoteEvents,
       insurerChecks: this.deps.insurerChecks,
       webhooks: this.deps.webhooks,
+      documents: this.deps.documents,
+      publicOrigin: this.deps.publicUrl ?? `${this.req.protocol}://${this.req.get('host')}`,
       signal: this.ended.signal,
     };
     return context;

@@ -54,10 +54,17 @@ export class TenderLifecycleResolver {
     @Arg('tenderId', () => ID) tenderId: string,
     @Arg('policyNumber', () => String) policyNumber: string,
     @Arg('confirmedAt', () => TimestampScalar, { nullable: true }) confirmedAt: Date | null,
+    @Arg('documentId', () => ID, { nullable: true, description: 'The POLICY document of this tender, once uploaded.' })
+    documentId: string | null,
     @Ctx() { em, viewer, tenderChanges }: TenderContext,
   ): Promise<TenderView> {
     return presentTenderEntity(
-      await new TenderLifecycleService(em, viewer, tenderChanges).confirmPolicyDocumentation(tenderId, policyNumber, confirmedAt),
+      await new TenderLifecycleService(em, viewer, tenderChanges).confirmPolicyDocumentation(
+        tenderId,
+        policyNumber,
+        confirmedAt,
+        documentId,
+      ),
       viewer,
     );
   }

@@ -35,7 +35,7 @@ const CLOCK_SKEW_MS = 60_000;
 /** A change of a tender, as the features that react to it see it inside its transaction. */
 type TenderChange =
   | { kind: 'statusChanged'; tender: Tender; from: TenderStatus; to: TenderStatus; by: Viewer; reason: string | null; at: Date }
-  | { kind: 'policyDocumentationConfirmed'; tender: Tender; by: Viewer; at: Date };
+  | { kind: 'policyDocumentationConfirmed'; tender: Tender; by: Viewer; at: Date; documentId: string | null };
 
 /**
  * Runs inside the transaction of a tender's change (a status change, the policy documentation's confirmation): its
@@ -96,8 +96,16 @@ export class TenderLifecycleService {
     });
   }
 
-  /** The winning insurer confirms the policy documentation of a SUCCESSFUL tender; repeating it is harmless. */
-  async confirmPolicyDocumentation(tenderId: string, policyNumber: string, confirmedAt?: Date | null): Promise<Tender> {
+  /**
+   * The winning insurer confirms the policy documentation of a SUCCESSFUL tender, optionally naming its POLICY
+   * document (checked by the documents feature's listener); repeating it is harmless.
+   */
+  async confirmPolicyDocumentation(
+    tenderId: string,
+    policyNumber: string,
+    confirmedAt?: Date | null,
+    documentId: string | null = null,
+  ): Promise<Tender> {
     assertMay(this.viewer, 'confirmPolicyDocumentation');
     const problems = problemsOf(PolicyNumber, policyNumber, 'parameter', 'policyNumber');
     if (confirmedAt && (Number.isNaN(confirmedAt.getTime()) || confirmedAt.getTime() > Date.now() + CLOCK_SKEW_MS)) {
@@ -116,19 +124,20 @@ export class TenderLifecycleService {
       ]);
     }
     if (tender.policyNumber) {
-      if (tender.policyNumber === policyNumber) return tender;
+      if (tender.policyNumber === policyNumber && (!documentId || documentId === tender.policyDocumentId)) return tender;
       throw new DomainError('CONFLICT', `The policy documentation is confirmed already, with policy number ${tender.policyNumber}`);
     }
     const now = new Date();
     tender.policyNumber = policyNumber;
     tender.policyConfirmedAt = confirmedAt ?? now;
+    tender.policyDocumentId = documentId;
     tender.updatedAt = now;
     try {
-      await this.flushWith({ kind: 'policyDocumentationConfirmed', tender, by: this.viewer, at: now });
+      await this.flushWith({ kind: 'policyDocumentationConfirmed', tender, by: this.viewer, at: now, documentId });
     } catch (error) {
       // A concurrent confirmation won; if it confirmed the same number, this retry is harmless too.
       const current = await this.em.fork().findOne(Tender, { id: tenderId });
-      if (current?.policyNumber !== policyNumber) throw error;
+      if (current?.policyNumber !== policyNumber || (documentId && current.policyDocumentId !== documentId)) throw error;
       return new TenderLifecycleService(this.em.fork(), this.viewer, this.listeners).load(tenderId);
     }
     return tender;

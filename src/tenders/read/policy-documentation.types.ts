@@ -1,4 +1,4 @@
-import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { TimestampScalar } from '../../platform/validation/timestamp';
 
 export enum PolicyDocumentationStatus {
@@ -20,4 +20,7 @@ export class PolicyDocumentationView {
 
   @Field(() => TimestampScalar, { nullable: true })
   confirmedAt!: Date | null;
+
+  @Field(() => ID, { nullable: true, description: 'The POLICY document named at the confirmation; null without one.' })
+  documentId!: string | null;
 }

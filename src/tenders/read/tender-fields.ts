@@ -21,6 +21,7 @@ interface TenderFacts {
   awardedInsurerId: string | null;
   policyNumber: string | null;
   policyConfirmedAt: Date | null;
+  policyDocumentId: string | null;
 }
 
 /** A field of a nested object: its name in the specification and its type (a value, or an embedded object). */
@@ -101,6 +102,7 @@ function policyDocumentationOf(tender: TenderFacts): PolicyDocumentationView | n
     status: tender.policyNumber ? PolicyDocumentationStatus.CONFIRMED : PolicyDocumentationStatus.PENDING,
     policyNumber: tender.policyNumber,
     confirmedAt: tender.policyConfirmedAt,
+    documentId: tender.policyDocumentId,
   };
 }
 
@@ -155,6 +157,7 @@ const TENDER_FIELDS = {
       status: { spec: 'status', kind: policyDocumentationStatus },
       policyNumber: { spec: 'policy_number', kind: kinds.text, optional: true },
       confirmedAt: { spec: 'confirmed_at', kind: kinds.timestamp, optional: true },
+      documentId: { spec: 'document_id', kind: kinds.id, optional: true },
     }),
     policyDocumentationOf,
     { spec: 'policy_documentation', withheld: true, description: 'Only for SUCCESSFUL tenders.' },

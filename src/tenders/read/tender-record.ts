@@ -63,9 +63,11 @@ function readModelOf(metadata: MetadataStorage): ReadModel {
   const awardedInsurer = select('t', tender, 'awardedInsurer');
   const policyNumber = select('t', tender, 'policyNumber');
   const policyConfirmedAt = select('t', tender, 'policyConfirmedAt');
+  const policyDocumentId = select('t', tender, 'policyDocumentId');
   readers.push((row, into) => {
     into.awardedInsurerId = row[awardedInsurer] ?? null;
     into.policyNumber = row[policyNumber] ?? null;
+    into.policyDocumentId = row[policyDocumentId] ?? null;
     into.policyConfirmedAt =
       row[policyConfirmedAt] === null || row[policyConfirmedAt] === undefined ? null : dateOfColumn(row[policyConfirmedAt]);
   });
@@ -169,6 +171,7 @@ export function recordOfEntity(tender: Tender): TenderRecord {
     awardedInsurerId: tender.awardedInsurer?.id ?? null,
     policyNumber: tender.policyNumber ?? null,
     policyConfirmedAt: tender.policyConfirmedAt ?? null,
+    policyDocumentId: tender.policyDocumentId ?? null,
   };
   const properties = tender as unknown as Record<string, unknown>;
   for (const field of TENDER_FIELD_LIST) if (field.source !== 'derived') record[field.name] = properties[field.name] ?? null;

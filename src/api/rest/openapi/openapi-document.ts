@@ -24,6 +24,7 @@ import { tenderSchemas } from './tender-schemas';
 import { VERSION } from '../../../platform/version';
 import { documentedDeprecation, type Deprecation } from '../deprecation';
 import { oauthPaths, oauthSchemas, oauthSecuritySchemes } from './oauth-openapi';
+import { documentPaths, documentSchemas } from './document-openapi';
 import { ITEM_ROUTES, LIST_ROUTES, POLICY_DOCUMENTATION_ROUTE } from '../tenders/tender.routes';
 
 /**
@@ -151,12 +152,14 @@ export const openApiDocument = withConventions({
       }),
       TokenRequest: TokenRequestBody,
       ...webhookSchemas,
+      ...documentSchemas,
       ...oauthSchemas,
     },
   },
   webhooks: webhookEvents,
   paths: {
     ...webhookPaths,
+    ...documentPaths,
     // The tender routes as the router serves them: the same table, so the document cannot drift from it.
     ...Object.fromEntries(
       LIST_ROUTES.map((route) => [

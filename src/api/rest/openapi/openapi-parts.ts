@@ -108,6 +108,11 @@ const TAGS: { name: string; description: string; prefix: RegExp }[] = [
     prefix: /^\/integration\/v1\/tenders\//,
   },
   {
+    name: 'Documents',
+    description: "A document's upload URL and download links: no bearer token, the URL is the credential (docs/documents.md).",
+    prefix: /^\/integration\/v1\/document-/,
+  },
+  {
     name: 'Tokens',
     description: 'The token service (spec 4.3, 5) and its OAuth 2.0 forms (RFC 6749 4.4, RFC 7009, RFC 8414).',
     prefix: /^\/(auth\/|\.well-known\/oauth-)/,

@@ -64,8 +64,8 @@ export const REST_TENDER_BY_ID = /* GraphQL */ `
 `;
 
 export const REST_CONFIRM_POLICY_DOCUMENTATION = /* GraphQL */ `
-  mutation RestConfirmPolicyDocumentation($id: ID!, $policyNumber: String!, $confirmedAt: DateTimeISO) {
-    confirmPolicyDocumentation(tenderId: $id, policyNumber: $policyNumber, confirmedAt: $confirmedAt) {
+  mutation RestConfirmPolicyDocumentation($id: ID!, $policyNumber: String!, $confirmedAt: DateTimeISO, $documentId: ID) {
+    confirmPolicyDocumentation(tenderId: $id, policyNumber: $policyNumber, confirmedAt: $confirmedAt, documentId: $documentId) {
       ...RestTender
     }
   }

@@ -127,7 +127,7 @@ export function assertNoQuery(req: Request): void {
 }
 
 /** Body of `POST /integration/v1/tenders/{id}/policy-documentation`: `{policy_number, confirmed_at?}`. */
-export function parsePolicyDocumentation(body: unknown): { policyNumber: string; confirmedAt?: string } {
+export function parsePolicyDocumentation(body: unknown): { policyNumber: string; confirmedAt?: string; documentId?: string } {
   const parsed = parseBody(PolicyDocumentationBody, body, 'The policy documentation');
-  return { policyNumber: parsed.policy_number, confirmedAt: parsed.confirmed_at };
+  return { policyNumber: parsed.policy_number, confirmedAt: parsed.confirmed_at, documentId: parsed.document_id };
 }

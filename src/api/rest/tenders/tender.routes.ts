@@ -85,8 +85,8 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
   router.post(policyPath, ...jsonBody(LIMITS.restBodyBytes), async (req, res) => {
     const context = await authorisedContext(res, POLICY_DOCUMENTATION_ROUTE.access);
     assertNoQuery(req);
-    const { policyNumber, confirmedAt } = parsePolicyDocumentation(req.body);
-    const data = await confirmPolicy.run(context, { id: req.params.id, policyNumber, confirmedAt });
+    const { policyNumber, confirmedAt, documentId } = parsePolicyDocumentation(req.body);
+    const data = await confirmPolicy.run(context, { id: req.params.id, policyNumber, confirmedAt, documentId });
     res.json(data.confirmPolicyDocumentation);
   });
   router.all(policyPath, methodNotAllowed('POST'));

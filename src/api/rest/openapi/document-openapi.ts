@@ -1,0 +1,127 @@
+import { rolesFor } from '../../../access';
+import { DOCUMENT_CONTENT_TYPES, LINK_PATH, UPLOAD_PATH } from '../../../documents';
+import { DOCUMENT_ROUTES } from '../documents/document.routes';
+import { bearerErrors, id, listOf, nullable, problem, ref, timestamp } from './openapi-parts';
+
+/** The document routes (docs/documents.md): each read API's list and content, the upload URL, the gateway's download links. */
+export const documentSchemas = {
+  Document: {
+    type: 'object',
+    required: ['_id', 'kind', 'filename', 'content_type', 'size', 'sha256', 'created_at', 'quote_request_id'],
+    additionalProperties: false,
+    properties: {
+      _id: id,
+      kind: { enum: ['RISK', 'QUOTE', 'POLICY', 'OTHER'] },
+      filename: { type: 'string', maxLength: 255, examples: ['questionnaire.pdf'] },
+      content_type: { enum: [...DOCUMENT_CONTENT_TYPES] },
+      size: { type: 'integer', minimum: 1 },
+      sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+      created_at: timestamp,
+      quote_request_id: { ...nullable(id), description: 'The quote request of a QUOTE document.' },
+    },
+  },
+  DocumentList: listOf(ref('Document'), { sort: { type: 'object', additionalProperties: false } }),
+};
+
+const tag = { type: 'string' };
+const bytes = {
+  description: 'The bytes, as an attachment.',
+  headers: {
+    ETag: { description: 'The SHA-256 of the bytes, quoted.', schema: tag },
+    'Content-Disposition': { description: 'attachment, with the safe file name.', schema: tag },
+  },
+  content: Object.fromEntries(DOCUMENT_CONTENT_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+};
+const pathParameter = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
+const ifNoneMatch = {
+  name: 'If-None-Match',
+  in: 'header',
+  schema: tag,
+  description: 'The ETag of the bytes held: 304 when they are these.',
+};
+const unchanged = { description: 'The client holds these bytes (If-None-Match); no body.' };
+
+const readRoutes = DOCUMENT_ROUTES.flatMap((route): [string, object][] => {
+  const base = route.prefix.replace(':id', '{id}');
+  const roles = rolesFor(route.access).join(', ');
+  return [
+    [
+      base,
+      {
+        get: {
+          summary: "The tender's documents the viewer may see",
+          description: `Roles: ${roles}. The broker and internal users see every document; an invited insurer the RISK and OTHER documents while the tender is open, its own QUOTE documents, and the POLICY document if it won. A tender the viewer may not see, or an insurer's CLOSED or lost tender, is a 404.`,
+          security: [{ bearer: [] }],
+          parameters: [pathParameter('id')],
+          responses: {
+            '200': {
+              description: 'The documents, oldest first (at most 100).',
+              content: { 'application/json': { schema: ref('DocumentList') } },
+            },
+            '400': problem('Query parameters are not accepted here.'),
+            '404': problem('No tender with this id whose documents the viewer may see.'),
+            ...bearerErrors,
+          },
+        },
+      },
+    ],
+    [
+      `${base}/{documentId}/content`,
+      {
+        get: {
+          summary: 'The bytes of one document',
+          description: `Roles: ${roles}. The bytes (filesystem store), or a 302 to a signed link valid at most 15 minutes (S3 store).`,
+          security: [{ bearer: [] }],
+          parameters: [pathParameter('id'), pathParameter('documentId'), ifNoneMatch],
+          responses: {
+            '200': bytes,
+            '302': {
+              description: 'A signed link to the bytes, valid at most 15 minutes.',
+              headers: { Location: { $ref: '#/components/headers/Location' } },
+            },
+            '304': unchanged,
+            '400': problem('Query parameters are not accepted here.'),
+            '404': problem('No document with this id the viewer may see.'),
+            ...bearerErrors,
+          },
+        },
+      },
+    ],
+  ];
+});
+
+export const documentPaths = {
+  ...Object.fromEntries(readRoutes),
+  [`${UPLOAD_PATH}/{token}`]: {
+    put: {
+      summary: "Upload a document's bytes",
+      description:
+        'The uploadUrl of createDocumentUpload: one PUT of exactly the declared bytes, within 15 minutes, once. No bearer token: the URL is the credential. The document becomes visible once the bytes matched its size, SHA-256 and content type; otherwise nothing is stored and the URL is spent.',
+      security: [],
+      parameters: [pathParameter('token')],
+      requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+      responses: {
+        '200': { description: 'The document, now visible.', content: { 'application/json': { schema: ref('Document') } } },
+        '400': problem('The bytes do not match the declared size or SHA-256.'),
+        '404': problem('No upload at this URL: unknown, used or expired.'),
+        '415': problem('The bytes are not of the declared content type.'),
+        '429': problem('Too many requests from this address (Retry-After).'),
+      },
+    },
+  },
+  [`${LINK_PATH}/{token}`]: {
+    get: {
+      summary: 'A download link',
+      description:
+        'Document.downloadUrl of the filesystem store: valid at most 15 minutes, for its own document only. No bearer token: the link is the credential.',
+      security: [],
+      parameters: [pathParameter('token'), ifNoneMatch],
+      responses: {
+        '200': bytes,
+        '304': unchanged,
+        '404': problem('No document at this link: unknown, expired or deleted.'),
+        '429': problem('Too many requests from this address (Retry-After).'),
+      },
+    },
+  },
+};

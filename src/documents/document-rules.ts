@@ -1,0 +1,52 @@
+import { Type } from '@sinclair/typebox';
+import { Reference } from '../platform/validation/rules';
+
+/** The content types a document may have; each is checked against the bytes (content-check.ts). */
+export const DOCUMENT_CONTENT_TYPES = [
+  'application/pdf',
+  'image/png',
+  'image/jpeg',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'text/plain',
+  'text/csv',
+] as const;
+export type DocumentContentType = (typeof DOCUMENT_CONTENT_TYPES)[number];
+
+/** At most this many documents (their upload slots included) per tender. */
+export const DOCUMENTS_PER_TENDER = 100;
+
+const FILENAME_BYTES = 255;
+
+/** createDocumentUpload's input, the size's maximum being the configuration's (DOCUMENT_MAX_BYTES). */
+export const documentUploadRules = (maxBytes: number) =>
+  Type.Object({
+    tenderId: Reference,
+    filename: Type.String({ minLength: 1, maxLength: 1024, description: 'a file name of 1 to 255 bytes' }),
+    contentType: Type.Union(
+      DOCUMENT_CONTENT_TYPES.map((type) => Type.Literal(type)),
+      { description: `one of ${DOCUMENT_CONTENT_TYPES.join(', ')}` },
+    ),
+    size: Type.Integer({ minimum: 1, maximum: maxBytes, description: `the size in bytes, 1 to ${maxBytes}` }),
+    sha256: Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'the SHA-256 of the bytes, 64 hex digits' }),
+    quoteRequestId: Type.Optional(Type.Union([Reference, Type.Null()])),
+  });
+
+/**
+ * A file name safe to store and to send back in Content-Disposition: the last path segment only, control, bidi and
+ * quoting characters replaced, at most 255 bytes (UTF-8, cut on a character boundary, the extension kept). Null
+ * when nothing is left.
+ */
+export function safeFilename(given: string): string | null {
+  const base = given.split(/[/\\]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  let name = base.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069"*:<>?|]/g, '_').trim();
+  name = name.replace(/^\.+/, '');
+  if (name === '') return null;
+  if (Buffer.byteLength(name) <= FILENAME_BYTES) return name;
+  const dot = name.lastIndexOf('.');
+  const extension = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
+  let stem = name.slice(0, name.length - extension.length);
+  while (Buffer.byteLength(stem + extension) > FILENAME_BYTES) stem = [...stem].slice(0, -1).join('');
+  return stem + extension;
+}

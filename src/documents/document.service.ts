@@ -1,0 +1,177 @@
+import type { EntityManager } from '@mikro-orm/core';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { assertMay, mayAddDocument } from '../access';
+import { findVisibleTender } from '../tenders';
+import { QuoteRequest } from '../quotes';
+import { DomainError, badInput, forbidden, notFound } from '../platform/errors/domain-error';
+import { problemsOf } from '../platform/validation/validate';
+import { Document } from './document.entity';
+import { DocumentKind, DocumentState } from './document-kind';
+import { DOCUMENTS_PER_TENDER, documentUploadRules, safeFilename, type DocumentContentType } from './document-rules';
+import type { DocumentContext, DocumentServices } from './document-context';
+import { hashOfToken, newUploadToken } from './document-links';
+import { insurersSeeing, tenderOfDocuments, visibilityOfVisible } from './document-facts';
+import { UploadCheck } from './upload-check';
+
+export interface DocumentUploadInput {
+  tenderId: string;
+  kind: DocumentKind;
+  filename: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  quoteRequestId?: string | null;
+}
+
+/** The path of an upload URL; the REST route serves it (PUT, no bearer token: the URL is the credential). */
+export const UPLOAD_PATH = '/integration/v1/document-uploads';
+
+/**
+ * A new document's upload slot: checks who may add this kind to this tender (the access policy), the input and the
+ * per-tender maximum, and answers the document (PENDING, visible to nobody) with its single-use upload URL.
+ */
+export async function createDocumentUpload(
+  context: DocumentContext,
+  input: DocumentUploadInput,
+): Promise<{ document: Document; uploadUrl: string; expiresAt: Date }> {
+  const { em, viewer, documents } = context;
+  assertMay(viewer, 'createDocumentUpload');
+  const problems = problemsOf(documentUploadRules(documents.maxBytes), input, 'parameter');
+  const filename = typeof input.filename === 'string' ? safeFilename(input.filename) : null;
+  if (filename === null && !problems.some((problem) => problem.parameter === 'filename')) {
+    problems.push({ parameter: 'filename', message: 'must name a file (no path alone, not empty)' });
+  }
+  if (input.kind === DocumentKind.QUOTE && !input.quoteRequestId)
+    problems.push({ parameter: 'quoteRequestId', message: 'a QUOTE document names its quote request' });
+  if (input.kind !== DocumentKind.QUOTE && input.quoteRequestId)
+    problems.push({ parameter: 'quoteRequestId', message: 'only QUOTE documents name a quote request' });
+  if (problems.length > 0) throw badInput('The document is invalid', problems);
+
+  const tender = await findVisibleTender(em, viewer, input.tenderId);
+  const facts = tenderOfDocuments(tender);
+  const quoteRequest = input.quoteRequestId ? await em.findOne(QuoteRequest, { id: input.quoteRequestId, tender: tender.id }) : null;
+  if (input.quoteRequestId && !quoteRequest) throw notFound(`Quote request ${input.quoteRequestId} not found on this tender`);
+  // What the viewer may not see of a tender it may add nothing to (an insurer's CLOSED or lost tender).
+  if (visibilityOfVisible(viewer, facts) === 'redacted') throw notFound(`Tender ${tender.id} not found`);
+  if (!mayAddDocument(viewer, { kind: input.kind, awardedInsurerId: facts.awardedInsurerId, quoteInsurerId: quoteRequest?.insurer.id })) {
+    throw forbidden(`A ${viewer.role} may not add a ${input.kind} document to this tender`);
+  }
+  const now = new Date();
+  const held = await em.count(Document, {
+    tender: tender.id,
+    $or: [{ state: DocumentState.AVAILABLE }, { uploadExpiresAt: { $gt: now } }],
+  });
+  if (held >= DOCUMENTS_PER_TENDER) throw new DomainError('CONFLICT', `A tender holds at most ${DOCUMENTS_PER_TENDER} documents`);
+
+  const { token, hash } = newUploadToken();
+  const expiresAt = new Date(now.getTime() + documents.linkTtlMs);
+  const document = em.create(Document, {
+    tender,
+    kind: input.kind,
+    filename: filename!,
+    contentType: input.contentType,
+    size: input.size,
+    sha256: input.sha256.toLowerCase(),
+    addedBy: viewer.appId,
+    addedByRole: viewer.role,
+    quoteRequest,
+    uploadTokenHash: hash,
+    uploadExpiresAt: expiresAt,
+    createdAt: now,
+  });
+  await em.flush();
+  return { document, uploadUrl: `${context.publicOrigin}${UPLOAD_PATH}/${token}`, expiresAt };
+}
+
+/**
+ * The bytes of an upload URL, streamed into the store: single use (the slot's token is cleared as the upload
+ * starts), within its expiry. Once they arrived and matched (size, SHA-256, content type) the document becomes
+ * visible and its event goes out, in one transaction; on any failure nothing of it remains, its slot included.
+ */
+export async function receiveUpload(
+  em: EntityManager,
+  services: DocumentServices,
+  token: string,
+  body: Readable,
+  declaredLength: number | undefined,
+): Promise<Document> {
+  const tokenHash = hashOfToken(token);
+  const now = new Date();
+  const document = await em.findOne(
+    Document,
+    { uploadTokenHash: tokenHash, state: DocumentState.PENDING, uploadExpiresAt: { $gt: now } },
+    { populate: ['tender', 'quoteRequest'] },
+  );
+  if (!document) throw notFound('No upload at this URL: unknown, used or expired');
+  const claimed = await em.nativeUpdate(Document, { id: document.id, uploadTokenHash: tokenHash }, { uploadTokenHash: null });
+  if (claimed !== 1) throw notFound('No upload at this URL: unknown, used or expired');
+  document.uploadTokenHash = null;
+
+  const pending = await services.store.begin(document, document.size);
+  try {
+    if (declaredLength !== undefined && declaredLength !== document.size) {
+      throw badInput(`Content-Length is ${declaredLength}; the document declared ${document.size} bytes`);
+    }
+    await pipeline(body, new UploadCheck({ ...document, contentType: document.contentType as DocumentContentType }), pending.sink);
+    await pending.commit();
+  } catch (error) {
+    await pending.abort().catch(() => undefined);
+    await em.nativeDelete(Document, { id: document.id });
+    throw error;
+  }
+  const at = new Date();
+  await em.transactional(async (tx) => {
+    const updated = await tx.nativeUpdate(
+      Document,
+      { id: document.id, state: DocumentState.PENDING },
+      { state: DocumentState.AVAILABLE, uploadExpiresAt: null },
+    );
+    // The sweeper took the slot meanwhile (the upload outlived its expiry by far): nothing was acknowledged.
+    if (updated !== 1) throw notFound('The upload expired while its bytes arrived');
+    const tender = tenderOfDocuments(document.tender);
+    const insurerIds = await insurersSeeing(tx, tender, document);
+    for (const listener of services.listeners) {
+      await listener(tx, { tender, documentId: document.id, kind: document.kind, insurerIds, at });
+    }
+  });
+  document.state = DocumentState.AVAILABLE;
+  document.uploadExpiresAt = null;
+  return document;
+}
+
+/** Deletes a tender's documents and their bytes (the privacy issue's erasure); a document's links then open nothing. */
+export async function deleteTenderDocuments(
+  em: EntityManager,
+  services: Pick<DocumentServices, 'store'>,
+  tenderId: string,
+): Promise<number> {
+  const documents = await em.find(Document, { tender: tenderId });
+  await em.nativeDelete(Document, { tender: tenderId });
+  for (const document of documents) {
+    const stillUsed = (await em.count(Document, { sha256: document.sha256 })) > 0;
+    await services.store.remove(document, stillUsed);
+  }
+  return documents.length;
+}
+
+/**
+ * Removes what unfinished uploads left: slots expired (and, past a grace, slots whose upload started but never
+ * finished: a crash), with whatever bytes they had in the store, and the store's stale temporary files.
+ */
+export async function sweepDocuments(
+  em: EntityManager,
+  services: Pick<DocumentServices, 'store' | 'linkTtlMs'>,
+  now = new Date(),
+): Promise<number> {
+  const stale = await em.find(Document, {
+    state: DocumentState.PENDING,
+    uploadExpiresAt: { $lt: new Date(now.getTime() - services.linkTtlMs) },
+  });
+  for (const document of stale) {
+    await em.nativeDelete(Document, { id: document.id, state: DocumentState.PENDING });
+    const stillUsed = (await em.count(Document, { sha256: document.sha256, state: DocumentState.AVAILABLE })) > 0;
+    await services.store.remove(document, stillUsed).catch(() => undefined);
+  }
+  return stale.length + (await services.store.sweep(new Date(now.getTime() - 2 * services.linkTtlMs)));
+}

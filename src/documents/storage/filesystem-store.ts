@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import { notFound } from '../../platform/errors/domain-error';
+import type { DocumentStore, PendingBytes, StoredDocument } from './document-store';
+
+/**
+ * Documents in a folder (the embedded default, `DATA_DIR/documents`): content-addressed, each under its SHA-256
+ * (`ab/abcdef…`); an upload is written to `tmp/` and renamed into place once complete and synced, so a crash never
+ * leaves a half file under a document's name.
+ */
+export class FilesystemStore implements DocumentStore {
+  private readonly tmp: string;
+
+  constructor(private readonly dir: string) {
+    this.tmp = join(dir, 'tmp');
+  }
+
+  private pathOf(sha256: string): string {
+    return join(this.dir, sha256.slice(0, 2), sha256);
+  }
+
+  async begin(document: StoredDocument): Promise<PendingBytes> {
+    await mkdir(this.tmp, { recursive: true });
+    const temporary = join(this.tmp, `${document.id}.${randomBytes(6).toString('hex')}.part`);
+    const sink = createWriteStream(temporary, { flags: 'wx' });
+    const final = this.pathOf(document.sha256);
+    return {
+      sink,
+      commit: async () => {
+        await finished(sink);
+        const handle = await open(temporary, 'r');
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await mkdir(join(final, '..'), { recursive: true });
+        // The same bytes under the same name: another document's file is as good as this one.
+        await rename(temporary, final);
+      },
+      abort: async () => {
+        sink.destroy();
+        await rm(temporary, { force: true });
+      },
+    };
+  }
+
+  async read(document: StoredDocument) {
+    const path = this.pathOf(document.sha256);
+    try {
+      await stat(path);
+    } catch {
+      throw notFound(`The content of document ${document.id} is not in the store`);
+    }
+    return createReadStream(path);
+  }
+
+  presign(): Promise<string | null> {
+    return Promise.resolve(null);
+  }
+
+  async remove(document: StoredDocument, stillUsed: boolean): Promise<void> {
+    if (!stillUsed) await rm(this.pathOf(document.sha256), { force: true });
+  }
+
+  async sweep(before: Date): Promise<number> {
+    let removed = 0;
+    const names = await readdir(this.tmp).catch(() => [] as string[]);
+    for (const name of names) {
+      const path = join(this.tmp, name);
+      const info = await stat(path).catch(() => undefined);
+      if (info && info.mtime < before) {
+        await unlink(path).catch(() => undefined);
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+}
