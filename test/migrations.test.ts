@@ -38,7 +38,7 @@ afterAll(async () => {
 describe('migrations', () => {
   it('upgrade a database that holds quote requests with options: rows kept, old reasons moved to the internal detail', async () => {
     const em = orm.em.fork();
-    const world = await createWorld(em);
+    const world = await createWorld(em, { schemaBeforeQuoteTerms: true });
     // The schema as it stood before: no feed to raise yet.
     const tender = await createTender(em, world, { feed: false });
     const connection = em.getConnection();

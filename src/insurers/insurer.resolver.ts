@@ -38,6 +38,6 @@ export class InsurerResolver {
   /** Integration details are for operators only. */
   @FieldResolver(() => String, { nullable: true, description: 'Visible to internal and analyst tokens only.' })
   quoteApiUrl(@Root() insurer: Insurer, @Ctx() { viewer }: RequestContext): string | null {
-    return sees.integrationDetails(viewer) ? insurer.quoteApiUrl : null;
+    return sees.integrationDetails(viewer) ? (insurer.quoteApiUrl ?? null) : null;
   }
 }

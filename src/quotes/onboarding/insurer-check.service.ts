@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { raw, type EntityManager } from '@mikro-orm/core';
-import { Insurer } from '../../insurers';
+import { Insurer, InsurerIntegration } from '../../insurers';
 import type { QuoteDispatchConfig } from '../../platform/config';
 import { newId } from '../../platform/db/ids';
 import { badInput, notFound } from '../../platform/errors/domain-error';
@@ -149,8 +149,14 @@ export class InsurerChecker {
     return insurer;
   }
 
-  async run(em: EntityManager, insurer: Insurer, { waitMs, gatewayProblem, signal }: InsurerCheckOptions): Promise<InsurerCheckReport> {
+  async run(em: EntityManager, registered: Insurer, { waitMs, gatewayProblem, signal }: InsurerCheckOptions): Promise<InsurerCheckReport> {
     this.checkWait(waitMs);
+    if (registered.integration !== InsurerIntegration.API || !registered.quoteApiUrl) {
+      throw badInput('The insurer has no system to check', [
+        { parameter: 'insurerId', message: 'a MANUAL insurer answers quote requests through GraphQL; only API insurers are checked' },
+      ]);
+    }
+    const insurer = { ...registered, id: registered.id, name: registered.name, quoteApiUrl: registered.quoteApiUrl };
     signal?.throwIfAborted();
     const startedAt = new Date();
     const started = performance.now();
