@@ -24,8 +24,20 @@ interface WebhookEndpointChange {
 
 /** What each side may hear of: the read APIs' audiences (docs/webhooks.md). */
 export const EVENTS_FOR: Partial<Record<Role, readonly WebhookEventType[]>> = {
-  [Role.INSURER]: [WebhookEventType.TENDER_INVITED, WebhookEventType.TENDER_STATUS_CHANGED, WebhookEventType.COVER_ORDERED],
-  [Role.BROKER]: [WebhookEventType.TENDER_STATUS_CHANGED, WebhookEventType.QUOTE_RECEIVED, WebhookEventType.POLICY_DOCUMENTATION_CONFIRMED],
+  [Role.INSURER]: [
+    WebhookEventType.TENDER_INVITED,
+    WebhookEventType.TENDER_STATUS_CHANGED,
+    WebhookEventType.COVER_ORDERED,
+    WebhookEventType.QUOTE_EXPIRING,
+    WebhookEventType.QUOTE_EXPIRED,
+  ],
+  [Role.BROKER]: [
+    WebhookEventType.TENDER_STATUS_CHANGED,
+    WebhookEventType.QUOTE_RECEIVED,
+    WebhookEventType.QUOTE_EXPIRING,
+    WebhookEventType.QUOTE_EXPIRED,
+    WebhookEventType.POLICY_DOCUMENTATION_CONFIRMED,
+  ],
 };
 
 /** A new signing secret: `whsec_` and 24 random bytes in base64 (Standard Webhooks). */

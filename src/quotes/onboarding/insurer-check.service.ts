@@ -9,7 +9,8 @@ import { LIMITS } from '../../platform/validation/rules';
 import { EarlyCallback } from '../callback/early-callback.entity';
 import { InsurerCheck } from './insurer-check.entity';
 import { InsurerClient, PartnerError } from '../dispatch/insurer-client';
-import { parseAcknowledgement, parseQuote, type QuoteOptionPayload } from '../dispatch/insurer-payloads';
+import { parseAcknowledgement, parseQuote } from '../dispatch/insurer-payloads';
+import type { KeptOption } from '../quote-answer';
 import { QuoteRequest, type Limit } from '../quote-request.entity';
 
 /**
@@ -79,9 +80,8 @@ interface InsurerCheckOptions {
 }
 
 const limitKey = (limit: Limit) => `${limit.insurance_sum}/${limit.deductible}`;
-const sameOptions = (a: QuoteOptionPayload[], b: QuoteOptionPayload[]) => {
-  const canonical = (options: QuoteOptionPayload[]) =>
-    JSON.stringify(options.map((o) => [o.insurance_sum, o.deductible, o.premium]).sort());
+const sameOptions = (a: KeptOption[], b: KeptOption[]) => {
+  const canonical = (options: KeptOption[]) => JSON.stringify(options.map((o) => [o.insurance_sum, o.deductible, o.premium]).sort());
   return canonical(a) === canonical(b);
 };
 /** Waits `ms`, or less when `signal` aborts (then throws its reason). */
@@ -140,6 +140,11 @@ export class InsurerChecker {
       throw badInput('The wait is out of range', [{ parameter, message: `must be a whole number of ms from 1 to ${this.maxWaitMs}` }]);
     }
     return waitMs;
+  }
+
+  /** The dispatcher's rules for an answer to a request sent at `sentAt`. */
+  private answerRules(sentAt: Date) {
+    return { zone: this.quotes.validityZone, now: new Date(), earliestValidity: sentAt, refuseControls: false };
   }
 
   /** An insurer by id or (unless `byName` is false) exact name, else NOT_FOUND. */
@@ -232,13 +237,18 @@ export class InsurerChecker {
 
       signal?.throwIfAborted();
       // 3. GET /quotes/{id}: the spec's shape, options for the requested limits.
-      let firstQuote: QuoteOptionPayload[] | undefined;
+      let firstQuote: KeptOption[] | undefined;
       since = performance.now();
       if (!reference) skip('quote', 'no acknowledgement');
       else if (!callbackArrived) skip('quote', 'no callback (the gateway fetches a quote only after its callback, spec 4.4 rule 2)');
       else {
         try {
-          const { options, note } = parseQuote(await this.client.fetchQuote(insurer, reference, signal), reference, CHECK_LIMITS);
+          const { options, note } = parseQuote(
+            await this.client.fetchQuote(insurer, reference, signal),
+            reference,
+            CHECK_LIMITS,
+            this.answerRules(startedAt),
+          );
           const missing = CHECK_LIMITS.filter((limit) => !options.some((option) => limitKey(option) === limitKey(limit))).map(limitKey);
           const dropped = note ? `; ${note} (the gateway drops those)` : '';
           if (options.length === 0) {
@@ -313,7 +323,12 @@ export class InsurerChecker {
           );
         } else {
           try {
-            const { options } = parseQuote(await this.client.fetchQuote(insurer, reference, signal), reference, CHECK_LIMITS);
+            const { options } = parseQuote(
+              await this.client.fetchQuote(insurer, reference, signal),
+              reference,
+              CHECK_LIMITS,
+              this.answerRules(startedAt),
+            );
             record(
               'duplicate-callback',
               sameOptions(options, firstQuote),
