@@ -92,6 +92,11 @@ export const sees = {
   actors: (viewer: Viewer): boolean => viewer.role !== INSURER,
   /** Internal notes on quote requests (options dropped from an insurer's answer, and why). */
   internalNotes: (viewer: Viewer): boolean => viewer.role === INTERNAL,
+  /**
+   * An underwriter's reason for a decline or referral: the tender's broker, internal users, and the insurer that gave it
+   * (an insurer reads only its own quote requests); not analysts.
+   */
+  underwriterReasons: (viewer: Viewer): boolean => viewer.role !== ANALYST,
   /** Insurer integration details (the quote API URL). */
   integrationDetails: (viewer: Viewer): boolean => viewer.role === INTERNAL || viewer.role === ANALYST,
   // What an insurer sees of a tender it may read (data privacy, DESIGN 3) is the tender's audience rule: tenders/tender-audience.ts.
