@@ -368,3 +368,35 @@ describe('quote terms (spec 2.5, optional)', () => {
     expect((await scriptedRequest()).options[0]).toMatchObject({ expired: true, cheapest: false });
   });
 });
+
+describe("the simulator's behaviours for quote terms", () => {
+  it('quote-terms, decline-reason and refer give a quote with terms, a decline with its reason, and a referral followed by a quote', async () => {
+    await setUp();
+    sims = await startSimulatedInsurers(gateway, [
+      { name: 'Terms Insurance', behaviour: 'quote-terms', currency: 'CHF' },
+      { name: 'Reason Insurance', behaviour: 'decline-reason' },
+      { name: 'Referral Insurance', behaviour: 'refer' },
+    ]);
+    await requestQuotes(sims.insurers.map((insurer) => insurer.id));
+    const settled = await waitFor('the answers', async () => {
+      const requests = await requestsAs(broker);
+      const done = requests.filter((request) => request.insurer.name !== 'Scripted Insurance');
+      return done.every((request) => ['QUOTED', 'DECLINED'].includes(request.status)) && done;
+    });
+    const byName = Object.fromEntries(settled.map((request: any) => [request.insurer.name, request]));
+    expect(byName['Terms Insurance']).toMatchObject({ status: 'QUOTED', currency: 'CHF', underwriterReason: null });
+    expect(Date.parse(byName['Terms Insurance'].validUntil)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+    expect(byName['Terms Insurance'].options.map((o: any) => [o.premium, o.subjectivities.map((s: any) => s.stage)])).toEqual([
+      [2272.5, ['PRE_BIND', 'POST_BIND']],
+      [2525, []],
+    ]);
+    expect(byName['Reason Insurance']).toMatchObject({
+      status: 'DECLINED',
+      underwriterReason: 'Outside our appetite for this line of business (simulated)',
+    });
+    // The referral was answered, then the insurer called back again and the quote replaced it.
+    expect(byName['Referral Insurance']).toMatchObject({ status: 'QUOTED', underwriterReason: null, currency: 'EUR' });
+    const [, , referring] = sims.slugs;
+    expect(sims.simulator.stats(referring)).toMatchObject({ posts: 1, callbacks: 2, fetches: 2 });
+  });
+});
