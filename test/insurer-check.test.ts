@@ -400,7 +400,9 @@ describe('insurer:check on the command line', () => {
     expect(lines[0]).toBe(
       `Onboarding check of Sim quote (${insurer.quote.id}) at ${insurer.quote.quoteApiUrl}, started ${lines[0].split('started ')[1]}`,
     );
-    expect(lines.slice(1, 1 + STEPS.length).map((line) => line.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(STEPS.map((name) => `✔ ${name}`));
+    expect(lines.slice(1, 1 + STEPS.length).map((line) => line.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(
+      STEPS.map((name) => `✔ ${name}`),
+    );
     expect(lines[1]).toMatch(/^ {2}✔ acknowledgement +\d+ ms {2}answered \{"id": "Q-/);
     expect(lines[1 + STEPS.length]).toMatch(/^PASSED in \d+ ms$/);
   });

@@ -7,7 +7,7 @@ import { Role } from '../src/access';
 import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/database';
 import { QuoteOption, QuoteRequest, QuoteRequestStatus } from '../src/quotes';
-import { WebhookDelivery } from '../src/webhooks';
+import { WebhookDelivery, WebhookEventType } from '../src/webhooks';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { createTender, createWorld } from './helpers/fixtures';
 import { TEST_JWT_SECRET, createClient, requestToken, type Gateway } from './helpers/gateway';
@@ -104,8 +104,8 @@ describe('quote expiry on several instances', () => {
     }
     // Each expiry (and each warning) was recorded once, whichever instance swept it.
     const deliveries = await orm.em.fork().find(WebhookDelivery, {});
-    const count = (type: string) => deliveries.filter((delivery) => delivery.eventType === type).length;
-    expect([count('quote.expiring'), count('quote.expired')]).toEqual([QUOTES, QUOTES]);
+    const count = (type: WebhookEventType) => deliveries.filter((delivery) => delivery.eventType === type).length;
+    expect([count(WebhookEventType.QUOTE_EXPIRING), count(WebhookEventType.QUOTE_EXPIRED)]).toEqual([QUOTES, QUOTES]);
     const received = await waitFor(
       'every expiry webhook',
       async () =>

@@ -5,7 +5,7 @@ export { QuoteRequest } from './quote-request.entity';
 export type { QuoteContext } from './quote-context';
 export type { QuoteEventListener } from './quote-events';
 export { QuoteResolver } from './quote.resolver';
-export { QuoteCallbackBody } from './quote-rules';
+export { InsurerQuoteSchema, QuoteCallbackBody } from './quote-rules';
 export { cancelQuoteRequestsOfClosedTender } from './tender-closing';
 // dispatch/: the outbox that delivers quote requests to insurers
 export { QuoteDispatcher, type DispatcherObserver } from './dispatch/quote-dispatcher';
