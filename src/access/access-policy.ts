@@ -30,6 +30,9 @@ export const OPERATIONS = {
   confirmPolicyDocumentation: [INSURER, INTERNAL],
   // GraphQL mutations: operating the exchange
   createInsurer: [INTERNAL],
+  changeInsurerIntegration: [INTERNAL],
+  /** An insurer without an API answers its own requests; internal users answer on its behalf. */
+  submitManualQuote: [INSURER, INTERNAL],
   createApiClient: [INTERNAL],
   disableApiClient: [INTERNAL],
   enableApiClient: [INTERNAL],

@@ -1,6 +1,7 @@
 /** The face of quotes: what the API, webhooks, statistics and the composition use of quoting. */
 export { QuoteOption } from './quote-option.entity';
-export { QuoteRequestStatus } from './quote-request-status';
+export { QuoteDecision, QuoteRequestStatus, QuoteSource, SubjectivityStage } from './quote-request-status';
+export { DEFAULT_CURRENCY } from './quote-answer';
 export { QuoteRequest } from './quote-request.entity';
 export type { QuoteContext } from './quote-context';
 export type { QuoteEventListener } from './quote-events';
@@ -14,6 +15,8 @@ export { EarlyCallback } from './callback/early-callback.entity';
 export { parseCallback, receiveCallback } from './callback/quote-callback.service';
 // proposal/: the offers side by side
 export { ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver } from './proposal/proposal.resolver';
+// manual/: the answers of insurers without an API
+export { ManualQuoteResolver } from './manual/manual-quote.resolver';
 // onboarding/: the check of an insurer's system
 export { InsurerCheck } from './onboarding/insurer-check.entity';
 export { InsurerCheckResolver } from './onboarding/insurer-check.resolver';

@@ -188,6 +188,12 @@ export class QuoteRequestView {
   @Field(() => String, { nullable: true, description: 'app_id of the client that asked; withheld from insurers.' })
   requestedBy!: string | null;
 
+  @Field(() => String, {
+    nullable: true,
+    description: "MANUAL answers: app_id of the client that entered it (the insurer's own, or an internal user's); withheld from insurers.",
+  })
+  answeredBy!: string | null;
+
   @Field(() => TimestampScalar)
   createdAt!: Date;
 

@@ -36,6 +36,8 @@ export interface ContextDeps {
   quoteEvents: readonly QuoteEventListener[];
   /** Onboarding checks of insurer systems (the checkInsurer mutation). */
   insurerChecks: InsurerChecker;
+  /** QUOTE_VALIDITY_ZONE: the zone of a manual quote's `validUntil` given as a date. */
+  quoteValidityZone: string;
   /** The URL policy of partners' webhook endpoints. */
   webhooks: WebhookPolicy;
 }
@@ -109,6 +111,7 @@ class RequestScope {
       tenderChanges: this.deps.tenderChanges,
       quoteEvents: this.deps.quoteEvents,
       insurerChecks: this.deps.insurerChecks,
+      quoteValidityZone: this.deps.quoteValidityZone,
       webhooks: this.deps.webhooks,
       signal: this.ended.signal,
     };

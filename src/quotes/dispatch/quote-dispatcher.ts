@@ -44,7 +44,8 @@ interface LeasedRow {
   broker_company_id: string;
   insurer_id: string;
   created_at: unknown;
-  quote_api_url: string;
+  /** Null only for an insurer registered MANUAL, whose requests are never dispatched. */
+  quote_api_url: string | null;
   outbound_credential: string | null;
 }
 
@@ -71,7 +72,7 @@ function leasedRequest(row: LeasedRow): LeasedRequest {
     insurerReference: row.insurer_reference,
     createdAt: dateOfColumn(row.created_at),
     tender: { id: row.tender_id, status: row.tender_status, brokerCompanyId: row.broker_company_id },
-    insurer: { id: row.insurer_id, quoteApiUrl: row.quote_api_url, outboundCredential: row.outbound_credential ?? undefined },
+    insurer: { id: row.insurer_id, quoteApiUrl: row.quote_api_url ?? '', outboundCredential: row.outbound_credential ?? undefined },
   };
 }
 
@@ -186,6 +187,7 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
     try {
       // A request recorded while its tender was being closed: nothing is sent for a closed tender.
       if (request.tender.status === TenderStatus.CLOSED) await this.cancel(em, request);
+      else if (!request.insurer.quoteApiUrl) throw new PartnerError(Reason.internal, 'the insurer has no quote API URL', false);
       else if (request.status === QuoteRequestStatus.QUEUED) await this.send(em, request);
       else if (request.status === QuoteRequestStatus.AVAILABLE) await this.fetchQuote(em, request);
     } catch (error) {

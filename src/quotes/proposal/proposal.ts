@@ -81,6 +81,7 @@ function presentRequest(
     underwriterReason: showReasons ? (request.underwriterReason ?? null) : null,
     source: request.source,
     requestedBy: showActors ? request.requestedBy : null,
+    answeredBy: showActors ? (request.answeredBy ?? null) : null,
     createdAt: request.createdAt,
     updatedAt: request.updatedAt,
     acknowledgedAt: request.acknowledgedAt ?? null,
