@@ -1,6 +1,6 @@
 /** The face of quotes: what the API, webhooks, statistics and the composition use of quoting. */
 export { QuoteOption } from './quote-option.entity';
-export { QuoteDecision, QuoteRequestStatus, QuoteSource, SubjectivityStage } from './quote-request-status';
+export { QuoteRequestStatus, QuoteSource } from './quote-request-status';
 export { DEFAULT_CURRENCY } from './quote-answer';
 export { QuoteRequest } from './quote-request.entity';
 export type { QuoteContext } from './quote-context';
