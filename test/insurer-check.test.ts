@@ -45,6 +45,7 @@ const BEHAVIOURS: SimBehaviour[] = [
   'malformed-quote',
   'decline',
   'quote-terms',
+  'refer',
 ];
 
 let gateway: Gateway;
@@ -246,6 +247,12 @@ describe('insurer onboarding check over GraphQL, against the simulator', () => {
     expect(step(report, 'decision').detail).toBe('valid: decision "QUOTED"');
     expect(step(report, 'subjectivities').detail).toBe('valid: 4 subjectivities');
     expect(step(report, 'quote').detail).toMatch(/^4 option\(s\) for the 2 requested limits/);
+  });
+
+  it('a referral fails the quote step, saying the gateway would wait for a further callback; its decision and reason pass', async () => {
+    const report = await check(insurer.refer.id);
+    expect(step(report, 'quote').detail).toMatch(/^referred: a valid answer for a real tender \(the gateway waits for a further callback/);
+    expect(step(report, 'decision')).toMatchObject({ passed: true, detail: 'valid: decision "REFERRED", with a reason' });
   });
 
   it('an invalid term fails its own step (and the quote, which the gateway would refuse); the other terms pass', async () => {

@@ -22,6 +22,10 @@ const ENV = {
   QUOTE_EXPIRY_INTERVAL_MS: String(INTERVAL_MS),
   QUOTE_EXPIRY_WARNING: '1s',
   WEBHOOK_POLL_INTERVAL_MS: '50',
+  // A delivery in flight on the killed instance is taken over once its lease runs out.
+  WEBHOOK_TIMEOUT_MS: '1000',
+  WEBHOOK_LEASE_MS: '3000',
+  WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,400ms,800ms',
   WEBHOOK_URL_ALLOW: '127.0.0.1',
 };
 

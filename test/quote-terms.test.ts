@@ -337,8 +337,10 @@ describe('quote terms (spec 2.5, optional)', () => {
         const events = receiver!.received(path).map(({ event }) => event);
         return events.some((event) => event.type === 'quote.expired') && events;
       });
+    const heard: Record<string, string[]> = {};
     for (const path of ['/broker', '/insurer']) {
       const events = (await expected(path)).filter((event) => event.type !== 'quote.received');
+      heard[path] = events.map((event) => event.id);
       expect(events.map((event) => [event.type, event.data])).toEqual([
         [
           'quote.expiring',
@@ -350,6 +352,8 @@ describe('quote terms (spec 2.5, optional)', () => {
         ],
       ]);
     }
+    // One event each, the same for both parties (de-duplicated on its id).
+    expect(heard['/insurer']).toEqual(heard['/broker']);
   });
 
   it('ordering cover on a quote past its validity answers QUOTE_EXPIRED even before the sweep has marked it', async () => {

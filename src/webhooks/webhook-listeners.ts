@@ -54,6 +54,7 @@ export const quoteEventsToWebhooks: QuoteEventListener = async (em, event) => {
     return;
   }
   if (event.kind !== 'quoteReceived') {
+    // One event, the same for the broker company and the quoting insurer.
     const expired = event.kind === 'quoteExpired';
     await enqueueWebhookEvent(em, {
       type: expired ? WebhookEventType.QUOTE_EXPIRED : WebhookEventType.QUOTE_EXPIRING,
@@ -65,19 +66,7 @@ export const quoteEventsToWebhooks: QuoteEventListener = async (em, event) => {
         quote_request_id: event.quoteRequestId,
         valid_until: event.validUntil.toISOString(),
       },
-      audience: { brokerCompanyId: tender.brokerCompanyId },
-    });
-    await enqueueWebhookEvent(em, {
-      type: expired ? WebhookEventType.QUOTE_EXPIRED : WebhookEventType.QUOTE_EXPIRING,
-      key: `${expired ? 'expired' : 'expiring'}:${event.quoteRequestId}:insurer`,
-      occurredAt: event.at,
-      data: {
-        tender_id: tender.id,
-        status: tender.status,
-        quote_request_id: event.quoteRequestId,
-        valid_until: event.validUntil.toISOString(),
-      },
-      audience: { insurerIds: [event.insurerId] },
+      audience: { brokerCompanyId: tender.brokerCompanyId, insurerIds: [event.insurerId] },
     });
     return;
   }

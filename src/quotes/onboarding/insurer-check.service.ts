@@ -11,6 +11,7 @@ import { InsurerCheck } from './insurer-check.entity';
 import { InsurerClient, PartnerError } from '../dispatch/insurer-client';
 import { parseAcknowledgement, parseQuote } from '../dispatch/insurer-payloads';
 import { parseValidUntil, readQuoteAnswer, type KeptOption } from '../quote-answer';
+import { QuoteDecision } from '../quote-request-status';
 
 /** What a valid term says, for the report. */
 function describeTerm(body: Record<string, unknown>, term: TermStep, zone: string): string {
@@ -289,10 +290,17 @@ export class InsurerChecker {
         try {
           const raw = await this.client.fetchQuote(insurer, reference, signal);
           if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) fetched = raw as Record<string, unknown>;
-          const { options, note } = parseQuote(raw, reference, CHECK_LIMITS, this.answerRules(startedAt));
+          const { options, note, decision } = parseQuote(raw, reference, CHECK_LIMITS, this.answerRules(startedAt));
           const missing = CHECK_LIMITS.filter((limit) => !options.some((option) => limitKey(option) === limitKey(limit))).map(limitKey);
           const dropped = note ? `; ${note} (the gateway drops those)` : '';
-          if (options.length === 0) {
+          if (decision === QuoteDecision.REFERRED) {
+            record(
+              'quote',
+              false,
+              since,
+              `referred: a valid answer for a real tender (the gateway waits for a further callback and fetches once more), but the check needs options for its limits ${CHECK_LIMITS.map(limitKey).join(', ')} to see their shape`,
+            );
+          } else if (options.length === 0) {
             record(
               'quote',
               false,
