@@ -325,7 +325,7 @@ describe('the insurer URL allow-list (SSRF guard)', () => {
     hostile = await startHostileInsurers(gateway, { 'behind-a-name': 'healthy' });
     const em = gateway.em();
     const insurer = await em.findOneOrFail(Insurer, { id: hostile.insurers['behind-a-name'].id });
-    insurer.quoteApiUrl = insurer.quoteApiUrl.replace('127.0.0.1', 'localhost');
+    insurer.quoteApiUrl = insurer.quoteApiUrl!.replace('127.0.0.1', 'localhost');
     await em.flush();
     const world = await createWorld(gateway.em());
     const tender = await createTender(gateway.em(), world);

@@ -13,6 +13,7 @@ import { databaseUrlFor } from './helpers/database';
 import { createWorld, type World } from './helpers/fixtures';
 import { FAST_DISPATCH_ENV, TEST_JWT_SECRET, graphql, requestToken, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 import { startHostileInsurers, type HostileInsurers } from './helpers/hostile-insurer';
+import { startScriptedInsurer } from './helpers/scripted-insurer';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 
 const CHECK = `mutation($insurerId: ID!, $waitMs: Int) {
@@ -20,7 +21,17 @@ const CHECK = `mutation($insurerId: ID!, $waitMs: Int) {
     passed startedAt totalMs insurer { id name quoteApiUrl } steps { name passed skipped ms detail }
   } }`;
 const CALLBACK = '/aggregation-gateway/v1/public/producer-integration/quotes/available';
-const STEPS = ['acknowledgement', 'callback', 'quote', 'idempotency', 'duplicate-callback'];
+const STEPS = [
+  'acknowledgement',
+  'callback',
+  'quote',
+  'valid-until',
+  'currency',
+  'decision',
+  'subjectivities',
+  'idempotency',
+  'duplicate-callback',
+];
 
 /** One simulated insurer per scripted behaviour, named after it. */
 const BEHAVIOURS: SimBehaviour[] = [
@@ -33,6 +44,8 @@ const BEHAVIOURS: SimBehaviour[] = [
   'malformed',
   'malformed-quote',
   'decline',
+  'quote-terms',
+  'refer',
 ];
 
 let gateway: Gateway;
@@ -98,6 +111,9 @@ describe('insurer onboarding check over GraphQL, against the simulator', () => {
     );
     expect(step(report, 'idempotency').detail).toMatch(/answered with the same id "Q-[\w-]+"/);
     expect(step(report, 'duplicate-callback').detail).toMatch(/^not observed: the insurer called back once/);
+    // A spec-only insurer passes the optional terms' steps: none sent.
+    expect(step(report, 'valid-until').detail).toMatch(/^not sent \(optional: valid_until /);
+    expect(step(report, 'subjectivities').detail).toMatch(/^not sent \(optional: subjectivities per option/);
     // One real exchange: two POSTs with one Idempotency-Key are one quote at the insurer, fetched once.
     expect(sims.simulator.stats(slugOf('quote'))).toMatchObject({ posts: 2, quotes: 1, callbacks: 1, callbackFailures: 0, fetches: 1 });
 
@@ -133,6 +149,10 @@ describe('insurer onboarding check over GraphQL, against the simulator', () => {
       'acknowledgement: passed',
       'callback: failed',
       'quote: skipped',
+      'valid-until: skipped',
+      'currency: skipped',
+      'decision: skipped',
+      'subjectivities: skipped',
       'idempotency: passed',
       'duplicate-callback: skipped',
     ]);
@@ -176,6 +196,10 @@ describe('insurer onboarding check over GraphQL, against the simulator', () => {
       'acknowledgement: failed',
       'callback: skipped',
       'quote: skipped',
+      'valid-until: skipped',
+      'currency: skipped',
+      'decision: skipped',
+      'subjectivities: skipped',
       'idempotency: skipped',
       'duplicate-callback: skipped',
     ]);
@@ -205,10 +229,65 @@ describe('insurer onboarding check over GraphQL, against the simulator', () => {
       'acknowledgement: passed',
       'callback: passed',
       'quote: failed',
+      'valid-until: passed',
+      'currency: passed',
+      'decision: passed',
+      'subjectivities: passed',
       'idempotency: passed',
       'duplicate-callback: skipped',
     ]);
     expect(step(report, 'quote').detail).toMatch(/^insurer sent an invalid quote: malformed quote: option 0: /);
+  });
+
+  it('an insurer that sends the optional terms passes a step for each, saying what it sent', async () => {
+    const report = await check(insurer['quote-terms'].id);
+    expect(report.passed).toBe(true);
+    expect(step(report, 'valid-until').detail).toMatch(/^valid: valid until \d{4}-\d{2}-\d{2}T[\d:.]+Z \("\d{4}-/);
+    expect(step(report, 'currency').detail).toBe('valid: currency EUR');
+    expect(step(report, 'decision').detail).toBe('valid: decision "QUOTED"');
+    expect(step(report, 'subjectivities').detail).toBe('valid: 4 subjectivities');
+    expect(step(report, 'quote').detail).toMatch(/^4 option\(s\) for the 2 requested limits/);
+  });
+
+  it('a referral fails the quote step, saying the gateway would wait for a further callback; its decision and reason pass', async () => {
+    const report = await check(insurer.refer.id);
+    expect(step(report, 'quote').detail).toMatch(/^referred: a valid answer for a real tender \(the gateway waits for a further callback/);
+    expect(step(report, 'decision')).toMatchObject({ passed: true, detail: 'valid: decision "REFERRED", with a reason' });
+  });
+
+  it('an invalid term fails its own step (and the quote, which the gateway would refuse); the other terms pass', async () => {
+    const scripted = await startScriptedInsurer(gateway, 'Scripted terms');
+    try {
+      const running = check(scripted.insurer.id, 5000);
+      const id = await waitFor('the acknowledgement', async () => scripted.ids()[0]);
+      expect(
+        await scripted.quote(id, {
+          currency: '€',
+          valid_until: '2020-01-01',
+          quote_options: [
+            { insurance_sum: 1_000_000, deductible: 1_000, premium: 10 },
+            { insurance_sum: 2_000_000, deductible: 5_000, premium: 20 },
+          ],
+        }),
+      ).toBe(202);
+      const report = await running;
+      expect(outcomes(report)).toEqual([
+        'acknowledgement: passed',
+        'callback: passed',
+        'quote: failed',
+        'valid-until: failed',
+        'currency: failed',
+        'decision: passed',
+        'subjectivities: passed',
+        'idempotency: passed',
+        'duplicate-callback: skipped',
+      ]);
+      expect(step(report, 'currency').detail).toBe('currency must be an ISO 4217 currency code such as EUR, got "€"');
+      expect(step(report, 'valid-until').detail).toMatch(/^valid_until must not be before /);
+      expect(step(report, 'decision').detail).toMatch(/^not sent/);
+    } finally {
+      await scripted.close();
+    }
   });
 
   it('a decline fails the quote step: the check needs options for its limits', async () => {
@@ -328,9 +407,11 @@ describe('insurer:check on the command line', () => {
     expect(lines[0]).toBe(
       `Onboarding check of Sim quote (${insurer.quote.id}) at ${insurer.quote.quoteApiUrl}, started ${lines[0].split('started ')[1]}`,
     );
-    expect(lines.slice(1, 6).map((line) => line.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(STEPS.map((name) => `✔ ${name}`));
+    expect(lines.slice(1, 1 + STEPS.length).map((line) => line.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(
+      STEPS.map((name) => `✔ ${name}`),
+    );
     expect(lines[1]).toMatch(/^ {2}✔ acknowledgement +\d+ ms {2}answered \{"id": "Q-/);
-    expect(lines[6]).toMatch(/^PASSED in \d+ ms$/);
+    expect(lines[1 + STEPS.length]).toMatch(/^PASSED in \d+ ms$/);
   });
 
   it('--json prints the report, and a silent insurer fails the callback step with exit code 1', async () => {
@@ -342,6 +423,10 @@ describe('insurer:check on the command line', () => {
       'acknowledgement: passed',
       'callback: failed',
       'quote: skipped',
+      'valid-until: skipped',
+      'currency: skipped',
+      'decision: skipped',
+      'subjectivities: skipped',
       'idempotency: passed',
       'duplicate-callback: skipped',
     ]);
@@ -360,7 +445,9 @@ describe('insurer:check on the command line', () => {
         `✘ callback +\\d+ ms {2}no gateway answers at http://127.0.0.1:${port} \\(ECONNREFUSED\\): the insurer system calls back to a running gateway`,
       ),
     );
-    expect(result.stdout).toMatch(/FAILED in \d+ ms: callback, quote, duplicate-callback$/m);
+    expect(result.stdout).toMatch(
+      /FAILED in \d+ ms: callback, quote, valid-until, currency, decision, subjectivities, duplicate-callback$/m,
+    );
   });
 
   it('an unknown insurer or a bad --wait-ms is a usage error with exit code 2', async () => {

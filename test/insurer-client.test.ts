@@ -2,7 +2,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/platform/config';
-import type { Insurer } from '../src/insurers';
 import { InsurerClient, PartnerError, retryDelay } from '../src/quotes/dispatch/insurer-client';
 import { TEST_JWT_SECRET } from './helpers/gateway';
 
@@ -17,7 +16,7 @@ const config = loadConfig({
 let answer: (req: IncomingMessage, res: ServerResponse) => void;
 let seen: IncomingMessage | undefined;
 let server: Server;
-let insurer: Insurer;
+let insurer: { quoteApiUrl: string; outboundCredential: string };
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -26,7 +25,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  insurer = { quoteApiUrl: `http://127.0.0.1:${port}`, outboundCredential: 'insurer-issued-credential' } as Insurer;
+  insurer = { quoteApiUrl: `http://127.0.0.1:${port}`, outboundCredential: 'insurer-issued-credential' };
 });
 
 afterAll(() => {

@@ -38,7 +38,7 @@ afterAll(async () => {
 describe('migrations', () => {
   it('upgrade a database that holds quote requests with options: rows kept, old reasons moved to the internal detail', async () => {
     const em = orm.em.fork();
-    const world = await createWorld(em);
+    const world = await createWorld(em, { schemaBeforeQuoteTerms: true });
     // The schema as it stood before: no feed to raise yet.
     const tender = await createTender(em, world, { feed: false });
     const connection = em.getConnection();
@@ -91,7 +91,19 @@ describe('migrations', () => {
       lastError: 'insurer timed out',
       lastErrorDetail: 'sending the quotation request: no answer within 5000 ms',
     });
-    // The new status is accepted, and foreign keys still hold.
+    // Issue 27: requests and insurers from before quote terms are API ones, with no terms; the options are kept.
+    const quoted = await after.findOneOrFail(QuoteRequest, { id: 'qr-quoted' }, { populate: ['insurer', 'options'] });
+    expect([quoted.source, quoted.validUntil, quoted.currency, quoted.underwriterReason, quoted.insurer.integration]).toEqual([
+      'API',
+      null,
+      null,
+      null,
+      'API',
+    ]);
+    expect(quoted.options.getItems().map((option) => [option.premium, option.subjectivities ?? null])).toEqual([[1200, null]]);
+    // The new statuses are accepted (REFERRED, EXPIRED, AWAITING_MANUAL, as CANCELLED before), and foreign keys still hold.
+    await after.nativeUpdate(QuoteRequest, { id: 'qr-failed' }, { status: 'AWAITING_MANUAL' as QuoteRequest['status'] });
+    await after.nativeUpdate(QuoteRequest, { id: 'qr-quoted' }, { status: 'EXPIRED' as QuoteRequest['status'] });
     await after.nativeUpdate(QuoteRequest, { id: 'qr-queued' }, { status: 'CANCELLED' as QuoteRequest['status'] });
     await expect(
       connection.execute(

@@ -7,6 +7,7 @@ import { loadConfig } from '../src/platform/config';
 import { newId } from '../src/platform/db/ids';
 import { LIMITS } from '../src/platform/validation/rules';
 import { QuoteOption, QuoteRequest } from '../src/quotes';
+import { SubjectivityStage } from '../src/quotes/quote-request-status';
 import { SeedService } from '../src/seed/seed.service';
 import { Tender, TenderStatus } from '../src/tenders';
 import { databaseUrlFor } from './helpers/database';
@@ -29,7 +30,7 @@ const LIMITS_INPUT = Array.from({ length: LIMITS.limitsPerQuoteRequest }, (_, i)
 const REQUEST_QUOTES = 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id status } }';
 const READS = {
   taxRate: 'query($id: ID!) { proposal(tenderId: $id) { taxRate } }',
-  proposal: `query($id: ID!) { proposal(tenderId: $id) { taxRate orderedOptionId entries { insurer { name } quoteRequest { status options { premium premiumWithTax cheapest } } }
+  proposal: `query($id: ID!) { proposal(tenderId: $id) { taxRate orderedOptionId entries { insurer { name } quoteRequest { status options { premium premiumWithTax cheapest subjectivities { text stage } } } }
     cheapest { insuranceSum deductible option { premium } } } }`,
   statuses:
     'query($id: ID!) { quoteRequests(tenderId: $id) { id status attempts failureReason limits { insuranceSum } options { premium } } }',
@@ -119,7 +120,15 @@ describe('a tender at the bounds of its quote requests, on the production start'
   }, 120_000);
 
   it('stays readable by analysts and brokers whatever they select, with the most options an insurer may store, and the gateway lives', async () => {
-    // What the insurers may add: one option per requested limit (the gateway keeps no more), for every request.
+    // What the insurers may add: as many options as the gateway keeps (one per requested limit here), for every request,
+    // each with subjectivities up to the bytes a quote may hold (LIMITS.subjectivitiesBytesPerQuote).
+    const subjectivities = Array.from({ length: 3 }, (_, i) => ({
+      text: `${i}`.repeat(LIMITS.subjectivityText),
+      stage: SubjectivityStage.PRE_BIND,
+    }));
+    expect(Buffer.byteLength(JSON.stringify(LIMITS_INPUT.map(() => subjectivities)))).toBeLessThanOrEqual(
+      LIMITS.subjectivitiesBytesPerQuote,
+    );
     const orm = await openDatabase(
       loadConfig({
         NODE_ENV: 'test',
@@ -142,6 +151,7 @@ describe('a tender at the bounds of its quote requests, on the production start'
             insuranceSum: limit.insuranceSum,
             deductible: limit.deductible,
             premium: 1000 + position,
+            subjectivities,
           })),
         ),
       );

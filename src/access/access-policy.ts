@@ -32,6 +32,9 @@ export const OPERATIONS = {
   createDocumentUpload: [INSURER, BROKER, INTERNAL],
   // GraphQL mutations: operating the exchange
   createInsurer: [INTERNAL],
+  changeInsurerIntegration: [INTERNAL],
+  /** An insurer without an API answers its own requests; internal users answer on its behalf. */
+  submitManualQuote: [INSURER, INTERNAL],
   createApiClient: [INTERNAL],
   disableApiClient: [INTERNAL],
   enableApiClient: [INTERNAL],
@@ -97,6 +100,11 @@ export const sees = {
   actors: (viewer: Viewer): boolean => viewer.role !== INSURER,
   /** Internal notes on quote requests (options dropped from an insurer's answer, and why). */
   internalNotes: (viewer: Viewer): boolean => viewer.role === INTERNAL,
+  /**
+   * An underwriter's reason for a decline or referral: the tender's broker, internal users, and the insurer that gave it
+   * (an insurer reads only its own quote requests); not analysts.
+   */
+  underwriterReasons: (viewer: Viewer): boolean => viewer.role !== ANALYST,
   /** Insurer integration details (the quote API URL). */
   integrationDetails: (viewer: Viewer): boolean => viewer.role === INTERNAL || viewer.role === ANALYST,
   // What an insurer sees of a tender it may read (data privacy, DESIGN 3) is the tender's audience rule: tenders/tender-audience.ts.

@@ -90,6 +90,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     quoteEvents,
     // A check run by the checkInsurer mutation must answer within the request timeout.
     insurerChecks: new InsurerChecker(config.quotes, InsurerChecker.maxWaitWithin(config.quotes, config.requestTimeoutMs)),
+    quoteValidityZone: config.quotes.validityZone,
     webhooks: {
       urlAllowList: config.webhooks.urlAllowList,
       httpsOnly: config.webhooks.httpsOnly,

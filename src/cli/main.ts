@@ -12,7 +12,7 @@ import { createMigration, migrationDrift, openDatabase } from '../database';
 import { DomainError } from '../platform/errors/domain-error';
 import { schemaSdl } from '../api/graphql/schema';
 import { openApiDocument } from '../api/rest/openapi/openapi-document';
-import { InsurerService } from '../insurers';
+import { InsurerIntegration, InsurerService } from '../insurers';
 import { InsurerChecker, type InsurerCheckReport } from '../quotes';
 import { LIMITS, isHttpUrl } from '../platform/validation/rules';
 import { parseTimestamp, TIMESTAMP_RULE } from '../platform/validation/timestamp';
@@ -267,22 +267,24 @@ program
 
 program
   .command('insurers:create')
-  .description('register an insurer and the base URL of its quote API')
+  .description('register an insurer and the base URL of its quote API (or, with --manual, an insurer without an API)')
   .requiredOption('--name <name>', 'insurer name')
-  .requiredOption('--quote-api-url <url>', 'base URL of the insurer system (POST /quotes, GET /quotes/{id})')
+  .option('--quote-api-url <url>', 'base URL of the insurer system (POST /quotes, GET /quotes/{id}); required unless --manual')
+  .option('--manual', 'the insurer has no API: its quotes are entered through GraphQL (submitManualQuote)')
   .option('--credential <token>', 'bearer credential the gateway presents to the insurer system')
   .option('--json', 'machine-readable output')
-  .action(async (options: { name: string; quoteApiUrl: string; credential?: string; json?: boolean }) => {
+  .action(async (options: { name: string; quoteApiUrl?: string; manual?: boolean; credential?: string; json?: boolean }) => {
     const insurer = await withDatabase((orm) =>
       new InsurerService(orm.em.fork(), loadConfig().quotes.urlAllowList).create({
         name: options.name,
+        integration: options.manual ? InsurerIntegration.MANUAL : InsurerIntegration.API,
         quoteApiUrl: options.quoteApiUrl,
         outboundCredential: options.credential,
       }),
     );
     print(
       options.json,
-      { id: insurer.id, name: insurer.name, quote_api_url: insurer.quoteApiUrl },
+      { id: insurer.id, name: insurer.name, integration: insurer.integration, quote_api_url: insurer.quoteApiUrl ?? null },
       `insurer ${insurer.name}: ${insurer.id}`,
     );
   });

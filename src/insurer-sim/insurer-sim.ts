@@ -15,6 +15,9 @@ const roundCents = (amount: number): number => (Math.sign(amount) * Math.round(M
  * malformed (an acknowledgement without id), malformed-quote (a quote with unusable options),
  * early-callback (calls back before acknowledging), callback-twice (calls back two times), silent (the quote is ready
  * at once but the simulator never calls back: the integrator, or the benchmark, sends the callback).
+ * The optional quote terms (docs/quotation.md, "Quote terms"): quote-terms (a quote valid for `validityMs`, in the
+ * insurer's `currency`, each limit offered twice: cheaper with a pre-bind subjectivity, and without), decline-reason (a
+ * decline with the underwriter's reason), refer (a referral with a reason, then a second callback and a quote with terms).
  */
 export const SIM_BEHAVIOURS = [
   'quote',
@@ -28,6 +31,9 @@ export const SIM_BEHAVIOURS = [
   'early-callback',
   'callback-twice',
   'silent',
+  'quote-terms',
+  'decline-reason',
+  'refer',
 ] as const;
 export type SimBehaviour = (typeof SIM_BEHAVIOURS)[number];
 
@@ -42,6 +48,8 @@ export interface SimInsurerOptions {
   behaviour?: SimBehaviour;
   /** Multiplies the premium rate: insurers differ in price. */
   pricingFactor?: number;
+  /** The currency of its `quote-terms` quotes (ISO 4217); EUR unless set. */
+  currency?: string;
   /** The signing secret of its webhook endpoint at the gateway (`whsec_...`): webhooks are verified with it. */
   webhookSecret?: string;
 }
@@ -59,6 +67,8 @@ export interface SimOptions {
   quoteDelayMs?: number;
   /** Delay of the `slow` acknowledgement and of the `slow-fetch` quote's first fetch, ms. */
   slowMs?: number;
+  /** How long `quote-terms` quotes are valid, ms (30 days unless set). */
+  validityMs?: number;
 }
 
 interface Limit {
@@ -78,6 +88,8 @@ interface SimQuote {
   /** A repeated request came while a callback was on its way: if that one gives up, the gateway asked again. */
   callAgain: boolean;
   fetches: number;
+  /** A `refer` quote whose referral has been answered: its next answer is the quote. */
+  referred?: boolean;
 }
 
 interface SimStats {
@@ -339,11 +351,56 @@ export class InsurerSimulator {
       res.json({ id: quote.id, quote_options: [{ insurance_sum: 'a lot', deductible: -1, premium: null }] });
       return;
     }
+    if (quote.behaviour === 'decline-reason' || (quote.behaviour === 'refer' && !quote.referred)) {
+      const referral = quote.behaviour === 'refer';
+      res.json({
+        id: quote.id,
+        decision: referral ? 'REFERRED' : 'DECLINED',
+        reason: referral
+          ? 'Referred to an underwriter: the claims history needs a look (simulated)'
+          : 'Outside our appetite for this line of business (simulated)',
+        quote_options: [],
+      });
+      if (referral && !quote.referred) {
+        quote.referred = true;
+        // The underwriter decides, and the insurer system calls back once more for the same id.
+        this.later(this.options.quoteDelayMs ?? 50, () => this.callBack(insurer, quote));
+      }
+      return;
+    }
+    if (quote.behaviour === 'quote-terms' || quote.behaviour === 'refer') {
+      res.json(this.quoteWithTerms(insurer, quote));
+      return;
+    }
     const options =
       quote.behaviour === 'decline'
         ? []
         : quote.limits.map((limit) => ({ ...limit, premium: simulatedPremium(limit, insurer.pricingFactor) }));
     res.json({ id: quote.id, quote_options: options });
+  }
+
+  /** A quote with the optional terms: validity, currency, and per limit an offer with a subjectivity and one without. */
+  private quoteWithTerms(insurer: SimInsurer, quote: SimQuote): Record<string, unknown> {
+    return {
+      id: quote.id,
+      decision: 'QUOTED',
+      valid_until: new Date(Date.now() + (this.options.validityMs ?? 30 * 86_400_000)).toISOString(),
+      currency: insurer.currency ?? 'EUR',
+      quote_options: quote.limits.flatMap((limit) => {
+        const premium = simulatedPremium(limit, insurer.pricingFactor);
+        return [
+          {
+            ...limit,
+            premium: roundCents(premium * 0.9),
+            subjectivities: [
+              { text: 'Multi-factor authentication for all remote access before cover starts', stage: 'PRE_BIND' },
+              { text: 'A signed information security questionnaire within 30 days', stage: 'POST_BIND' },
+            ],
+          },
+          { ...limit, premium },
+        ];
+      }),
+    };
   }
 
   private later(ms: number, work: () => Promise<void>): void {

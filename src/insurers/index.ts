@@ -1,4 +1,4 @@
 /** The face of insurers: the entity, its GraphQL resolver and the service the operator CLI creates insurers with. */
-export { Insurer } from './insurer.entity';
+export { Insurer, InsurerIntegration } from './insurer.entity';
 export { InsurerResolver } from './insurer.resolver';
 export { InsurerService } from './insurer.service';

@@ -1,12 +1,25 @@
-import { Entity, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Entity, Enum, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { TimestampScalar } from '../platform/validation/timestamp';
 import { newId } from '../platform/db/ids';
 import { LIMITS } from '../platform/validation/rules';
 
+/** How an insurer answers quote requests: its own system's API (spec 4.4), or manually through GraphQL. */
+export enum InsurerIntegration {
+  API = 'API',
+  MANUAL = 'MANUAL',
+}
+
+registerEnumType(InsurerIntegration, {
+  name: 'InsurerIntegration',
+  description: 'API: the insurer system implements spec 4.4; MANUAL: the insurer answers quote requests through GraphQL.',
+});
+
 @Entity({ tableName: 'insurer' })
 @ObjectType('Insurer', { description: 'An insurer that can be invited to quote on tenders.' })
 export class Insurer {
+  [OptionalProps]?: 'integration';
+
   @Field(() => ID)
   @PrimaryKey({ type: 'string', length: 36 })
   id: string = newId();
@@ -16,9 +29,13 @@ export class Insurer {
   @Property({ type: 'string', length: LIMITS.name })
   name!: string;
 
-  /** Base URL of the insurer system implementing `POST /quotes` and `GET /quotes/{id}` (spec 4.4). */
-  @Property({ type: 'string', length: LIMITS.url })
-  quoteApiUrl!: string;
+  /** Base URL of the insurer system implementing `POST /quotes` and `GET /quotes/{id}` (spec 4.4); null for MANUAL. */
+  @Property({ type: 'string', length: LIMITS.url, nullable: true })
+  quoteApiUrl?: string | null;
+
+  @Field(() => InsurerIntegration)
+  @Enum({ items: () => InsurerIntegration, type: 'string', length: 8 })
+  integration: InsurerIntegration = InsurerIntegration.API;
 
   /** Bearer credential the gateway presents to the insurer system; never exposed through any API. */
   @Property({ type: 'string', length: LIMITS.credential, nullable: true, hidden: true })

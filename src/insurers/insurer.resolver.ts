@@ -1,6 +1,6 @@
-import { Arg, Ctx, Field, FieldResolver, InputType, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Field, FieldResolver, ID, InputType, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allowed, sees, type RequestContext } from '../access';
-import { Insurer } from './insurer.entity';
+import { Insurer, InsurerIntegration } from './insurer.entity';
 import { InsurerService } from './insurer.service';
 
 @InputType()
@@ -8,10 +8,31 @@ class CreateInsurerInput {
   @Field(() => String)
   name!: string;
 
-  @Field(() => String, { description: 'Base URL of the insurer system (POST /quotes, GET /quotes/{id}).' })
-  quoteApiUrl!: string;
+  @Field(() => InsurerIntegration, { nullable: true, description: 'API (the default) or MANUAL.' })
+  integration?: InsurerIntegration;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Base URL of the insurer system (POST /quotes, GET /quotes/{id}): required for API, none for MANUAL.',
+  })
+  quoteApiUrl?: string;
 
   @Field(() => String, { nullable: true, description: 'Bearer credential the gateway presents to the insurer system.' })
+  outboundCredential?: string;
+}
+
+@InputType()
+export class ChangeInsurerIntegrationInput {
+  @Field(() => ID)
+  insurerId!: string;
+
+  @Field(() => InsurerIntegration)
+  integration!: InsurerIntegration;
+
+  @Field(() => String, { nullable: true, description: 'For API: the quote API URL (the stored one unless given). None for MANUAL.' })
+  quoteApiUrl?: string;
+
+  @Field(() => String, { nullable: true, description: 'For API: a new bearer credential for the insurer system.' })
   outboundCredential?: string;
 }
 
@@ -35,9 +56,20 @@ export class InsurerResolver {
     return new InsurerService(em, insurerUrls).create(input);
   }
 
+  @Allowed('changeInsurerIntegration')
+  @Mutation(() => Insurer, {
+    description: 'API or MANUAL: how the insurer is asked for quotes from now on (requests under way finish as they started).',
+  })
+  changeInsurerIntegration(
+    @Arg('input', () => ChangeInsurerIntegrationInput) input: ChangeInsurerIntegrationInput,
+    @Ctx() { em, insurerUrls }: RequestContext,
+  ): Promise<Insurer> {
+    return new InsurerService(em, insurerUrls).changeIntegration(input);
+  }
+
   /** Integration details are for operators only. */
   @FieldResolver(() => String, { nullable: true, description: 'Visible to internal and analyst tokens only.' })
   quoteApiUrl(@Root() insurer: Insurer, @Ctx() { viewer }: RequestContext): string | null {
-    return sees.integrationDetails(viewer) ? insurer.quoteApiUrl : null;
+    return sees.integrationDetails(viewer) ? (insurer.quoteApiUrl ?? null) : null;
   }
 }

@@ -72,6 +72,12 @@ export interface QuoteDispatchConfig {
   concurrencyPerInsurer: number;
   /** Which insurer URLs and addresses may be called (`INSURER_URL_ALLOW`; special-purpose addresses refused in production). */
   urlAllowList: UrlAllowList;
+  /** QUOTE_VALIDITY_ZONE: a quote valid until a date is valid until the end of that day in this IANA time zone. */
+  validityZone: string;
+  /** QUOTE_EXPIRY_WARNING: how long before a quote's validity ends its broker and insurer hear QUOTE_EXPIRING, ms. */
+  expiryWarningMs: number;
+  /** QUOTE_EXPIRY_INTERVAL_MS: how often each instance expires quotes past their validity (at most this late), ms. */
+  expiryIntervalMs: number;
 }
 
 /** How tender events reach partners' webhook endpoints (docs/webhooks.md). */
@@ -222,6 +228,16 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
   return raw as T;
 }
 
+function timeZone(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: raw });
+  } catch {
+    throw new ConfigError(`${name} must be an IANA time zone such as Europe/Berlin, got "${raw}"`);
+  }
+  return raw;
+}
+
 function boolean(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -300,6 +316,9 @@ export function loadConfig(env: Env = process.env): Config {
     concurrency: integer(env, 'QUOTE_CONCURRENCY', 32, 1, 256),
     concurrencyPerInsurer: integer(env, 'QUOTE_CONCURRENCY_PER_INSURER', 3, 1, 256),
     urlAllowList: urlAllowList(env, 'INSURER_URL_ALLOW', nodeEnv === 'production'),
+    validityZone: timeZone(env, 'QUOTE_VALIDITY_ZONE', 'Europe/Berlin'),
+    expiryWarningMs: durations(env, 'QUOTE_EXPIRY_WARNING', '3d')[0],
+    expiryIntervalMs: integer(env, 'QUOTE_EXPIRY_INTERVAL_MS', 60_000, 10, 3_600_000),
   };
   // A lease shorter than one call would let a second dispatcher take over work that is still in flight.
   if (quotes.leaseMs <= quotes.timeoutMs) throw new ConfigError('QUOTE_LEASE_MS must exceed QUOTE_TIMEOUT_MS');

@@ -1,11 +1,12 @@
 /** The face of quotes: what the API, webhooks, statistics and the composition use of quoting. */
 export { QuoteOption } from './quote-option.entity';
-export { QuoteRequestStatus } from './quote-request-status';
+export { QuoteRequestStatus, QuoteSource } from './quote-request-status';
+export { DEFAULT_CURRENCY } from './quote-answer';
 export { QuoteRequest } from './quote-request.entity';
 export type { QuoteContext } from './quote-context';
 export type { QuoteEventListener } from './quote-events';
 export { QuoteResolver } from './quote.resolver';
-export { QuoteCallbackBody } from './quote-rules';
+export { InsurerQuoteSchema, QuoteCallbackBody } from './quote-rules';
 export { cancelQuoteRequestsOfClosedTender } from './tender-closing';
 // dispatch/: the outbox that delivers quote requests to insurers
 export { QuoteDispatcher, type DispatcherObserver } from './dispatch/quote-dispatcher';
@@ -14,6 +15,8 @@ export { EarlyCallback } from './callback/early-callback.entity';
 export { parseCallback, receiveCallback } from './callback/quote-callback.service';
 // proposal/: the offers side by side
 export { ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver } from './proposal/proposal.resolver';
+// manual/: the answers of insurers without an API
+export { ManualQuoteResolver } from './manual/manual-quote.resolver';
 // onboarding/: the check of an insurer's system
 export { InsurerCheck } from './onboarding/insurer-check.entity';
 export { InsurerCheckResolver } from './onboarding/insurer-check.resolver';

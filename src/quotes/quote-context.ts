@@ -7,4 +7,6 @@ export interface QuoteContext extends TenderContext {
   quoteEvents: readonly QuoteEventListener[];
   /** Onboarding checks of insurer systems, within the request timeout. */
   insurerChecks: InsurerChecker;
+  /** QUOTE_VALIDITY_ZONE: a manual quote's `validUntil` given as a date ends at the end of that day there. */
+  quoteValidityZone: string;
 }

@@ -1,6 +1,13 @@
 import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { newId } from '../platform/db/ids';
 import { QuoteRequest } from './quote-request.entity';
+import type { SubjectivityStage } from './quote-request-status';
+
+/** A condition of a quote option: met before cover is bound, or after. */
+export interface Subjectivity {
+  text: string;
+  stage: SubjectivityStage;
+}
 
 /** One option of an insurer's quote (spec 2.5), in the insurer's order. */
 @Entity({ tableName: 'quote_option' })
@@ -22,4 +29,8 @@ export class QuoteOption {
 
   @Property({ type: 'double', columnType: 'double precision', runtimeType: 'number' })
   premium!: number;
+
+  /** Conditions of this option (spec 2.5 `subjectivities`, optional); null when the insurer gave none. */
+  @Property({ type: 'json', nullable: true })
+  subjectivities?: Subjectivity[] | null;
 }

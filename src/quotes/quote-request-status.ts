@@ -1,11 +1,16 @@
 import { registerEnumType } from 'type-graphql';
 
 /**
- * QUEUED → PROCESSING → AVAILABLE → QUOTED | DECLINED, or FAILED from QUEUED or AVAILABLE.
+ * QUEUED → PROCESSING → AVAILABLE → QUOTED | DECLINED | REFERRED, or FAILED from QUEUED or AVAILABLE;
+ * REFERRED → AVAILABLE on the insurer's next callback; QUOTED → EXPIRED when its validity passes.
+ * AWAITING_MANUAL → QUOTED | DECLINED | REFERRED for an insurer without an API, answered through GraphQL.
  * QUEUED: recorded, not yet acknowledged by the insurer system (it may be in flight).
  * PROCESSING: acknowledged with the insurer's id; waiting for its callback.
  * AVAILABLE: the callback arrived; the quote is being fetched.
  * QUOTED / DECLINED: the quote is stored (DECLINED = no options, not a failure).
+ * REFERRED: the underwriter refers the risk (its reason says why); waits for a further callback for the same id.
+ * EXPIRED: a quote whose `validUntil` has passed; it cannot be ordered.
+ * AWAITING_MANUAL: an insurer without an API was asked; nothing is sent, its answer is entered through GraphQL.
  * FAILED: attempts ran out or the insurer answered something unusable; `failureReason` says what.
  * CANCELLED: the tender was closed before the quote was stored (QUEUED at the close, or a late callback or
  * fetch afterwards); nothing more is sent and no quote is stored.
@@ -16,6 +21,9 @@ export enum QuoteRequestStatus {
   AVAILABLE = 'AVAILABLE',
   QUOTED = 'QUOTED',
   DECLINED = 'DECLINED',
+  REFERRED = 'REFERRED',
+  EXPIRED = 'EXPIRED',
+  AWAITING_MANUAL = 'AWAITING_MANUAL',
   FAILED = 'FAILED',
   CANCELLED = 'CANCELLED',
 }
@@ -23,7 +31,38 @@ export enum QuoteRequestStatus {
 registerEnumType(QuoteRequestStatus, { name: 'QuoteRequestStatus', description: 'Where a quote request to one insurer stands.' });
 
 /** States of a request that has not ended: a tender has at most one of them per insurer. */
-export const LIVE: readonly QuoteRequestStatus[] = [QuoteRequestStatus.QUEUED, QuoteRequestStatus.PROCESSING, QuoteRequestStatus.AVAILABLE];
+export const LIVE: readonly QuoteRequestStatus[] = [
+  QuoteRequestStatus.QUEUED,
+  QuoteRequestStatus.PROCESSING,
+  QuoteRequestStatus.AVAILABLE,
+  QuoteRequestStatus.REFERRED,
+  QuoteRequestStatus.AWAITING_MANUAL,
+];
 
 /** States with work for the dispatcher: send the request, or fetch the quote. */
 export const DISPATCHABLE: readonly QuoteRequestStatus[] = [QuoteRequestStatus.QUEUED, QuoteRequestStatus.AVAILABLE];
+
+/** Where a quote came from: the insurer's API (spec 4.4), or entered through GraphQL for an insurer without one. */
+export enum QuoteSource {
+  API = 'API',
+  MANUAL = 'MANUAL',
+}
+
+registerEnumType(QuoteSource, { name: 'QuoteSource', description: "Where a quote request's answer comes from." });
+
+/** An underwriter's answer (spec 2.5 `decision`, optional: options mean QUOTED, none DECLINED). */
+export enum QuoteDecision {
+  QUOTED = 'QUOTED',
+  DECLINED = 'DECLINED',
+  REFERRED = 'REFERRED',
+}
+
+registerEnumType(QuoteDecision, { name: 'QuoteDecision', description: "An underwriter's answer to a quote request." });
+
+/** When a condition of a quote must be met: before cover is bound, or after. */
+export enum SubjectivityStage {
+  PRE_BIND = 'PRE_BIND',
+  POST_BIND = 'POST_BIND',
+}
+
+registerEnumType(SubjectivityStage, { name: 'SubjectivityStage' });

@@ -3,7 +3,7 @@ import { newId } from '../platform/db/ids';
 import { Insurer } from '../insurers/insurer.entity';
 import { Tender } from '../tenders/tender.entity';
 import { QuoteOption } from './quote-option.entity';
-import { QuoteRequestStatus } from './quote-request-status';
+import { QuoteRequestStatus, QuoteSource } from './quote-request-status';
 import { LIMITS } from '../platform/validation/rules';
 
 /** One limit of spec 2.3, stored as sent. */
@@ -18,9 +18,11 @@ export interface Limit {
  */
 @Entity({ tableName: 'quote_request' })
 @Index({ name: 'quote_request_due_idx', properties: ['status', 'nextAttemptAt'] })
+// The expiry sweep's one statement: QUOTED requests by validity.
+@Index({ name: 'quote_request_validity_idx', properties: ['status', 'validUntil'] })
 @Unique({ name: 'quote_request_insurer_reference_unique', properties: ['insurer', 'insurerReference'] })
 export class QuoteRequest {
-  [OptionalProps]?: 'id' | 'status' | 'attempts' | 'createdAt' | 'updatedAt' | 'riskInformationBytes';
+  [OptionalProps]?: 'id' | 'status' | 'attempts' | 'createdAt' | 'updatedAt' | 'riskInformationBytes' | 'source';
 
   @PrimaryKey({ type: 'string', length: 36 })
   id: string = newId();
@@ -78,6 +80,30 @@ export class QuoteRequest {
   /** Internal users only: what the gateway dropped from an accepted quote (options for limits not requested). */
   @Property({ type: 'string', length: 1000, nullable: true })
   quoteNote?: string | null;
+
+  /** Until when the quote may be ordered (spec 2.5 `valid_until`, optional); past it the request is EXPIRED. */
+  @Property({ type: Date, length: 3, nullable: true })
+  validUntil?: Date | null;
+
+  /** The quote's currency as the insurer gave it (spec 2.5 `currency`, optional); null: the tender's (EUR). */
+  @Property({ type: 'string', length: 3, nullable: true })
+  currency?: string | null;
+
+  /** The underwriter's reason for a decline or referral (spec 2.5 `reason`, optional), control characters escaped. */
+  @Property({ type: 'string', length: LIMITS.underwriterReasonStored, nullable: true })
+  underwriterReason?: string | null;
+
+  /** When QUOTE_EXPIRING was recorded for this quote: once per quote. */
+  @Property({ type: Date, length: 3, nullable: true })
+  expiryWarnedAt?: Date | null;
+
+  /** API: the insurer system answers (spec 4.4); MANUAL: its answer is entered through GraphQL. */
+  @Enum({ items: () => QuoteSource, type: 'string', length: 8 })
+  source: QuoteSource = QuoteSource.API;
+
+  /** Who entered a manual answer (an app_id): the insurer's own client, or an internal user on its behalf. */
+  @Property({ type: 'string', length: 64, nullable: true })
+  answeredBy?: string | null;
 
   @Property({ type: 'string', length: 36, nullable: true })
   leaseOwner?: string | null;

@@ -2,13 +2,13 @@ import type { EntityManager } from '@mikro-orm/core';
 import { assertMay, type Viewer } from '../access';
 import { newId } from '../platform/db/ids';
 import { DomainError, badInput, type FieldProblem } from '../platform/errors/domain-error';
-import { Insurer } from '../insurers';
+import { Insurer, InsurerIntegration } from '../insurers';
 import { TenderInvitation, insurersInvited, Tender, findVisibleTender, TenderStatus } from '../tenders';
 import { LIMITS, isHttpUrl } from '../platform/validation/rules';
 import { RequestQuotesRules } from './quote-rules';
 import { problemsOf, refused } from '../platform/validation/validate';
 import { QuoteRequest, type Limit } from './quote-request.entity';
-import { LIVE } from './quote-request-status';
+import { LIVE, QuoteRequestStatus, QuoteSource } from './quote-request-status';
 import type { QuoteEventListener } from './quote-events';
 import type { RequestQuotesInput } from './quote.types';
 
@@ -98,6 +98,7 @@ export class QuoteRequestService {
     return this.em.transactional(async (tx) => {
       await this.checkRoomFor(tx, tender.id, insurers);
       const now = new Date();
+      // An insurer without an API is sent nothing: it hears of the invitation (webhook) and answers through GraphQL.
       const requests = insurers.map((insurer) =>
         tx.create(QuoteRequest, {
           tender: tender.id,
@@ -106,7 +107,9 @@ export class QuoteRequestService {
           riskInformation,
           riskInformationBytes: jsonBytes(riskInformation),
           requestedBy: this.viewer.appId,
-          nextAttemptAt: now,
+          ...(insurer.integration === InsurerIntegration.MANUAL
+            ? { status: QuoteRequestStatus.AWAITING_MANUAL, source: QuoteSource.MANUAL, nextAttemptAt: null }
+            : { nextAttemptAt: now }),
           createdAt: now,
           updatedAt: now,
         }),

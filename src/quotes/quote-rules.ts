@@ -29,6 +29,76 @@ export const QuoteOptionPayload = Type.Object(
   { description: 'an object {"insurance_sum", "deductible", "premium"}' },
 );
 
+/**
+ * Spec 2.5 with its optional terms, as an insurer integrator reads it (docs/quotation.md and the OpenAPI document's
+ * `InsurerQuote`): only `id` and `quote_options` are the specification's; everything else may be left out. The
+ * gateway reads an answer with quote-answer.ts, which also checks what a schema cannot say (a real ISO 4217 code, a
+ * real calendar day, a validity within bounds, a deductible below the sum, the decision matching the options).
+ */
+export const InsurerQuoteSchema = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: LIMITS.reference, description: 'The request id of the acknowledgement (spec 2.4).' }),
+    quote_options: Type.Array(
+      Type.Object(
+        {
+          insurance_sum: PositiveAmount,
+          deductible: Type.Number({ minimum: 0, maximum: MAX_AMOUNT, description: 'Below the insurance sum.' }),
+          premium: Premium,
+          subjectivities: Type.Optional(
+            Type.Union([
+              Type.Array(
+                Type.Object({
+                  text: Type.String({ minLength: 1, maxLength: LIMITS.subjectivityText }),
+                  stage: Type.Union([Type.Literal('PRE_BIND'), Type.Literal('POST_BIND')], {
+                    description: 'PRE_BIND: met before cover is bound; POST_BIND: after.',
+                  }),
+                }),
+                {
+                  maxItems: LIMITS.subjectivitiesPerOption,
+                  description: 'Optional. Conditions of this option; options that differ in them are different offers.',
+                },
+              ),
+              Type.Null(),
+            ]),
+          ),
+        },
+        { description: 'One option (spec 2.5): for one requested insurance_sum / deductible pair.' },
+      ),
+      { maxItems: LIMITS.optionsPerQuote, description: 'Empty: a decline (unless `decision` says REFERRED).' },
+    ),
+    decision: Type.Optional(
+      Type.Union([Type.Literal('QUOTED'), Type.Literal('DECLINED'), Type.Literal('REFERRED'), Type.Null()], {
+        description: 'Optional. Absent: options mean QUOTED, none DECLINED. REFERRED: no options; call back again when decided.',
+      }),
+    ),
+    reason: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: LIMITS.underwriterReason }), Type.Null()], {
+        description: "Optional, for DECLINED or REFERRED: shown to the tender's broker, never to other insurers.",
+      }),
+    ),
+    valid_until: Type.Optional(
+      Type.Union(
+        [
+          Type.String({ format: 'date-time' }),
+          Type.String({ format: 'date', description: "A date: the end of that day in the gateway's QUOTE_VALIDITY_ZONE (Europe/Berlin)." }),
+          Type.Null(),
+        ],
+        { description: `Optional, for a quote with options: valid through this instant, at most ${LIMITS.quoteValidityDays} days ahead.` },
+      ),
+    ),
+    currency: Type.Optional(
+      Type.Union([Type.String({ pattern: '^[A-Z]{3}$' }), Type.Null()], {
+        description: "Optional. ISO 4217; absent: the tender's currency (EUR).",
+      }),
+    ),
+  },
+  {
+    title: 'InsurerQuote',
+    description:
+      'The answer of GET {insurer_base_url}/quotes/{id} (spec 2.5). Only id and quote_options are required: an insurer that sends only them is read as the specification says.',
+  },
+);
+
 export const RequestQuotesRules = Type.Object({
   insurerIds: Type.Array(Type.String(), {
     minItems: 1,

@@ -3,7 +3,7 @@ import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { TimestampScalar } from '../platform/validation/timestamp';
 import { Insurer } from '../insurers';
 import { LIMITS } from '../platform/validation/rules';
-import { QuoteRequestStatus } from './quote-request-status';
+import { QuoteRequestStatus, QuoteSource, SubjectivityStage } from './quote-request-status';
 
 @InputType('LimitInput')
 class LimitInput {
@@ -68,6 +68,15 @@ class LimitView {
   deductible!: number;
 }
 
+@ObjectType('Subjectivity', { description: 'A condition of a quote option, met before cover is bound or after.' })
+export class SubjectivityView {
+  @Field(() => String)
+  text!: string;
+
+  @Field(() => SubjectivityStage)
+  stage!: SubjectivityStage;
+}
+
 @ObjectType('QuoteOption')
 export class QuoteOptionView {
   @Field(() => ID)
@@ -82,10 +91,21 @@ export class QuoteOptionView {
   @Field(() => Float, { description: 'As quoted by the insurer, without tax.' })
   premium!: number;
 
-  @Field(() => Float, { description: 'premium × (1 + tender tax rate), rounded to cents.' })
+  @Field(() => Float, { description: 'premium × (1 + tender tax rate), rounded to cents, in the same currency.' })
   premiumWithTax!: number;
 
-  @Field(() => Boolean, { description: 'The cheapest option for its insurance sum and deductible across the proposal.' })
+  @Field(() => String, { description: "The quote's currency (ISO 4217): premium and premiumWithTax are in it." })
+  currency!: string;
+
+  @Field(() => [SubjectivityView], { description: 'Conditions of this option; another set of them makes another offer.' })
+  subjectivities!: SubjectivityView[];
+
+  @Field(() => Boolean, { description: "The quote's validity has ended: cover cannot be ordered on it." })
+  expired!: boolean;
+
+  @Field(() => Boolean, {
+    description: 'The cheapest unexpired option for its insurance sum and deductible in its currency across the proposal.',
+  })
   cheapest!: boolean;
 
   @Field(() => Boolean, { description: 'Cover was ordered on this option.' })
@@ -144,11 +164,35 @@ export class QuoteRequestView {
   })
   quoteNote!: string | null;
 
-  @Field(() => [QuoteOptionView], { description: 'The quote options, once QUOTED.' })
+  @Field(() => [QuoteOptionView], { description: 'The quote options, once QUOTED (and still once EXPIRED).' })
   options!: QuoteOptionView[];
+
+  @Field(() => TimestampScalar, { nullable: true, description: 'Until when the quote may be ordered (inclusive), when the insurer said.' })
+  validUntil!: Date | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The quote's currency (ISO 4217) once answered: as the insurer gave it, else the tender's (EUR).",
+  })
+  currency!: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The underwriter's reason for a decline or referral: for the tender's broker, internal users and the insurer itself.",
+  })
+  underwriterReason!: string | null;
+
+  @Field(() => QuoteSource, { description: 'API: the insurer system answered; MANUAL: the answer was entered through GraphQL.' })
+  source!: QuoteSource;
 
   @Field(() => String, { nullable: true, description: 'app_id of the client that asked; withheld from insurers.' })
   requestedBy!: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "MANUAL answers: app_id of the client that entered it (the insurer's own, or an internal user's); withheld from insurers.",
+  })
+  answeredBy!: string | null;
 
   @Field(() => TimestampScalar)
   createdAt!: Date;

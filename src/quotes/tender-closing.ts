@@ -1,21 +1,18 @@
 import { type TenderChangeListener, TenderStatus } from '../tenders';
 import { Reason } from './dispatch/insurer-client';
-import { QuoteRequestStatus } from './quote-request-status';
+import { LIVE, QuoteRequestStatus } from './quote-request-status';
 import { QuoteRequest } from './quote-request.entity';
-
-/** Quote requests that may still be sent, called back or fetched: closing the tender cancels them. */
-const OPEN_REQUESTS = [QuoteRequestStatus.QUEUED, QuoteRequestStatus.PROCESSING, QuoteRequestStatus.AVAILABLE];
 
 /**
  * Closing a tender cancels its open quote requests in the same transaction: QUEUED ones are not sent (the
- * customer's data stays here), and no quote is stored for PROCESSING or AVAILABLE ones. A request in flight at
+ * customer's data stays here), and no quote is stored for PROCESSING, AVAILABLE, REFERRED or AWAITING_MANUAL ones. A request in flight at
  * this moment may still reach the insurer; the dispatcher's conditional updates discard its answer.
  */
 export const cancelQuoteRequestsOfClosedTender: TenderChangeListener = async (em, change) => {
   if (change.kind !== 'statusChanged' || change.to !== TenderStatus.CLOSED) return;
   await em.nativeUpdate(
     QuoteRequest,
-    { tender: change.tender.id, status: { $in: OPEN_REQUESTS } },
+    { tender: change.tender.id, status: { $in: [...LIVE] } },
     {
       status: QuoteRequestStatus.CANCELLED,
       failureReason: Reason.tenderClosed,

@@ -40,7 +40,7 @@ export async function ensureDemoData(orm: MikroORM, simPort: number): Promise<Si
     }
   }
   const prefix = `${simulatorBaseUrl(simPort)}/insurers/`;
-  const simulated = (await em.find(Insurer, {}, { orderBy: { name: 'asc' } })).filter((insurer) => insurer.quoteApiUrl.startsWith(prefix));
+  const simulated = (await em.find(Insurer, {}, { orderBy: { name: 'asc' } })).filter((insurer) => insurer.quoteApiUrl?.startsWith(prefix));
   // One after another: they share one EntityManager.
   const options: SimInsurerOptions[] = [];
   for (const [index, insurer] of simulated.entries()) {

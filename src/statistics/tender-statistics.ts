@@ -5,7 +5,7 @@ import { TimestampScalar } from '../platform/validation/timestamp';
 import { assertMay, type Viewer } from '../access';
 import { badInput } from '../platform/errors/domain-error';
 import { Insurer } from '../insurers';
-import { QuoteRequestStatus } from '../quotes';
+import { DEFAULT_CURRENCY, QuoteRequestStatus, QuoteSource } from '../quotes';
 import { LineOfBusiness, TenderStatus } from '../tenders';
 
 @ObjectType('StatusCount')
@@ -34,8 +34,14 @@ class InsurerQuoteStatistics {
   @Field(() => Int, { description: 'Quote requests sent to the insurer for tenders of the period.' })
   requests!: number;
 
-  @Field(() => Int, { description: 'Of those, answered with a quote or a decline.' })
+  @Field(() => Int, { description: 'Of those, answered with a quote (expired since, or not) or a decline.' })
   responses!: number;
+
+  @Field(() => Int, { description: 'Of the responses, those the insurer system sent (source API).' })
+  apiResponses!: number;
+
+  @Field(() => Int, { description: 'Of the responses, those entered through GraphQL for an insurer without an API (source MANUAL).' })
+  manualResponses!: number;
 
   @Field(() => Float, { description: 'responses / requests, 0 to 1.' })
   responseRate!: number;
@@ -44,10 +50,15 @@ class InsurerQuoteStatistics {
   medianResponseSeconds!: number | null;
 }
 
-@ObjectType('PremiumDistribution', { description: 'Premiums (without tax) of all quote options, per line of business.' })
+@ObjectType('PremiumDistribution', {
+  description: 'Premiums (without tax) of all quote options, per line of business and currency (never mixed).',
+})
 class PremiumDistribution {
   @Field(() => LineOfBusiness)
   lineOfBusiness!: LineOfBusiness;
+
+  @Field(() => String, { description: 'ISO 4217.' })
+  currency!: string;
 
   @Field(() => Int)
   options!: number;
@@ -100,7 +111,7 @@ function quantile(sorted: number[], q: number): number {
   return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
 }
 
-const RESPONDED = [QuoteRequestStatus.QUOTED, QuoteRequestStatus.DECLINED];
+const RESPONDED = [QuoteRequestStatus.QUOTED, QuoteRequestStatus.DECLINED, QuoteRequestStatus.EXPIRED];
 
 /** The rows of the statistics' statements, as both engines give them (counts are strings on PostgreSQL). */
 interface StatusCountRow {
@@ -114,11 +125,13 @@ interface LineCountRow {
 interface QuoteRequestRow {
   insurer_id: string;
   status: QuoteRequestStatus;
+  source: QuoteSource;
   created_at: Date | number;
   quoted_at: Date | number | null;
 }
 interface PremiumRow {
   id: string;
+  currency: string | null;
   premium: number;
 }
 
@@ -142,31 +155,39 @@ export async function tenderStatistics(em: EntityManager, viewer: Viewer, from?:
     rowsInPeriod<QuoteRequestRow>(
       knex('quote_request as q')
         .join('tender as t', 't.id', 'q.tender_id')
-        .select('q.insurer_id', 'q.status', 'q.created_at', 'q.quoted_at'),
+        .select('q.insurer_id', 'q.status', 'q.source', 'q.created_at', 'q.quoted_at'),
     ),
     rowsInPeriod<PremiumRow>(
       knex('quote_option as o')
         .join('quote_request as q', 'q.id', 'o.quote_request_id')
         .join('tender as t', 't.id', 'q.tender_id')
         .where('q.status', QuoteRequestStatus.QUOTED)
-        .select('t.line_of_business_id as id', 'o.premium')
+        .select('t.line_of_business_id as id', 'q.currency', 'o.premium')
         .orderBy('o.premium'),
     ),
   ]);
   const lines = new Map((await em.find(LineOfBusiness, {})).map((line) => [line.id, line]));
   const insurers = new Map((await em.find(Insurer, {})).map((insurer) => [insurer.id, insurer]));
 
-  const perInsurer = new Map<string, { requests: number; seconds: number[] }>();
+  const perInsurer = new Map<string, { requests: number; seconds: number[]; manual: number }>();
   for (const row of requests) {
-    const entry = perInsurer.get(row.insurer_id) ?? { requests: 0, seconds: [] };
+    const entry = perInsurer.get(row.insurer_id) ?? { requests: 0, seconds: [], manual: 0 };
     entry.requests++;
     if (RESPONDED.includes(row.status) && row.quoted_at !== null) {
       entry.seconds.push((new Date(row.quoted_at).getTime() - new Date(row.created_at).getTime()) / 1000);
+      if (row.source === QuoteSource.MANUAL) entry.manual++;
     }
     perInsurer.set(row.insurer_id, entry);
   }
-  const perLine = new Map<string, number[]>();
-  for (const row of premiums) perLine.set(row.id, [...(perLine.get(row.id) ?? []), Number(row.premium)]);
+  // Premiums in different currencies are never one distribution.
+  const perLine = new Map<string, { id: string; currency: string; values: number[] }>();
+  for (const row of premiums) {
+    const currency = row.currency ?? DEFAULT_CURRENCY;
+    const key = `${row.id}|${currency}`;
+    const entry = perLine.get(key) ?? { id: row.id, currency, values: [] };
+    entry.values.push(Number(row.premium));
+    perLine.set(key, entry);
+  }
 
   return {
     from: from ?? null,
@@ -183,14 +204,17 @@ export async function tenderStatistics(em: EntityManager, viewer: Viewer, from?:
           insurer: insurers.get(id)!,
           requests: entry.requests,
           responses: seconds.length,
+          apiResponses: seconds.length - entry.manual,
+          manualResponses: entry.manual,
           responseRate: seconds.length / entry.requests,
           medianResponseSeconds: seconds.length ? quantile(seconds, 0.5) : null,
         };
       })
       .sort((a, b) => a.insurer.name.localeCompare(b.insurer.name)),
-    premiums: [...perLine]
-      .map(([id, values]) => ({
+    premiums: [...perLine.values()]
+      .map(({ id, currency, values }) => ({
         lineOfBusiness: lines.get(id)!,
+        currency,
         options: values.length,
         min: values[0],
         p25: quantile(values, 0.25),
@@ -198,6 +222,6 @@ export async function tenderStatistics(em: EntityManager, viewer: Viewer, from?:
         p75: quantile(values, 0.75),
         max: values[values.length - 1],
       }))
-      .sort((a, b) => a.lineOfBusiness.name.localeCompare(b.lineOfBusiness.name)),
+      .sort((a, b) => a.lineOfBusiness.name.localeCompare(b.lineOfBusiness.name) || a.currency.localeCompare(b.currency)),
   };
 }

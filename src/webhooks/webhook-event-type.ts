@@ -5,6 +5,8 @@ export enum WebhookEventType {
   TENDER_INVITED = 'tender.invited',
   TENDER_STATUS_CHANGED = 'tender.status_changed',
   QUOTE_RECEIVED = 'quote.received',
+  QUOTE_EXPIRING = 'quote.expiring',
+  QUOTE_EXPIRED = 'quote.expired',
   COVER_ORDERED = 'cover.ordered',
   POLICY_DOCUMENTATION_CONFIRMED = 'policy_documentation.confirmed',
   DOCUMENT_ADDED = 'document.added',

@@ -1,4 +1,4 @@
-import type { QuoteEventListener } from '../quotes';
+import { QuoteRequestStatus, type QuoteEventListener } from '../quotes';
 import type { DocumentEventListener } from '../documents';
 import { type TenderChangeListener, TenderStatus } from '../tenders';
 import { WebhookEventType } from './webhook-event-type';
@@ -38,7 +38,10 @@ export const tenderChangesToWebhooks: TenderChangeListener = async (em, change) 
   }
 };
 
-/** An invitation to the invited insurer; a received quote (or decline) to the tender's broker company. */
+/**
+ * An invitation to the invited insurer; a received answer (quote, decline, referral) to the tender's broker company; a
+ * quote's coming and passed expiry to the broker company and the quoting insurer.
+ */
 export const quoteEventsToWebhooks: QuoteEventListener = async (em, event) => {
   const { tender } = event;
   if (event.kind === 'invited') {
@@ -51,9 +54,28 @@ export const quoteEventsToWebhooks: QuoteEventListener = async (em, event) => {
     });
     return;
   }
+  if (event.kind !== 'quoteReceived') {
+    // One event, the same for the broker company and the quoting insurer.
+    const expired = event.kind === 'quoteExpired';
+    await enqueueWebhookEvent(em, {
+      type: expired ? WebhookEventType.QUOTE_EXPIRED : WebhookEventType.QUOTE_EXPIRING,
+      key: `${expired ? 'expired' : 'expiring'}:${event.quoteRequestId}`,
+      occurredAt: event.at,
+      data: {
+        tender_id: tender.id,
+        status: tender.status,
+        quote_request_id: event.quoteRequestId,
+        valid_until: event.validUntil.toISOString(),
+      },
+      audience: { brokerCompanyId: tender.brokerCompanyId, insurerIds: [event.insurerId] },
+    });
+    return;
+  }
+  // A referral is one answer of several (the final one follows): each is an event of its own.
+  const referral = event.status === QuoteRequestStatus.REFERRED ? `:referred:${event.at.getTime()}` : '';
   await enqueueWebhookEvent(em, {
     type: WebhookEventType.QUOTE_RECEIVED,
-    key: `quote:${event.quoteRequestId}`,
+    key: `quote:${event.quoteRequestId}${referral}`,
     occurredAt: event.at,
     data: { tender_id: tender.id, status: tender.status, quote_request_id: event.quoteRequestId, quote_status: event.status },
     audience: { brokerCompanyId: tender.brokerCompanyId },

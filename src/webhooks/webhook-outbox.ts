@@ -10,7 +10,10 @@ import type { WebhookEventType } from './webhook-event-type';
  * Who may hear of an event: a broker company, insurers, or everyone who sees a tender (the tender's audience rule,
  * as the read APIs and the feed apply it; docs/webhooks.md).
  */
-type Audience = { brokerCompanyId: string } | { insurerIds: readonly string[] } | { seesTender: { id: string; brokerCompanyId: string } };
+type Audience =
+  | { brokerCompanyId: string; insurerIds?: readonly string[] }
+  | { insurerIds: readonly string[] }
+  | { seesTender: { id: string; brokerCompanyId: string } };
 
 interface WebhookEvent {
   type: WebhookEventType;
@@ -28,7 +31,7 @@ const deliveryIdOf = (eventId: string, endpointId: string) => `msg_${digest(`${e
 
 /** The broker companies and insurers of an audience: the parties that own webhook endpoints. */
 async function partiesOf(em: EntityManager, audience: Audience): Promise<{ brokerCompanyIds: string[]; insurerIds: string[] }> {
-  if ('brokerCompanyId' in audience) return { brokerCompanyIds: [audience.brokerCompanyId], insurerIds: [] };
+  if ('brokerCompanyId' in audience) return { brokerCompanyIds: [audience.brokerCompanyId], insurerIds: [...(audience.insurerIds ?? [])] };
   if ('insurerIds' in audience) return { brokerCompanyIds: [], insurerIds: [...audience.insurerIds] };
   const parties = { brokerCompanyIds: [] as string[], insurerIds: [] as string[] };
   // The `all` audience (internal users and analysts) owns no endpoints.

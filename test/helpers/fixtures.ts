@@ -4,16 +4,22 @@ import { Address, BrokerCompany, Customer, Person } from '../../src/parties';
 import { LineOfBusiness, TenderInvitation, Tender, TenderStatus, statusChangeKey } from '../../src/tenders';
 import { QuoteOption, QuoteRequestStatus, QuoteRequest } from '../../src/quotes';
 import { tenderChanged } from '../../src/tenders/feed/tender-feed';
+import { newId } from '../../src/platform/db/ids';
 
-/** A small, fully known world: two brokers, three insurers, two lines of business. */
-export async function createWorld(em: EntityManager) {
+const INSURER_NAMES = ['Alpha Insurance', 'Beta Insurance', 'Gamma Insurance'];
+
+/**
+ * A small, fully known world: two brokers, three insurers, two lines of business. `schemaBeforeQuoteTerms`: the
+ * insurers are written as the schema stood before issue 27 (no `integration` column yet).
+ */
+export async function createWorld(em: EntityManager, { schemaBeforeQuoteTerms = false } = {}) {
   const lines = {
     cyber: em.create(LineOfBusiness, { name: 'Cyber' }),
     dno: em.create(LineOfBusiness, { name: 'D&O' }),
   };
-  const insurers = ['Alpha Insurance', 'Beta Insurance', 'Gamma Insurance'].map((name) =>
-    em.create(Insurer, { name, quoteApiUrl: `http://127.0.0.1:1/${name}`, createdAt: new Date() }),
-  );
+  const insurers = schemaBeforeQuoteTerms
+    ? await legacyInsurers(em)
+    : INSURER_NAMES.map((name) => em.create(Insurer, { name, quoteApiUrl: `http://127.0.0.1:1/${name}`, createdAt: new Date() }));
   const brokers = ['First Brokers', 'Second Brokers'].map((name, i) =>
     em.create(BrokerCompany, {
       name,
@@ -38,6 +44,23 @@ export async function createWorld(em: EntityManager) {
 }
 
 export type World = Awaited<ReturnType<typeof createWorld>>;
+
+async function legacyInsurers(em: EntityManager): Promise<Insurer[]> {
+  const insurers: Insurer[] = [];
+  for (const name of INSURER_NAMES) {
+    const id = newId();
+    await em
+      .getConnection()
+      .execute('insert into insurer (id, name, quote_api_url, created_at) values (?, ?, ?, ?)', [
+        id,
+        name,
+        `http://127.0.0.1:1/${name}`,
+        new Date(),
+      ]);
+    insurers.push(em.getReference(Insurer, id));
+  }
+  return insurers;
+}
 
 let clock = Date.parse('2026-01-01T00:00:00.000Z');
 

@@ -22,7 +22,7 @@ export interface SimulatedInsurers {
  */
 export async function startSimulatedInsurers(
   gateway: Gateway | { url: string; em: Gateway['em'] },
-  entries: { name: string; pricingFactor?: number; behaviour?: SimBehaviour }[],
+  entries: { name: string; pricingFactor?: number; behaviour?: SimBehaviour; currency?: string }[],
   options: Partial<SimOptions> = {},
 ): Promise<SimulatedInsurers> {
   // The server listens before the simulator exists: the insurers it is made for are registered with the server's port.
@@ -48,6 +48,7 @@ export async function startSimulatedInsurers(
       ...credentials[i],
       behaviour: entry.behaviour,
       pricingFactor: entry.pricingFactor,
+      currency: entry.currency,
     })),
   });
   handler.app = simulator.app;

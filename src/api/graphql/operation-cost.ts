@@ -56,6 +56,8 @@ const ROWS: Record<string, RowRule> = {
   'Proposal.entries': (_args, child) => LIMITS.quoteRequestsPerTender * child,
   'Query.quoteRequests': (_args, child) => ASSUMED_ROWS.proposal + LIMITS.quoteRequestsPerTender * child,
   'Mutation.requestQuotes': (_args, child) => ASSUMED_ROWS.proposal + LIMITS.insurersPerQuoteRequest * child,
+  // The answered request is shown from its tender's quote requests, loaded as for `quoteRequests`.
+  'Mutation.submitManualQuote': (_args, child) => ASSUMED_ROWS.proposal + child,
   'QuoteRequest.riskInformation': () => ASSUMED_ROWS.riskInformation,
   'Query.insurers': () => ASSUMED_ROWS.reference,
   'Query.linesOfBusiness': () => ASSUMED_ROWS.reference,

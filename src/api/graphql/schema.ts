@@ -3,7 +3,14 @@ import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { ApiClientResolver } from '../../auth';
 import { InsurerResolver } from '../../insurers';
-import { InsurerCheckResolver, ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver, QuoteResolver } from '../../quotes';
+import {
+  InsurerCheckResolver,
+  ManualQuoteResolver,
+  ProposalFieldsResolver,
+  ProposalResolver,
+  QuoteRequestFieldsResolver,
+  QuoteResolver,
+} from '../../quotes';
 import { TenderStatisticsResolver } from '../../statistics';
 import { TenderCreationResolver, TenderLifecycleResolver, TenderResolver } from '../../tenders';
 import { WebhookResolver } from '../../webhooks';
@@ -28,6 +35,7 @@ export function gatewaySchema(): Promise<GraphQLSchema> {
       QuoteRequestFieldsResolver,
       TenderStatisticsResolver,
       InsurerCheckResolver,
+      ManualQuoteResolver,
       WebhookResolver,
       DocumentResolver,
       TenderDocumentsResolver,

@@ -37,6 +37,8 @@ export interface ContextDeps {
   quoteEvents: readonly QuoteEventListener[];
   /** Onboarding checks of insurer systems (the checkInsurer mutation). */
   insurerChecks: InsurerChecker;
+  /** QUOTE_VALIDITY_ZONE: the zone of a manual quote's `validUntil` given as a date. */
+  quoteValidityZone: string;
   /** The URL policy of partners' webhook endpoints. */
   webhooks: WebhookPolicy;
   /** Where documents live, their links and limits (DOCUMENT_*). */
@@ -114,6 +116,7 @@ class RequestScope {
       tenderChanges: this.deps.tenderChanges,
       quoteEvents: this.deps.quoteEvents,
       insurerChecks: this.deps.insurerChecks,
+      quoteValidityZone: this.deps.quoteValidityZone,
       webhooks: this.deps.webhooks,
       documents: this.deps.documents,
       publicOrigin: this.deps.publicUrl ?? `${this.req.protocol}://${this.req.get('host')}`,

@@ -6,6 +6,8 @@ export type ErrorCode =
   | 'BAD_USER_INPUT'
   | 'INVALID_TRANSITION'
   | 'CONFLICT'
+  /** Cover was ordered on a quote whose validity has ended. */
+  | 'QUOTE_EXPIRED'
   | 'METHOD_NOT_ALLOWED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'

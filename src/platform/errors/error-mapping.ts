@@ -8,6 +8,7 @@ export const HTTP_STATUS: Record<ErrorCode, { status: number; title: string }> =
   BAD_USER_INPUT: { status: 400, title: 'Bad Request' },
   INVALID_TRANSITION: { status: 409, title: 'Conflict' },
   CONFLICT: { status: 409, title: 'Conflict' },
+  QUOTE_EXPIRED: { status: 409, title: 'Conflict' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method Not Allowed' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Content Too Large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },

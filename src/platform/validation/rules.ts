@@ -45,6 +45,21 @@ export const LIMITS = {
   insurersPerQuoteRequest: 50,
   optionsPerQuote: 500,
   /**
+   * Options a quote keeps at most (offers differ by limit and by subjectivities): as many as limits may be
+   * requested, so a tender's quote requests and options still fit one operation's row budget.
+   */
+  keptOptionsPerQuote: 20,
+  /** An underwriter's reason for a decline or referral (spec 2.5 `reason`), in characters. */
+  underwriterReason: 500,
+  /** The column holding it, control characters escaped (each at most six characters). */
+  underwriterReasonStored: 3000,
+  subjectivitiesPerOption: 20,
+  subjectivityText: 500,
+  /** The subjectivities of one quote in all, as JSON: what reading a tender's proposal holds stays bounded. */
+  subjectivitiesBytesPerQuote: 32 * 1024,
+  /** How far ahead an underwriter may date a quote's validity. */
+  quoteValidityDays: 366,
+  /**
    * Quote requests one tender holds at most, whatever their state: with one option kept per requested limit, all
    * of them and their risk information fit in one operation's row budget, so no tender becomes unreadable.
    */

@@ -17,10 +17,11 @@ import { QuoteRequest } from '../quote-request.entity';
 export const EARLY_CALLBACK_TTL_MS = 15 * 60_000;
 
 const MARK_AVAILABLE = `update quote_request set status = '${QuoteRequestStatus.AVAILABLE}', callback_received_at = ?, next_attempt_at = ?, attempts = 0, updated_at = ?
-  where insurer_id = ? and insurer_reference = ? and status = '${QuoteRequestStatus.PROCESSING}'`;
+  where insurer_id = ? and insurer_reference = ? and status in ('${QuoteRequestStatus.PROCESSING}', '${QuoteRequestStatus.REFERRED}')`;
 
 /**
  * PROCESSING → AVAILABLE for the insurer's id, due for fetching now; false when it is not PROCESSING (any more).
+ * A REFERRED request waits for a further callback the same way: its next answer is fetched once more.
  * Every callback runs it, so it is one fixed statement, not an ORM update (docs/benchmark.md).
  */
 async function markAvailable(em: EntityManager, insurerId: string, insurerReference: string, receivedAt: Date): Promise<boolean> {
@@ -79,7 +80,8 @@ export async function receiveCallback(em: EntityManager, viewer: Viewer, insurer
   const insurerId = viewer.insurerId!;
   const findRequest = () => em.findOne(QuoteRequest, { insurer: insurerId, insurerReference }, { fields: ['id', 'status'] });
   const honour = (request: Pick<QuoteRequest, 'status'>) =>
-    request.status === QuoteRequestStatus.PROCESSING && markAvailable(em, insurerId, insurerReference, new Date());
+    (request.status === QuoteRequestStatus.PROCESSING || request.status === QuoteRequestStatus.REFERRED) &&
+    markAvailable(em, insurerId, insurerReference, new Date());
 
   // The usual case first, in one statement: a PROCESSING request of this insurer becomes AVAILABLE.
   if (await markAvailable(em, insurerId, insurerReference, new Date())) return true;

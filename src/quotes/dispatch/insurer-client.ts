@@ -64,7 +64,8 @@ const FAULTS: Record<PartnerFault, { reason: string; retryable: boolean }> = {
 };
 
 /** What a call needs of an insurer: where its quote API is, and the credential it gave us. */
-type InsurerEndpoint = Pick<Insurer, 'quoteApiUrl' | 'outboundCredential'>;
+/** An insurer with a system to call (an API insurer: MANUAL ones have no address). */
+type InsurerEndpoint = { quoteApiUrl: string; outboundCredential?: Insurer['outboundCredential'] };
 
 /**
  * Insurer systems, through the one partner client (platform/http/partner-client.ts: deadline, byte cap, no

@@ -3,15 +3,15 @@ import { UniqueConstraintViolationException, type EntityManager, type MikroORM }
 import type { QuoteDispatchConfig } from '../../platform/config';
 import type { Logger } from 'pino';
 import { dateOfColumn, jsonOfColumn } from '../../platform/db/column-values';
-import { newId } from '../../platform/db/ids';
 import { leaseIsFree, OutboxWorker, type Claimed, type Outbox } from '../../platform/db/outbox-worker';
 import { TenderStatus } from '../../tenders';
 import { sanitise } from '../../platform/http/partner-client';
 import { InsurerClient, PartnerError, Reason, retryDelay } from './insurer-client';
 import { parseAcknowledgement, parseQuote } from './insurer-payloads';
+import { statusOfAnswer, storeOptions } from '../quote-answer-store';
+import { QuoteExpiry } from '../expiry/quote-expiry';
 import { claimEarlyCallback } from '../callback/quote-callback.service';
 import type { QuoteEventListener, QuoteEventTender } from '../quote-events';
-import { QuoteOption } from '../quote-option.entity';
 import { DISPATCHABLE, QuoteRequestStatus } from '../quote-request-status';
 import { QuoteRequest, type Limit } from '../quote-request.entity';
 
@@ -26,7 +26,7 @@ const notOf = (busy: readonly string[]) => (busy.length > 0 ? ` and insurer_id n
  */
 const LEASE = `update quote_request set lease_owner = ?, lease_until = ?
   where id = ? and status in (${DISPATCHABLE_SQL}) and ${leaseIsFree()}
-  returning id, status, attempts, limits, risk_information, insurer_reference, tender_id, insurer_id,
+  returning id, status, attempts, limits, risk_information, insurer_reference, tender_id, insurer_id, created_at,
     (select t.status from tender t where t.id = quote_request.tender_id) as tender_status,
     (select t.broker_company_id from tender t where t.id = quote_request.tender_id) as broker_company_id,
     (select i.quote_api_url from insurer i where i.id = quote_request.insurer_id) as quote_api_url,
@@ -43,7 +43,9 @@ interface LeasedRow {
   tender_status: TenderStatus;
   broker_company_id: string;
   insurer_id: string;
-  quote_api_url: string;
+  created_at: unknown;
+  /** Null only for an insurer registered MANUAL, whose requests are never dispatched. */
+  quote_api_url: string | null;
   outbound_credential: string | null;
 }
 
@@ -55,6 +57,7 @@ interface LeasedRequest {
   limits: Limit[];
   riskInformation: Record<string, unknown>;
   insurerReference: string | null;
+  createdAt: Date;
   tender: QuoteEventTender;
   insurer: { id: string; quoteApiUrl: string; outboundCredential?: string };
 }
@@ -67,8 +70,9 @@ function leasedRequest(row: LeasedRow): LeasedRequest {
     limits: jsonOfColumn<Limit[]>(row.limits),
     riskInformation: jsonOfColumn<Record<string, unknown>>(row.risk_information),
     insurerReference: row.insurer_reference,
+    createdAt: dateOfColumn(row.created_at),
     tender: { id: row.tender_id, status: row.tender_status, brokerCompanyId: row.broker_company_id },
-    insurer: { id: row.insurer_id, quoteApiUrl: row.quote_api_url, outboundCredential: row.outbound_credential ?? undefined },
+    insurer: { id: row.insurer_id, quoteApiUrl: row.quote_api_url ?? '', outboundCredential: row.outbound_credential ?? undefined },
   };
 }
 
@@ -94,6 +98,8 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
   private readonly worker: OutboxWorker<LeasedRequest>;
   private readonly client: InsurerClient;
   private readonly observer?: DispatcherObserver;
+  /** Quotes past their validity become EXPIRED on this instance's schedule too. */
+  readonly expiry: QuoteExpiry;
 
   constructor(
     private readonly orm: MikroORM,
@@ -107,6 +113,12 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
   ) {
     this.client = options.client ?? new InsurerClient(config);
     this.observer = options.observer;
+    this.expiry = new QuoteExpiry(orm, {
+      intervalMs: config.expiryIntervalMs,
+      warningMs: config.expiryWarningMs,
+      logger: options.logger,
+      listeners: options.listeners ?? [],
+    });
     this.worker = new OutboxWorker(
       'quote dispatcher',
       this,
@@ -121,11 +133,12 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
 
   start(): void {
     this.worker.start();
+    this.expiry.start();
   }
 
   /** Finishes the work in hand, then stops; nothing is lost: unfinished rows stay in the outbox. */
-  stop(): Promise<void> {
-    return this.worker.stop();
+  async stop(): Promise<void> {
+    await Promise.all([this.worker.stop(), this.expiry.stop()]);
   }
 
   /** New work was recorded (for one insurer, when known): look now instead of at the next poll. */
@@ -174,6 +187,7 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
     try {
       // A request recorded while its tender was being closed: nothing is sent for a closed tender.
       if (request.tender.status === TenderStatus.CLOSED) await this.cancel(em, request);
+      else if (!request.insurer.quoteApiUrl) throw new PartnerError(Reason.internal, 'the insurer has no quote API URL', false);
       else if (request.status === QuoteRequestStatus.QUEUED) await this.send(em, request);
       else if (request.status === QuoteRequestStatus.AVAILABLE) await this.fetchQuote(em, request);
     } catch (error) {
@@ -241,17 +255,27 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
 
   private async fetchQuote(em: EntityManager, request: LeasedRequest): Promise<void> {
     const reference = request.insurerReference!;
-    const { options, note } = parseQuote(await this.client.fetchQuote(request.insurer, reference), reference, request.limits);
+    const now = new Date();
+    const answer = parseQuote(await this.client.fetchQuote(request.insurer, reference), reference, request.limits, {
+      zone: this.config.validityZone,
+      now,
+      earliestValidity: request.createdAt,
+      refuseControls: false,
+    });
+    const status = statusOfAnswer(answer, now);
     await em.transactional(async (tx) => {
       // Conditional on AVAILABLE: a close of the tender meanwhile made it CANCELLED, and no quote is stored.
       const stored = await this.finish(tx, request, QuoteRequestStatus.AVAILABLE, {
-        status: options.length > 0 ? QuoteRequestStatus.QUOTED : QuoteRequestStatus.DECLINED,
+        status,
         quotedAt: new Date(),
         attempts: 0,
         nextAttemptAt: null,
         lastError: null,
         lastErrorDetail: null,
-        quoteNote: note,
+        quoteNote: answer.note,
+        validUntil: answer.validUntil,
+        currency: answer.currency,
+        underwriterReason: answer.reason,
       });
       if (stored !== 1) return; // the lease was lost (whoever holds it stores the quote), or the request was cancelled
       const event = {
@@ -259,23 +283,11 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
         tender: request.tender,
         quoteRequestId: request.id,
         insurerId: request.insurer.id,
-        status: options.length > 0 ? QuoteRequestStatus.QUOTED : QuoteRequestStatus.DECLINED,
+        status,
         at: new Date(),
       };
       for (const listener of this.options.listeners ?? []) await listener(tx, event);
-      if (options.length === 0) return;
-      // One insert, no unit of work to compute: the options are new rows and nothing else changes.
-      await tx.insertMany(
-        QuoteOption,
-        options.map((option, position) => ({
-          id: newId(),
-          quoteRequest: request.id,
-          position,
-          insuranceSum: option.insurance_sum,
-          deductible: option.deductible,
-          premium: option.premium,
-        })),
-      );
+      await storeOptions(tx, request.id, answer.options);
     });
   }
 

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { raw, type EntityManager } from '@mikro-orm/core';
-import { Insurer } from '../../insurers';
+import { Insurer, InsurerIntegration } from '../../insurers';
 import type { QuoteDispatchConfig } from '../../platform/config';
 import { newId } from '../../platform/db/ids';
 import { badInput, notFound } from '../../platform/errors/domain-error';
@@ -9,7 +9,22 @@ import { LIMITS } from '../../platform/validation/rules';
 import { EarlyCallback } from '../callback/early-callback.entity';
 import { InsurerCheck } from './insurer-check.entity';
 import { InsurerClient, PartnerError } from '../dispatch/insurer-client';
-import { parseAcknowledgement, parseQuote, type QuoteOptionPayload } from '../dispatch/insurer-payloads';
+import { parseAcknowledgement, parseQuote } from '../dispatch/insurer-payloads';
+import { parseValidUntil, readQuoteAnswer, type KeptOption } from '../quote-answer';
+import { QuoteDecision } from '../quote-request-status';
+
+/** What a valid term says, for the report. */
+function describeTerm(body: Record<string, unknown>, term: TermStep, zone: string): string {
+  if (term === 'valid-until')
+    return `valid until ${parseValidUntil(body.valid_until, zone)!.toISOString()} (${JSON.stringify(body.valid_until)})`;
+  if (term === 'currency') return `currency ${String(body.currency)}`;
+  if (term === 'decision') return `decision ${JSON.stringify(body.decision ?? null)}${body.reason ? ', with a reason' : ''}`;
+  const count = (body.quote_options as { subjectivities?: unknown[] | null }[]).reduce(
+    (sum, option) => sum + (Array.isArray(option?.subjectivities) ? option.subjectivities.length : 0),
+    0,
+  );
+  return `${count} subjectivities`;
+}
 import { QuoteRequest, type Limit } from '../quote-request.entity';
 
 /**
@@ -43,7 +58,37 @@ const REPEAT_WAIT_MS = 500;
 /** Insurer calls one check makes at most, each bounded by QUOTE_TIMEOUT_MS: two POSTs and two GETs. */
 const CALLS = 4;
 
-type CheckStepName = 'acknowledgement' | 'callback' | 'quote' | 'idempotency' | 'duplicate-callback';
+/** The optional terms of spec 2.5 (docs/quotation.md, "Quote terms"), each a step of its own. */
+const TERM_STEPS = ['valid-until', 'currency', 'decision', 'subjectivities'] as const;
+type TermStep = (typeof TERM_STEPS)[number];
+
+type CheckStepName = 'acknowledgement' | 'callback' | 'quote' | TermStep | 'idempotency' | 'duplicate-callback';
+
+/** Which term a problem of an answer is about (its JSON pointer). */
+function termOf(pointer: string): TermStep | undefined {
+  if (pointer === '/valid_until') return 'valid-until';
+  if (pointer === '/currency') return 'currency';
+  if (pointer === '/decision' || pointer === '/reason') return 'decision';
+  if (/^\/quote_options\/\d+\/subjectivities/.test(pointer)) return 'subjectivities';
+  return undefined;
+}
+
+/** Whether the insurer sent a term at all. */
+function termSent(body: Record<string, unknown>, term: TermStep): boolean {
+  const given = (value: unknown) => value !== undefined && value !== null;
+  if (term === 'valid-until') return given(body.valid_until);
+  if (term === 'currency') return given(body.currency);
+  if (term === 'decision') return given(body.decision) || given(body.reason);
+  const options = Array.isArray(body.quote_options) ? body.quote_options : [];
+  return options.some((option: unknown) => given((option as Record<string, unknown> | null)?.subjectivities));
+}
+
+const OPTIONAL_TERM: Record<TermStep, string> = {
+  'valid-until': 'valid_until (an RFC 3339 timestamp, or a date meaning the end of that day)',
+  currency: "currency (ISO 4217; without it, the tender's currency)",
+  decision: 'decision (QUOTED, DECLINED, REFERRED) and reason',
+  subjectivities: 'subjectivities per option ({text, stage: PRE_BIND or POST_BIND})',
+};
 
 interface InsurerCheckStep {
   name: CheckStepName;
@@ -79,9 +124,8 @@ interface InsurerCheckOptions {
 }
 
 const limitKey = (limit: Limit) => `${limit.insurance_sum}/${limit.deductible}`;
-const sameOptions = (a: QuoteOptionPayload[], b: QuoteOptionPayload[]) => {
-  const canonical = (options: QuoteOptionPayload[]) =>
-    JSON.stringify(options.map((o) => [o.insurance_sum, o.deductible, o.premium]).sort());
+const sameOptions = (a: KeptOption[], b: KeptOption[]) => {
+  const canonical = (options: KeptOption[]) => JSON.stringify(options.map((o) => [o.insurance_sum, o.deductible, o.premium]).sort());
   return canonical(a) === canonical(b);
 };
 /** Waits `ms`, or less when `signal` aborts (then throws its reason). */
@@ -142,6 +186,11 @@ export class InsurerChecker {
     return waitMs;
   }
 
+  /** The dispatcher's rules for an answer to a request sent at `sentAt`. */
+  private answerRules(sentAt: Date) {
+    return { zone: this.quotes.validityZone, now: new Date(), earliestValidity: sentAt, refuseControls: false };
+  }
+
   /** An insurer by id or (unless `byName` is false) exact name, else NOT_FOUND. */
   async findInsurer(em: EntityManager, idOrName: string, { byName = true } = {}): Promise<Insurer> {
     const insurer = await em.findOne(Insurer, byName ? { $or: [{ id: idOrName }, { name: idOrName }] } : { id: idOrName });
@@ -149,8 +198,14 @@ export class InsurerChecker {
     return insurer;
   }
 
-  async run(em: EntityManager, insurer: Insurer, { waitMs, gatewayProblem, signal }: InsurerCheckOptions): Promise<InsurerCheckReport> {
+  async run(em: EntityManager, registered: Insurer, { waitMs, gatewayProblem, signal }: InsurerCheckOptions): Promise<InsurerCheckReport> {
     this.checkWait(waitMs);
+    if (registered.integration !== InsurerIntegration.API || !registered.quoteApiUrl) {
+      throw badInput('The insurer has no system to check', [
+        { parameter: 'insurerId', message: 'a MANUAL insurer answers quote requests through GraphQL; only API insurers are checked' },
+      ]);
+    }
+    const insurer = { ...registered, id: registered.id, name: registered.name, quoteApiUrl: registered.quoteApiUrl };
     signal?.throwIfAborted();
     const startedAt = new Date();
     const started = performance.now();
@@ -226,16 +281,26 @@ export class InsurerChecker {
 
       signal?.throwIfAborted();
       // 3. GET /quotes/{id}: the spec's shape, options for the requested limits.
-      let firstQuote: QuoteOptionPayload[] | undefined;
+      let firstQuote: KeptOption[] | undefined;
+      let fetched: Record<string, unknown> | undefined;
       since = performance.now();
       if (!reference) skip('quote', 'no acknowledgement');
       else if (!callbackArrived) skip('quote', 'no callback (the gateway fetches a quote only after its callback, spec 4.4 rule 2)');
       else {
         try {
-          const { options, note } = parseQuote(await this.client.fetchQuote(insurer, reference, signal), reference, CHECK_LIMITS);
+          const raw = await this.client.fetchQuote(insurer, reference, signal);
+          if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) fetched = raw as Record<string, unknown>;
+          const { options, note, decision } = parseQuote(raw, reference, CHECK_LIMITS, this.answerRules(startedAt));
           const missing = CHECK_LIMITS.filter((limit) => !options.some((option) => limitKey(option) === limitKey(limit))).map(limitKey);
           const dropped = note ? `; ${note} (the gateway drops those)` : '';
-          if (options.length === 0) {
+          if (decision === QuoteDecision.REFERRED) {
+            record(
+              'quote',
+              false,
+              since,
+              `referred: a valid answer for a real tender (the gateway waits for a further callback and fetches once more), but the check needs options for its limits ${CHECK_LIMITS.map(limitKey).join(', ')} to see their shape`,
+            );
+          } else if (options.length === 0) {
             record(
               'quote',
               false,
@@ -262,6 +327,22 @@ export class InsurerChecker {
         } catch (error) {
           record('quote', false, since, failureOf(error));
         }
+      }
+
+      // The optional terms (spec 2.5), each on its own: not sent is fine, sent must be valid.
+      const rules = this.answerRules(startedAt);
+      const problems = fetched ? readQuoteAnswer(fetched, CHECK_LIMITS, rules).problems : [];
+      for (const term of TERM_STEPS) {
+        since = performance.now();
+        if (!fetched) {
+          skip(term, 'no quote was fetched');
+          continue;
+        }
+        const own = problems.filter((problem) => termOf(problem.pointer) === term);
+        if (own.length > 0)
+          record(term, false, since, own.map((problem) => `${problem.pointer.slice(1).replace(/\//g, '.')} ${problem.message}`).join('; '));
+        else if (!termSent(fetched, term)) record(term, true, since, `not sent (optional: ${OPTIONAL_TERM[term]})`);
+        else record(term, true, since, `valid: ${describeTerm(fetched, term, rules.zone)}`);
       }
 
       signal?.throwIfAborted();
@@ -307,7 +388,12 @@ export class InsurerChecker {
           );
         } else {
           try {
-            const { options } = parseQuote(await this.client.fetchQuote(insurer, reference, signal), reference, CHECK_LIMITS);
+            const { options } = parseQuote(
+              await this.client.fetchQuote(insurer, reference, signal),
+              reference,
+              CHECK_LIMITS,
+              this.answerRules(startedAt),
+            );
             record(
               'duplicate-callback',
               sameOptions(options, firstQuote),

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Viewer } from '../../access';
-import { badInput } from '../../platform/errors/domain-error';
+import { DomainError, badInput } from '../../platform/errors/domain-error';
+import { hasExpired } from './proposal';
 import { TenderLifecycleService, type TenderChangeListener, type Tender } from '../../tenders';
 import { QuoteOption } from '../quote-option.entity';
 import { QuoteRequestStatus } from '../quote-request-status';
@@ -15,7 +16,16 @@ export function orderCover(
 ): Promise<Tender> {
   return new TenderLifecycleService(em, viewer, listeners).orderCover(tenderId, async (tender: Tender) => {
     const option = await em.findOne(QuoteOption, { id: quoteOptionId }, { populate: ['quoteRequest.insurer'] });
-    const received = option && option.quoteRequest.tender.id === tender.id && option.quoteRequest.status === QuoteRequestStatus.QUOTED;
+    const ours = option && option.quoteRequest.tender.id === tender.id;
+    // Past its validity (whether or not the sweep has marked it yet), a quote cannot be ordered; nothing changes.
+    if (ours && hasExpired(option.quoteRequest, new Date())) {
+      throw new DomainError(
+        'QUOTE_EXPIRED',
+        `The quote's validity ended at ${option.quoteRequest.validUntil?.toISOString() ?? 'an earlier time'}; ask the insurer for a new quote`,
+        [{ parameter: 'quoteOptionId', message: 'its quote has expired' }],
+      );
+    }
+    const received = ours && option.quoteRequest.status === QuoteRequestStatus.QUOTED;
     if (!received) {
       throw badInput('The option is not one of the quotes this tender received', [
         { parameter: 'quoteOptionId', message: 'unknown for this tender' },

@@ -51,6 +51,7 @@ export class ProposalService {
         showTaxRate: shown.has(id),
         showActors: sees.actors(this.viewer),
         showInternal: sees.internalNotes(this.viewer),
+        showReasons: sees.underwriterReasons(this.viewer),
       });
     });
   }

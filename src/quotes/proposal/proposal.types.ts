@@ -10,6 +10,9 @@ export class CheapestOptionView {
   @Field(() => Float)
   deductible!: number;
 
+  @Field(() => String, { description: 'Options are compared within one currency only.' })
+  currency!: string;
+
   @Field(() => Insurer)
   insurer!: Insurer;
 

@@ -1,7 +1,7 @@
 import { rolesFor } from '../../../access';
 import { TokenRequestBody } from '../../../auth';
 import { Cursor, EmptyBody, LIMITS, Timestamp } from '../../../platform/validation/rules';
-import { QuoteCallbackBody } from '../../../quotes';
+import { InsurerQuoteSchema, QuoteCallbackBody } from '../../../quotes';
 import { LineOfBusinessId, PolicyDocumentationBody } from '../../../tenders';
 import { CALLBACK_PATH } from '../quote-callback.routes';
 import {
@@ -143,6 +143,8 @@ export const openApiDocument = withConventions({
         },
       },
       ...tenderSchemas(),
+      // Not a route of the gateway: what an insurer system answers to GET {insurer_base_url}/quotes/{id} (`webhooks`).
+      InsurerQuote: InsurerQuoteSchema,
       TenderList: listOf(ref('Tender'), {
         sort: { type: 'object', additionalProperties: { enum: [1, -1] }, examples: [{ updated_at: -1, created_at: 1 }] },
         next: {
@@ -156,7 +158,20 @@ export const openApiDocument = withConventions({
       ...oauthSchemas,
     },
   },
-  webhooks: webhookEvents,
+  webhooks: {
+    ...webhookEvents,
+    // What the gateway asks of insurer systems (spec 4.4), described for their integrators beside the events.
+    'insurer-quote': {
+      get: {
+        summary: 'GET {insurer_base_url}/quotes/{id}: the quote (spec 2.5), fetched after the callback',
+        description:
+          'Implemented by the insurer system, called by the gateway after the insurer posted the quote-available callback for `id` (the id of its acknowledgement, spec 2.4). ' +
+          'Only `id` and `quote_options` are the specification\'s; the quote terms are optional (docs/quotation.md, "Quote terms"). ' +
+          'An answer the gateway cannot read fails the quote request (`insurer sent an invalid quote`).',
+        responses: { '200': { description: 'The quote.', content: { 'application/json': { schema: ref('InsurerQuote') } } } },
+      },
+    },
+  },
   paths: {
     ...webhookPaths,
     ...documentPaths,

@@ -53,8 +53,13 @@ export const webhookSchemas = {
         properties: {
           tender_id: { type: 'string' },
           status: { enum: [...ALL_STATUSES], description: "The tender's status after the event." },
-          quote_request_id: { type: 'string', description: 'quote.received only.' },
-          quote_status: { enum: ['QUOTED', 'DECLINED'], description: 'quote.received only.' },
+          quote_request_id: { type: 'string', description: 'quote.received, quote.expiring and quote.expired.' },
+          quote_status: {
+            enum: ['QUOTED', 'DECLINED', 'REFERRED', 'EXPIRED'],
+            description:
+              "quote.received only: the insurer's decision (REFERRED: a further answer follows; EXPIRED: a quote already past its validity).",
+          },
+          valid_until: { type: 'string', format: 'date-time', description: "quote.expiring and quote.expired: the quote's validity." },
         },
       },
     },

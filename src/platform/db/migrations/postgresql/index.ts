@@ -11,6 +11,7 @@ import { Migration20261123003114 } from './Migration20261123003114';
 import { Migration20261123021026 } from './Migration20261123021026';
 import { Migration20261125192043 } from './Migration20261125192043';
 import { Migration20261125194500 } from './Migration20261125194500';
+import { Migration20261125221832 } from './Migration20261125221832';
 import { Migration20261125230016 } from './Migration20261125230016';
 
 /** Every migration in order; `npm run cli -- db:migration:create` generates a new one and adds it here. */
@@ -27,5 +28,6 @@ export const postgresqlMigrations: MigrationObject[] = [
   { name: 'Migration20261123021026', class: Migration20261123021026 },
   { name: 'Migration20261125192043', class: Migration20261125192043 },
   { name: 'Migration20261125194500', class: Migration20261125194500 },
+  { name: 'Migration20261125221832', class: Migration20261125221832 },
   { name: 'Migration20261125230016', class: Migration20261125230016 },
 ];

@@ -12,6 +12,7 @@ import { Migration20261123003111 } from './Migration20261123003111';
 import { Migration20261123021021 } from './Migration20261123021021';
 import { Migration20261125192034 } from './Migration20261125192034';
 import { Migration20261125194501 } from './Migration20261125194501';
+import { Migration20261125221826 } from './Migration20261125221826';
 import { Migration20261125230011 } from './Migration20261125230011';
 
 /** Every migration in order; `npm run cli -- db:migration:create` generates a new one and adds it here. */
@@ -29,5 +30,6 @@ export const sqliteMigrations: MigrationObject[] = [
   { name: 'Migration20261123021021', class: Migration20261123021021 },
   { name: 'Migration20261125192034', class: Migration20261125192034 },
   { name: 'Migration20261125194501', class: Migration20261125194501 },
+  { name: 'Migration20261125221826', class: Migration20261125221826 },
   { name: 'Migration20261125230011', class: Migration20261125230011 },
 ];

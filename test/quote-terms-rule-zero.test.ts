@@ -1,0 +1,227 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Role } from '../src/access';
+import { QuoteOption, QuoteRequest } from '../src/quotes';
+import type { Tender } from '../src/tenders';
+import { createTender, createWorld, type World } from './helpers/fixtures';
+import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
+import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver';
+
+/**
+ * Rule zero of issue 27: an insurer that implements only the specification (spec 2.3–2.5, 2.7) keeps working unchanged.
+ * The expected values below were recorded from the gateway before quote terms existed; a spec-only insurer must still
+ * produce exactly them.
+ */
+const FAST_WEBHOOKS = { WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_RETRY_SCHEDULE: '50ms,100ms', WEBHOOK_URL_ALLOW: '127.0.0.1' };
+
+const PROPOSAL = `query ($id: ID!) {
+  proposal(tenderId: $id) {
+    taxRate orderedOptionId
+    entries { insurer { name } quoteRequest { status lastError failureReason quoteNote attempts limits { insuranceSum deductible }
+      options { insuranceSum deductible premium premiumWithTax cheapest ordered } } }
+    cheapest { insuranceSum deductible insurer { name } option { premium premiumWithTax cheapest } }
+  } }`;
+
+let gateway: Gateway;
+let world: World;
+let tender: Tender;
+let broker: string;
+let sims: SimulatedInsurers | undefined;
+let receiver: WebhookReceiver;
+
+beforeEach(async () => {
+  gateway = await startGateway({ env: FAST_WEBHOOKS });
+  world = await createWorld(gateway.em());
+  tender = await createTender(gateway.em(), world);
+  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+  receiver = await startWebhookReceiver();
+});
+
+afterEach(async () => {
+  await sims?.close();
+  sims = undefined;
+  await receiver.close();
+  await gateway.close();
+});
+
+async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
+  const { body } = await graphql(gateway, token, query, variables);
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  return body.data;
+}
+
+async function registerWebhooks(token: string, path: string, eventTypes: string[]) {
+  const response = await fetch(`${gateway.url}/integration/v1/webhook-endpoints`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: receiver.url(path), event_types: eventTypes }),
+  });
+  expect(response.status).toBe(201);
+}
+
+describe('rule zero: a spec-only insurer sees no change', () => {
+  it('a spec-only quote and a spec-only decline give the stored quotes, proposal, statuses and webhooks they gave before quote terms', async () => {
+    sims = await startSimulatedInsurers(gateway, [
+      { name: 'Anchor Insurance', pricingFactor: 1 },
+      { name: 'Beacon Insurance', behaviour: 'decline' },
+    ]);
+    const [anchor, beacon] = sims.insurers;
+    await registerWebhooks(broker, '/broker', ['tender.status_changed', 'quote.received']);
+    await registerWebhooks(await tokenFor(gateway, Role.INSURER, { insurerId: anchor.id }), '/anchor', [
+      'tender.invited',
+      'tender.status_changed',
+      'cover.ordered',
+    ]);
+    await gql(broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
+      input: {
+        tenderId: tender.id,
+        insurerIds: [anchor.id, beacon.id],
+        limits: [
+          { insuranceSum: 1_000_000, deductible: 10_000 },
+          { insuranceSum: 2_000_000, deductible: 0 },
+        ],
+        riskInformation: { turnover: { amount: 5_000_000, currency: 'EUR' } },
+      },
+    });
+    await waitFor('both answers', async () => {
+      const data = await gql(broker, 'query($id: ID!) { quoteRequests(tenderId: $id) { status } }', { id: tender.id });
+      return data.quoteRequests.every((request: { status: string }) => ['QUOTED', 'DECLINED'].includes(request.status));
+    });
+
+    // The stored quote: the request's row and its options, column by column as before.
+    const em = gateway.em();
+    const stored = await em.find(QuoteRequest, { tender: tender.id }, { orderBy: { insurer: { name: 'asc' } }, populate: ['insurer'] });
+    expect(
+      stored.map((request) => ({
+        insurer: request.insurer.name,
+        status: request.status,
+        attempts: request.attempts,
+        lastError: request.lastError ?? null,
+        failureReason: request.failureReason ?? null,
+        failureDetail: request.failureDetail ?? null,
+        quoteNote: request.quoteNote ?? null,
+        quoted: request.quotedAt instanceof Date,
+      })),
+    ).toEqual([
+      {
+        insurer: 'Anchor Insurance',
+        status: 'QUOTED',
+        attempts: 0,
+        lastError: null,
+        failureReason: null,
+        failureDetail: null,
+        quoteNote: null,
+        quoted: true,
+      },
+      {
+        insurer: 'Beacon Insurance',
+        status: 'DECLINED',
+        attempts: 0,
+        lastError: null,
+        failureReason: null,
+        failureDetail: null,
+        quoteNote: null,
+        quoted: true,
+      },
+    ]);
+    const options = await em.find(QuoteOption, { quoteRequest: { tender: tender.id } }, { orderBy: { position: 'asc' } });
+    expect(options.map(({ position, insuranceSum, deductible, premium }) => ({ position, insuranceSum, deductible, premium }))).toEqual([
+      { position: 0, insuranceSum: 1_000_000, deductible: 10_000, premium: 2525 },
+      { position: 1, insuranceSum: 2_000_000, deductible: 0, premium: 5150 },
+    ]);
+
+    // The proposal, as the broker sees it.
+    const { proposal } = await gql(broker, PROPOSAL, { id: tender.id });
+    expect(proposal).toEqual({
+      taxRate: 0.19,
+      orderedOptionId: null,
+      entries: [
+        {
+          insurer: { name: 'Anchor Insurance' },
+          quoteRequest: {
+            status: 'QUOTED',
+            lastError: null,
+            failureReason: null,
+            quoteNote: null,
+            attempts: 0,
+            limits: [
+              { insuranceSum: 1_000_000, deductible: 10_000 },
+              { insuranceSum: 2_000_000, deductible: 0 },
+            ],
+            options: [
+              { insuranceSum: 1_000_000, deductible: 10_000, premium: 2525, premiumWithTax: 3004.75, cheapest: true, ordered: false },
+              { insuranceSum: 2_000_000, deductible: 0, premium: 5150, premiumWithTax: 6128.5, cheapest: true, ordered: false },
+            ],
+          },
+        },
+        {
+          insurer: { name: 'Beacon Insurance' },
+          quoteRequest: {
+            status: 'DECLINED',
+            lastError: null,
+            failureReason: null,
+            quoteNote: null,
+            attempts: 0,
+            limits: [
+              { insuranceSum: 1_000_000, deductible: 10_000 },
+              { insuranceSum: 2_000_000, deductible: 0 },
+            ],
+            options: [],
+          },
+        },
+      ],
+      cheapest: [
+        {
+          insuranceSum: 1_000_000,
+          deductible: 10_000,
+          insurer: { name: 'Anchor Insurance' },
+          option: { premium: 2525, premiumWithTax: 3004.75, cheapest: true },
+        },
+        {
+          insuranceSum: 2_000_000,
+          deductible: 0,
+          insurer: { name: 'Anchor Insurance' },
+          option: { premium: 5150, premiumWithTax: 6128.5, cheapest: true },
+        },
+      ],
+    });
+
+    // The simulator saw one request, one callback and one fetch per insurer, as before.
+    for (const slug of sims.slugs) expect(sims.simulator.stats(slug)).toMatchObject({ posts: 1, quotes: 1, callbacks: 1, fetches: 1 });
+
+    // The webhooks: the broker hears of both answers with the fields it heard before; the insurer of its invitation.
+    const received = await waitFor('the webhooks', async () => receiver.received('/broker').length === 2 && receiver.received('/broker'));
+    const requestIds = Object.fromEntries(stored.map((request) => [request.insurer.name, request.id]));
+    expect(
+      received
+        .map(({ event }) => ({ type: event.type, data: event.data }))
+        .sort((a, b) => a.data.quote_status.localeCompare(b.data.quote_status)),
+    ).toEqual([
+      {
+        type: 'quote.received',
+        data: {
+          tender_id: tender.id,
+          status: 'QUOTES_AVAILABLE',
+          quote_request_id: requestIds['Beacon Insurance'],
+          quote_status: 'DECLINED',
+        },
+      },
+      {
+        type: 'quote.received',
+        data: {
+          tender_id: tender.id,
+          status: 'QUOTES_AVAILABLE',
+          quote_request_id: requestIds['Anchor Insurance'],
+          quote_status: 'QUOTED',
+        },
+      },
+    ]);
+    const insurerHooks = await waitFor(
+      'the invitation',
+      async () => receiver.received('/anchor').length === 1 && receiver.received('/anchor'),
+    );
+    expect(insurerHooks.map(({ event }) => ({ type: event.type, data: event.data }))).toEqual([
+      { type: 'tender.invited', data: { tender_id: tender.id, status: 'QUOTES_AVAILABLE' } },
+    ]);
+  });
+});
