@@ -66,6 +66,12 @@ describe('API contract', () => {
         '/public/v1/tenders/successful',
         '/public/v1/tenders/{id}',
         '/integration/v1/tenders/{id}/policy-documentation',
+        ...['/public/v1', '/api/v1'].flatMap((prefix) => [
+          `${prefix}/tenders/{id}/documents`,
+          `${prefix}/tenders/{id}/documents/{documentId}/content`,
+        ]),
+        '/integration/v1/document-uploads/{token}',
+        '/integration/v1/document-links/{token}',
         ...['', '/{id}', '/{id}/rotate-secret', '/{id}/deliveries', '/{id}/replay'].map(
           (path) => `/integration/v1/webhook-endpoints${path}`,
         ),
