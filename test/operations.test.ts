@@ -175,9 +175,18 @@ describe('operations', () => {
       level: 40,
       res: { statusCode: 401 },
     });
+    // A document's upload URL and download link are credentials in their path: logged without them.
+    await fetch(`${gateway.url}/integration/v1/document-links/secret-link-token.123.sig?x=1`);
+    await fetch(`${gateway.url}/integration/v1/document-uploads/secret-upload-token`, { method: 'PUT', body: 'x' });
+    expect(requestLines.length).toBeGreaterThan(0);
+    const logged = lines.filter((line) => line.req).map((line) => (line.req as { url: string }).url);
+    expect(logged).toContain('/integration/v1/document-links/<credential>?x=1');
+    expect(logged).toContain('/integration/v1/document-uploads/<credential>');
     const everything = JSON.stringify(lines);
     expect(everything).not.toContain(broker);
     expect(everything).not.toContain('top-secret-value');
+    expect(everything).not.toContain('secret-link-token');
+    expect(everything).not.toContain('secret-upload-token');
   });
 });
 

@@ -135,7 +135,7 @@ describe('special-purpose addresses in webhook endpoint URLs', () => {
     expect(refused.status, JSON.stringify(refused.body)).toBe(400);
     expect(refused.body.errors).toEqual([
       {
-        parameter: 'url',
+        pointer: '/url',
         message: expect.stringMatching(/^not allowed: the address .* is special-purpose .* not listed in WEBHOOK_URL_ALLOW$/),
       },
     ]);
@@ -183,7 +183,7 @@ describe('WEBHOOK_URL_ALLOW in development', () => {
       expect((await register(guarded, token, 'http://127.0.0.1:4100/hooks')).status).toBe(201);
       const elsewhere = await register(guarded, token, 'https://elsewhere.example/in');
       expect(elsewhere.status).toBe(400);
-      expect(elsewhere.body.errors).toEqual([{ parameter: 'url', message: 'not allowed: the URL matches no WEBHOOK_URL_ALLOW entry' }]);
+      expect(elsewhere.body.errors).toEqual([{ pointer: '/url', message: 'not allowed: the URL matches no WEBHOOK_URL_ALLOW entry' }]);
     } finally {
       await guarded.close();
     }

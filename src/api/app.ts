@@ -71,7 +71,8 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   const webhooks = new WebhookDispatcher(workerOrm, config.webhooks, logger);
   const documents: DocumentServices = {
     store: createDocumentStore(config.documents.store),
-    links: new LinkSigner(config.jwtSecret ?? ''),
+    // TokenService has already refused a configuration without a secret; links are never signed with a known key.
+    links: new LinkSigner(config.jwtSecret ?? missing('JWT_SECRET')),
     maxBytes: config.documents.maxBytes,
     linkTtlMs: config.documents.linkTtlMs,
     listeners: [documentEventsToWebhooks],
@@ -139,4 +140,8 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
       await Promise.all([apollo.stop(), dispatcher.stop(), webhooks.stop()]);
     },
   };
+}
+
+function missing(name: string): never {
+  throw new Error(`${name} is not set`);
 }

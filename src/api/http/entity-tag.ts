@@ -41,7 +41,7 @@ const isAny = (header: string | undefined) => header?.trim() === '*';
  * ignores If-None-Match when the request says `Cache-Control: no-cache`, which is a directive for caches, and
  * which fetch() adds to every request that carries If-None-Match.
  */
-function namesTag(header: string | undefined, tag: string): boolean {
+export function namesTag(header: string | undefined, tag: string): boolean {
   if (!header) return false;
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag);
 }

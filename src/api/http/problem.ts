@@ -3,7 +3,7 @@ import { DomainError } from '../../platform/errors/domain-error';
 import { BEARER_CHALLENGE, toProblem } from '../../platform/errors/error-mapping';
 import { asDomainError } from '../../platform/errors/normalize';
 import type { Logger } from 'pino';
-import { requestIdOf } from './request-logging';
+import { loggablePath, requestIdOf } from './request-logging';
 
 export function sendProblem(res: Response, error: DomainError, headers: Record<string, string> = {}): void {
   const problem = toProblem(error);
@@ -48,7 +48,7 @@ export function problemErrorHandler(logger: Logger): ErrorRequestHandler {
     const domainError = asDomainError(error) ?? (typeof error === 'object' && error !== null ? fromHttpError(error) : undefined);
     if (res.headersSent) return;
     if (domainError) return sendProblem(res, domainError);
-    logger.error({ err: error, req: { id: requestIdOf(req), method: req.method, path: req.path } }, 'unhandled error');
+    logger.error({ err: error, req: { id: requestIdOf(req), method: req.method, path: loggablePath(req.path) } }, 'unhandled error');
     sendProblem(res, new DomainError('INTERNAL_SERVER_ERROR', 'An unexpected error occurred'));
   };
 }

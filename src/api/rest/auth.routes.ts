@@ -147,7 +147,9 @@ export function authRoutes(deps: { orm: MikroORM; tokens: TokenService }, config
   router.all('/auth/revoke', methodNotAllowed('POST'));
 
   router.get(OAUTH_METADATA_PATH, (req, res) => {
+    // The issuer is the origin the client called (Host, or X-Forwarded-Host behind TRUST_PROXY): cached per host only.
     res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.vary('Host').vary('X-Forwarded-Host');
     res.json(authorizationServerMetadata(req));
   });
   router.all(OAUTH_METADATA_PATH, methodNotAllowed('GET, HEAD'));

@@ -57,11 +57,12 @@ class AddressNotAllowed extends Error {}
  * Connections to partners are kept alive and reused, a pool per origin (Node's agents key their pools by host and
  * port): a call to an insurer or a webhook endpoint called a moment ago skips the TCP (and TLS) handshake. A socket
  * joins the pool only after a complete answer; one that failed, timed out, overran the byte cap or was left unread
- * is destroyed. Addresses are checked when a connection is made, so a pooled one was checked too. An idle socket is
- * closed after a few seconds, before the common server keep-alive timeout (Node's 5 s), and unreferenced meanwhile.
+ * is destroyed. Addresses are checked when a connection is made, so every client has pools of its own: a pooled
+ * connection was checked by the allow-list of the client that reuses it, never by another's (the insurer and the
+ * webhook allow-lists differ). An idle socket is closed after a few seconds, before the common server keep-alive
+ * timeout (Node's 5 s), and unreferenced meanwhile.
  */
 const POOL = { keepAlive: true, maxSockets: 32, maxFreeSockets: 8, timeout: 4_000, scheduling: 'lifo' as const };
-const agents = { 'http:': new HttpAgent(POOL), 'https:': new HttpsAgent(POOL) };
 
 /**
  * The one way the gateway calls partner systems (DESIGN 6): insurer systems and webhook endpoints. One deadline
@@ -70,6 +71,8 @@ const agents = { 'http:': new HttpAgent(POOL), 'https:': new HttpsAgent(POOL) };
  * caller's to judge; a missing answer is a `PartnerCallFailed` with its fault.
  */
 export class PartnerClient {
+  private readonly agents = { 'http:': new HttpAgent(POOL), 'https:': new HttpsAgent(POOL) };
+
   constructor(private readonly options: PartnerClientOptions) {}
 
   /**
@@ -144,7 +147,7 @@ export class PartnerClient {
         } else resolve(outcome);
       };
       const onAbort = () => settle(abortReasonOf(signal));
-      const req = send(url, { method, headers, lookup: this.guardedLookup, agent: agents[https ? 'https:' : 'http:'] }, (res) => {
+      const req = send(url, { method, headers, lookup: this.guardedLookup, agent: this.agents[https ? 'https:' : 'http:'] }, (res) => {
         if (statusOnly) {
           settle({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0) });
           // The caller has its answer; the body is read and dropped so the connection can serve the next call, unless

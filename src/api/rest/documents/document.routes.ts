@@ -16,6 +16,7 @@ import { DomainError, notFound } from '../../../platform/errors/domain-error';
 import { prepareOperation } from '../../graphql/prepared-operation';
 import { authorisedContext, requestScopeOf } from '../../http/request-context';
 import { methodNotAllowed } from '../../http/json-body';
+import { namesTag } from '../../http/entity-tag';
 import { assertNoQuery } from '../tenders/tender-query-params';
 import { REST_TENDER_DOCUMENTS } from './document-operations.graphql';
 
@@ -38,9 +39,6 @@ export const DOCUMENT_ROUTES: readonly { prefix: string; access: Operation }[] =
 ];
 
 const etagOf = (sha256: string) => `"${sha256}"`;
-
-const namesTag = (header: string | undefined, tag: string) =>
-  Boolean(header?.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag));
 
 /** The bytes as an attachment, tagged with their SHA-256: 304 when the client has them. */
 async function sendBytes(
