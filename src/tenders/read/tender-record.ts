@@ -20,6 +20,10 @@ interface TenderRecordQuery {
 
 type Row = Record<string, unknown>;
 
+/** A column's value read back, or null when the row has none. */
+const columnValue = <V>(column: unknown, read: (column: unknown) => V): V | null =>
+  column === null || column === undefined ? null : read(column);
+
 /** Where each value is in a result row, and how it reads back into the record. */
 interface ReadModel {
   columns: RawQueryFragment;
@@ -52,7 +56,7 @@ function readModelOf(metadata: MetadataStorage): ReadModel {
     if (field.source === 'column') {
       const key = select('t', tender, field.name);
       const read = field.kind.read;
-      readers.push((row, into) => (into[field.name] = row[key] === null || row[key] === undefined ? null : read(row[key])));
+      readers.push((row, into) => (into[field.name] = columnValue(row[key], read)));
     } else if (field.source === 'joined') {
       const alias = `j${joins.length}`;
       joins.push({ property: field.name, alias });
@@ -68,8 +72,7 @@ function readModelOf(metadata: MetadataStorage): ReadModel {
     into.awardedInsurerId = row[awardedInsurer] ?? null;
     into.policyNumber = row[policyNumber] ?? null;
     into.policyDocumentId = row[policyDocumentId] ?? null;
-    into.policyConfirmedAt =
-      row[policyConfirmedAt] === null || row[policyConfirmedAt] === undefined ? null : dateOfColumn(row[policyConfirmedAt]);
+    into.policyConfirmedAt = columnValue(row[policyConfirmedAt], dateOfColumn);
   });
   model = {
     columns: raw(columns.join(', ')),
@@ -107,7 +110,7 @@ function shapeReader(
     } else {
       const key = select(alias, meta, name);
       const read = nested.kind.read;
-      parts.push({ name, read: (row) => (row[key] === null || row[key] === undefined ? null : read(row[key])) });
+      parts.push({ name, read: (row) => columnValue(row[key], read) });
     }
   }
   return (row) => {
