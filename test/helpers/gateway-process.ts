@@ -35,7 +35,7 @@ export interface GatewayProcess {
 
 let built = false;
 
-/** `npm run build` once per test file: the production start runs the compiled `dist/`. */
+/** `npm run build` once per test file (incremental: an unchanged tree compiles in seconds): the production start runs `dist/`. */
 export function buildProduction(): void {
   if (built) return;
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
