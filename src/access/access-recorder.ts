@@ -2,11 +2,13 @@ import { registerEnumType } from 'type-graphql';
 import { Role } from './role';
 import type { Viewer } from './viewer';
 
-/** Where an answer carrying a tender's personal data went out (the access log, docs/privacy.md). */
+/**
+ * Where an answer carrying a tender's personal data went out (the access log, docs/privacy.md). Webhook payloads are
+ * thin (ids and statuses only) and carry none: `WEBHOOK` joins the list with the first payload that does.
+ */
 export enum AccessSurface {
   REST = 'REST',
   GRAPHQL = 'GRAPHQL',
-  WEBHOOK = 'WEBHOOK',
   DOCUMENT = 'DOCUMENT',
 }
 registerEnumType(AccessSurface, { name: 'AccessSurface', description: 'The surface a read of personal data went out on.' });
@@ -32,7 +34,7 @@ export const NO_ACCESS_RECORDS: AccessRecorder = { record: () => undefined };
  * Whose reads are recorded: clients outside the company (insurers and brokers). Internal users and analysts are the
  * company itself, which holds the data; their reads are not disclosures.
  */
-export const readsAreRecorded = (viewer: Viewer): boolean => viewer.role === Role.INSURER || viewer.role === Role.BROKER;
+const readsAreRecorded = (viewer: Viewer): boolean => viewer.role === Role.INSURER || viewer.role === Role.BROKER;
 
 /** Records that an answer carries the tender's personal data to the context's viewer, on its channel (GraphQL: `field`). */
 export function recordRead(

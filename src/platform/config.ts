@@ -114,7 +114,7 @@ export interface WebhookDeliveryConfig {
 }
 
 /** Who read a customer's data (docs/privacy.md). */
-export interface AccessLogConfig {
+interface AccessLogConfig {
   /** ACCESS_LOG: record reads of personal data (on by default; off only to measure its cost). */
   enabled: boolean;
   /** ACCESS_LOG_RETENTION: how long a record is kept, ms. */
