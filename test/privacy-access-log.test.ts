@@ -306,3 +306,27 @@ describe('customer data export', () => {
     expect(unknown.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 });
+
+describe('the access log beyond tender reads', () => {
+  it("records a mutation's answer that carries the tender, and an insurer's read of its quote request's risk information", async () => {
+    const fresh = await createTender(gateway.em(), world, { broker: 1 });
+    const close = await graphql(
+      gateway,
+      tokens.otherBroker,
+      'mutation($id: ID!) { closeTender(tenderId: $id, reason: "done") { customer { name } } }',
+      {
+        id: fresh.id,
+      },
+    );
+    expect(close.body.errors).toBeUndefined();
+    await entriesOnceWritten(fresh.id, 'closeTender', 1);
+
+    const quoted = await createTender(gateway.em(), world, { broker: 1 });
+    await receivedQuote(gateway.em(), quoted, world.insurers[2]);
+    const insurer = await tokenFor(gateway, Role.INSURER, { insurerId: world.insurers[2].id });
+    const risk = await graphql(gateway, insurer, 'query($id: ID!) { quoteRequests(tenderId: $id) { riskInformation } }', { id: quoted.id });
+    expect(risk.body.errors).toBeUndefined();
+    const [entry] = await entriesOnceWritten(quoted.id, 'QuoteRequest.riskInformation', 1);
+    expect(entry).toMatchObject({ role: 'insurer', surface: 'GRAPHQL', party: { _id: world.insurers[2].id, name: 'Gamma Insurance' } });
+  });
+});

@@ -97,6 +97,7 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
     const context = await authorisedContext(res, POLICY_DOCUMENTATION_ROUTE.access);
     assertNoQuery(req);
     const { policyNumber, confirmedAt, documentId } = parsePolicyDocumentation(req.body);
+    context.channel = { surface: AccessSurface.REST, operation: `POST ${policyPath}` };
     const data = await confirmPolicy.run(context, { id: req.params.id, policyNumber, confirmedAt, documentId });
     res.json(data.confirmPolicyDocumentation);
   });
