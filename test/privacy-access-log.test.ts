@@ -5,6 +5,7 @@ import { sweepAccessLog } from '../src/privacy';
 import { createTender, createWorld, receivedQuote, type World } from './helpers/fixtures';
 import { addDocument } from './helpers/documents';
 import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { startWebhookReceiver } from './helpers/webhook-receiver';
 
 /** Reads are written in batches: a short flush interval, and a look until the batch is there. */
 const FLUSH_ENV = { ACCESS_LOG_FLUSH_MS: '20' };
@@ -328,5 +329,42 @@ describe('the access log beyond tender reads', () => {
     expect(risk.body.errors).toBeUndefined();
     const [entry] = await entriesOnceWritten(quoted.id, 'QuoteRequest.riskInformation', 1);
     expect(entry).toMatchObject({ role: 'insurer', surface: 'GRAPHQL', party: { _id: world.insurers[2].id, name: 'Gamma Insurance' } });
+  });
+});
+
+describe('webhook deliveries', () => {
+  it('carry no personal data (ids and statuses only), so a delivery records nothing', async () => {
+    const hooks = await startGateway({
+      env: { ...FLUSH_ENV, WEBHOOK_URL_ALLOW: '127.0.0.1', WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_RETRY_SCHEDULE: '50ms' },
+    });
+    const receiver = await startWebhookReceiver();
+    try {
+      const small = await createWorld(hooks.em());
+      const fresh = await createTender(hooks.em(), small);
+      const broker = await tokenFor(hooks, Role.BROKER, { brokerCompanyId: small.brokers[0].id });
+      const registered = await fetch(`${hooks.url}/integration/v1/webhook-endpoints`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${broker}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: receiver.url('/broker'), event_types: ['tender.status_changed'] }),
+      });
+      expect(registered.status).toBe(201);
+      const internal = await tokenFor(hooks, Role.INTERNAL);
+      const closing = await graphql(hooks, internal, 'mutation($id: ID!) { closeTender(tenderId: $id, reason: "done") { status } }', {
+        id: fresh.id,
+      });
+      expect(closing.body.errors).toBeUndefined();
+      await expect.poll(() => receiver.received('/broker').length, { timeout: 10_000 }).toBe(1);
+      const [delivery] = receiver.received('/broker');
+      expect(delivery.event.data).toEqual({ tender_id: fresh.id, status: 'CLOSED' });
+      expect(delivery.body).not.toContain('Acme GmbH');
+      // A marker read after the delivery: once it is written, a record of the delivery would be too.
+      await getJson(hooks, `/api/v1/tenders/${fresh.id}`, broker);
+      await expect.poll(async () => (await getJson(hooks, `/api/v1/tenders/${fresh.id}/access-log`, internal)).body.payload.length).toBe(1);
+      const { body } = await getJson(hooks, `/api/v1/tenders/${fresh.id}/access-log`, internal);
+      expect(body.payload.map((entry: RestEntry) => entry.surface)).toEqual(['REST']);
+    } finally {
+      await receiver.close();
+      await hooks.close();
+    }
   });
 });
