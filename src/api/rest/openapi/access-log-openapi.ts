@@ -1,4 +1,4 @@
-import { AccessSurface, ROLES, rolesFor } from '../../../access';
+import { AccessSurface, ROLES, Role, rolesFor } from '../../../access';
 import { LIMITS } from '../../../platform/validation/rules';
 import { ACCESS_LOG_ROUTE } from '../tenders/tender.routes';
 import { bearerErrors, id, listOf, nullable, problem, ref, timestamp } from './openapi-parts';
@@ -12,7 +12,7 @@ export const accessLogSchemas = {
     properties: {
       at: { ...timestamp, description: 'The first read this entry counts.' },
       app_id: { type: 'string', description: 'The reading API client.' },
-      role: { enum: ROLES.filter((role) => role === 'insurer' || role === 'broker') },
+      role: { enum: ROLES.filter((role) => role === Role.INSURER || role === Role.BROKER) },
       party: {
         type: 'object',
         required: ['_id', 'name'],
