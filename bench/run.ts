@@ -41,7 +41,7 @@ import {
  * The baseline and the gateway take turns, BENCH_ROUNDS rounds of BENCH_SECONDS each, and each figure is the
  * median of its rounds: on a shared machine, speed drifts over a minute, and turns keep the ratios fair.
  * Prints figures and the targets of issue 6 beside them, writes `bench/results/<time>-<engine>.json`, and
- * never fails on a number. BENCH_SCENARIOS (default "reads,callback,hostile,documents") picks the read scenarios, the callback, the
+ * never fails on a number. BENCH_SCENARIOS (default "reads,access-log,callback,hostile,documents") picks the read scenarios, the access log's cost (a broker's page with ACCESS_LOG on and off), the callback, the
  * hostile load (bench/hostile.ts) and ten concurrent 20 MiB document uploads and downloads (bench/documents.ts).
  */
 const TENDERS = Number(process.env.BENCH_TENDERS ?? 100_000);
@@ -51,13 +51,15 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const CALLBACK_RATE = Number(process.env.BENCH_CALLBACK_RATE ?? 200);
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? CALLBACK_RATE * 10);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgresql').split(',') as DatabaseEngine[];
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'reads,callback,hostile,documents').split(','));
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'reads,access-log,callback,hostile,documents').split(','));
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** As `npm run start:prod` runs the gateway: its environment settings and node options, read from package.json. */
 const PRODUCTION = productionStart();
 const GATEWAY_PORT = 4701;
 const BASELINE_PORT = 4702;
 const REFERENCE_PORT = 4703;
+/** The same gateway with ACCESS_LOG=off, for the access log's cost (BENCH_SCENARIOS "access-log"). */
+const ACCESS_LOG_OFF_PORT = 4704;
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 
 interface Figure {
@@ -340,23 +342,23 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
 
     const started = Date.now();
     // BENCH_GATEWAY_ARGS: extra node options for the gateway, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-    const gateway = start(
-      [...PRODUCTION.nodeOptions, ...(process.env.BENCH_GATEWAY_ARGS ?? '').split(' ').filter(Boolean), PRODUCTION.entry],
-      {
-        ...PRODUCTION.env,
-        ...env,
-        NODE_ENV: 'production',
-        PORT: String(GATEWAY_PORT),
-        DEMO: 'false',
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_PER_MINUTE: '1000000',
-        AUTH_RATE_LIMIT: '1000000',
-        // The simulated insurers and the hostile scenario's webhook receivers live on loopback, which production refuses unless listed.
-        INSURER_URL_ALLOW: '127.0.0.1',
-        WEBHOOK_URL_ALLOW: '127.0.0.1',
-        NODE_EXTRA_CA_CERTS: certificate.certFile,
-      },
-    );
+    const gatewayArgs = [...PRODUCTION.nodeOptions, ...(process.env.BENCH_GATEWAY_ARGS ?? '').split(' ').filter(Boolean), PRODUCTION.entry];
+    const gatewayEnv = (port: number, more: Record<string, string> = {}) => ({
+      ...PRODUCTION.env,
+      ...env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      AUTH_RATE_LIMIT: '1000000',
+      // The simulated insurers and the hostile scenario's webhook receivers live on loopback, which production refuses unless listed.
+      INSURER_URL_ALLOW: '127.0.0.1',
+      WEBHOOK_URL_ALLOW: '127.0.0.1',
+      NODE_EXTRA_CA_CERTS: certificate.certFile,
+      ...more,
+    });
+    const gateway = start(gatewayArgs, gatewayEnv(GATEWAY_PORT));
     processes.push(gateway);
     const rss = watchRss(gateway.pid!);
     gatewayRss = rss;
@@ -582,6 +584,38 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     gateway peak RSS ${documents.peakRssMiB} MiB; a bystander's first page meanwhile p50 ${documents.bystanderP50Ms} ms, p99 ${documents.bystanderP99Ms} ms (${documents.bystanderReads} reads)`);
     }
 
+    if (SCENARIOS.has('access-log')) {
+      // The access log's cost (issue 29): a broker's page (internal users' reads are not recorded) on this gateway and
+      // on the same build with ACCESS_LOG=off, in turns; CPU per request from each process.
+      const off = start(gatewayArgs, gatewayEnv(ACCESS_LOG_OFF_PORT, { ACCESS_LOG: 'off' }));
+      processes.push(off);
+      const offUrl = `http://127.0.0.1:${ACCESS_LOG_OFF_PORT}`;
+      await waitFor(
+        'the gateway with ACCESS_LOG=off',
+        async () => (await fetch(`${offUrl}/readyz`).catch(() => ({ ok: false }))).ok,
+        60_000,
+      );
+      const broker = await tokenHeaders(gw, orm, { role: Role.BROKER, brokerCompanyId: seeded.brokerCompanies[0].id });
+      const page = (host: string) => ({ url: `${host}/api/v1/tenders?limit=50`, headers: broker });
+      const graphqlOf = (host: string) => ({
+        url: `${host}/graphql`,
+        method: 'POST' as const,
+        headers: { ...broker, 'content-type': 'application/json' },
+        body: graphqlPage,
+      });
+      // Both warmed alike: the broker's documents are new to both processes.
+      for (const options of [page(gw), graphqlOf(gw), page(offUrl), graphqlOf(offUrl)])
+        await autocannon({ ...options, connections: CONNECTIONS, amount: 300 });
+      figures.push(
+        ...(await inTurns([
+          { scenario: 'access log on: broker REST page', options: page(gw), pid: gateway.pid },
+          { scenario: 'access log off: broker REST page', options: page(offUrl), pid: off.pid },
+          { scenario: 'access log on: broker GraphQL page', options: graphqlOf(gw), pid: gateway.pid },
+          { scenario: 'access log off: broker GraphQL page', options: graphqlOf(offUrl), pid: off.pid },
+        ])),
+      );
+    }
+
     const by = (name: string) =>
       figures.find((f) => f.scenario.startsWith(name)) ?? { requestsPerSecond: NaN, p50Ms: NaN, cpuMsPerRequest: NaN };
     const vsReference = (ours: string, theirs: string) => by(ours).requestsPerSecond / by(`reference: ${theirs}`).requestsPerSecond;
@@ -612,6 +646,11 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
         reference: cpu('reference: first page'),
         oneTender: cpu('REST one tender'),
         referenceOneTender: cpu('reference: one tender'),
+      },
+      // The access log's cost: CPU per request with it on over with it off (1 = free).
+      accessLogCpu: {
+        rest: cpu('access log on: broker REST') / cpu('access log off: broker REST'),
+        graphql: cpu('access log on: broker GraphQL') / cpu('access log off: broker GraphQL'),
       },
       // The fixed part of a request and the part per tender, from limits 10 and 200.
       cpuMsPerTender: {
@@ -682,6 +721,16 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
               ),
             ]),
           ]
+        : []),
+      ...(SCENARIOS.has('access-log')
+        ? (['rest', 'graphql'] as const).map((surface) =>
+            line(
+              `access log on / off, CPU per ${surface === 'rest' ? 'REST' : 'GraphQL'} page`,
+              ratios.accessLogCpu[surface].toFixed(2),
+              'target ≤ 1.10',
+              ratios.accessLogCpu[surface] <= 1.1,
+            ),
+          )
         : []),
       ...(SCENARIOS.has('callback')
         ? [

@@ -12,9 +12,11 @@ import { Address, BrokerCompany, Customer, Person } from './parties';
 import { LineOfBusiness, TenderHistoryEntry, TenderInvitation, TenderFeed, Tender } from './tenders';
 import { WebhookDelivery, WebhookEndpoint, WebhookReplay } from './webhooks';
 import { Document } from './documents';
+import { AccessLogEntry } from './privacy';
 
 /** Every feature's entities: the gateway's database. */
 const entities = [
+  AccessLogEntry,
   Address,
   ApiClient,
   BrokerCompany,

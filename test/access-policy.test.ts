@@ -32,6 +32,10 @@ const SPECIFIED: Record<Operation, readonly Role[]> = {
   finaliseContract: [INSURER, INTERNAL],
   confirmPolicyDocumentation: [INSURER, INTERNAL],
   createDocumentUpload: [INSURER, BROKER, INTERNAL],
+  // Insurers pass the role check and find nothing (404): they never read an access log (docs/privacy.md).
+  tenderAccessLog: [INSURER, BROKER, INTERNAL],
+  accessLog: [INTERNAL],
+  customerDataExport: [INTERNAL],
   createInsurer: [INTERNAL],
   changeInsurerIntegration: [INTERNAL],
   submitManualQuote: [INSURER, INTERNAL],
@@ -116,6 +120,12 @@ const PROBES: Record<Operation, Probe[]> = {
       'NOT_FOUND',
     ),
   ],
+  tenderAccessLog: [
+    gql(`{ tenderAccessLog(tenderId: "${NO_TENDER}") { count } }`, 'NOT_FOUND'),
+    rest('GET', `/api/v1/tenders/${NO_TENDER}/access-log`, 'NOT_FOUND'),
+  ],
+  accessLog: [gql('{ accessLog(filter: { clientId: "no-such-client" }) { count } }', 'OK')],
+  customerDataExport: [gql('{ customerDataExport(customerId: "no-such-customer") }', 'NOT_FOUND')],
   createInsurer: [gql('mutation { createInsurer(input: { name: "", quoteApiUrl: "not a url" }) { id } }', 'BAD_USER_INPUT')],
   changeInsurerIntegration: [
     gql('mutation { changeInsurerIntegration(input: { insurerId: "no-such-insurer", integration: MANUAL }) { id } }', 'NOT_FOUND'),

@@ -9,6 +9,7 @@ import { openDatabase } from '../src/database';
 import { Tender, TenderInvitation, ALL_STATUSES } from '../src/tenders';
 import { dropDatabaseFor, databaseUrlFor } from './helpers/database';
 import { getJson, requestToken, startGateway, TEST_JWT_SECRET } from './helpers/gateway';
+import { createTender, createWorld } from './helpers/fixtures';
 
 const run = promisify(execFile);
 const folders: string[] = [];
@@ -191,5 +192,49 @@ describe('operator CLI', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/CONFLICT: The data of seed 3 is present already/);
     expect((await tenderRows(folder)).tenders).toHaveLength(10);
+  });
+
+  it('customers:export writes everything held about a customer as one JSON document, streaming past one part; an unknown customer exits 2', async () => {
+    const folder = freshFolder();
+    const orm = await openDatabase(
+      loadConfig({ DATABASE_URL: await databaseUrlFor(folder), DATA_DIR: folder, JWT_SECRET: TEST_JWT_SECRET }),
+    );
+    let customerId: string;
+    try {
+      const em = orm.em.fork();
+      const world = await createWorld(em);
+      // One more than a part holds (LIMITS.exportTenders): the CLI writes both parts into one document.
+      const first = await createTender(em, world);
+      for (let i = 1; i < 201; i++)
+        em.create(Tender, {
+          product: first.product,
+          status: first.status,
+          taxRate: first.taxRate,
+          lineOfBusiness: first.lineOfBusiness,
+          customer: world.customer,
+          brokerCompany: first.brokerCompany,
+          personInCharge: first.personInCharge,
+          changesMetadata: first.changesMetadata,
+          createdAt: new Date(first.createdAt.getTime() + i),
+          updatedAt: first.updatedAt,
+        });
+      await em.flush();
+      customerId = world.customer.id;
+    } finally {
+      await orm.close();
+    }
+    const exported = await cli(folder, 'customers:export', customerId);
+    expect(exported.code, exported.stderr).toBe(0);
+    const document = JSON.parse(exported.stdout);
+    expect(document.customer).toMatchObject({ _id: customerId, name: 'Acme GmbH' });
+    expect(document.tenders_total).toBe(201);
+    expect(document.tenders).toHaveLength(201);
+    expect(new Set(document.tenders.map((tender: { _id: string }) => tender._id)).size).toBe(201);
+    expect(document.tenders[0]).toMatchObject({ person_in_charge: { email: 'person0@broker.example' }, history: [], quote_requests: [] });
+    expect(document.access_log_complete).toBe(true);
+
+    const unknown = await cli(folder, 'customers:export', 'no-such-customer', '--json');
+    expect(unknown.code).toBe(2);
+    expect(JSON.parse(unknown.stderr).error.code).toBe('NOT_FOUND');
   });
 });

@@ -56,6 +56,7 @@ describe('API contract', () => {
         '/api/v1/tenders/open',
         '/api/v1/tenders/successful',
         '/api/v1/tenders/{id}',
+        '/api/v1/tenders/{id}/access-log',
         '/auth/token',
         '/auth/token-revoke',
         '/auth/revoke',

@@ -30,6 +30,16 @@ export const OPERATIONS = {
   confirmPolicyDocumentation: [INSURER, INTERNAL],
   /** A tender's documents (docs/documents.md): which kind each role may add is `mayAddDocument`. */
   createDocumentUpload: [INSURER, BROKER, INTERNAL],
+  /**
+   * Who read a tender's personal data (docs/privacy.md): the tender's broker and internal users (`sees.accessLog`).
+   * Insurers pass this gate only to find NOT_FOUND (404), as for a tender they may not see; analysts, who read the
+   * market's figures, not its parties' disclosures, are refused.
+   */
+  tenderAccessLog: [INSURER, BROKER, INTERNAL],
+  /** Every client's reads, filtered by client and time. */
+  accessLog: [INTERNAL],
+  /** Everything held about a customer (GDPR art. 15 and 20). */
+  customerDataExport: [INTERNAL],
   // GraphQL mutations: operating the exchange
   createInsurer: [INTERNAL],
   changeInsurerIntegration: [INTERNAL],
@@ -107,6 +117,8 @@ export const sees = {
   underwriterReasons: (viewer: Viewer): boolean => viewer.role !== ANALYST,
   /** Insurer integration details (the quote API URL). */
   integrationDetails: (viewer: Viewer): boolean => viewer.role === INTERNAL || viewer.role === ANALYST,
+  /** A tender's access log: its broker (the tender's visibility decides which) and internal users; never insurers. */
+  accessLog: (viewer: Viewer): boolean => viewer.role === BROKER || viewer.role === INTERNAL,
   // What an insurer sees of a tender it may read (data privacy, DESIGN 3) is the tender's audience rule: tenders/tender-audience.ts.
 };
 

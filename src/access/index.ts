@@ -13,5 +13,6 @@ export {
   type Scope,
 } from './access-policy';
 export type { RequestContext } from './request-context';
+export { AccessSurface, NO_ACCESS_RECORDS, recordRead, type AccessChannel, type AccessRecorder } from './access-recorder';
 export { ROLES, Role } from './role';
 export { assertRole, type Viewer } from './viewer';

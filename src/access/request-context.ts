@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { UrlAllowList } from '../platform/http/url-allow-list';
 import type { RowBudget } from '../platform/db/row-budget';
 import type { Viewer } from './viewer';
+import type { AccessChannel, AccessRecorder } from './access-recorder';
 
 /**
  * What every request carries, whatever its transport (GraphQL, a REST route, the callback): built once per
@@ -27,4 +28,8 @@ export interface RequestContext {
    * resolver makes stop with it, so none outlives the request that asked for it.
    */
   signal: AbortSignal;
+  /** Where reads of personal data are recorded (the access log). */
+  accessLog: AccessRecorder;
+  /** The REST route or document download this request answers; unset, GraphQL (the resolver names its field). */
+  channel?: AccessChannel;
 }

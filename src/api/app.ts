@@ -9,6 +9,8 @@ import { QuoteDispatcher, cancelQuoteRequestsOfClosedTender, InsurerChecker } fr
 import { WebhookDispatcher, documentEventsToWebhooks, quoteEventsToWebhooks, tenderChangesToWebhooks } from '../webhooks';
 import { TokenService } from '../auth';
 import { LinkSigner, createDocumentStore, policyDocumentCheck, sweepDocuments, type DocumentServices } from '../documents';
+import { AccessLogBuffer, sweepAccessLog } from '../privacy';
+import { NO_ACCESS_RECORDS } from '../access';
 import { startApollo } from './graphql/apollo';
 import { gatewaySchema } from './graphql/schema';
 import { corsPolicy } from './http/cors-policy';
@@ -81,6 +83,13 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   const sweeper = setInterval(() => {
     sweepDocuments(orm.em.fork(), documents).catch((error: unknown) => logger.warn({ err: error }, 'document sweep failed'));
   }, config.documents.linkTtlMs).unref();
+  // Who read a customer's data: recorded in a buffer written in batches; old records swept on every instance.
+  const accessLog = config.accessLog.enabled ? new AccessLogBuffer(orm, config.accessLog.flushMs, logger) : undefined;
+  const accessLogSweeper = setInterval(() => {
+    sweepAccessLog(orm.em.fork(), config.accessLog.retentionMs).catch((error: unknown) =>
+      logger.warn({ err: error }, 'access log sweep failed'),
+    );
+  }, ACCESS_LOG_SWEEP_MS).unref();
   const deps: ContextDeps = {
     orm,
     tokens,
@@ -100,6 +109,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     },
     documents,
     publicUrl: config.documents.publicUrl,
+    accessLog: accessLog ?? NO_ACCESS_RECORDS,
   };
   const schema = await gatewaySchema();
   const apollo = await startApollo(schema, config.graphql, logger, httpServer && { httpServer, graceMs: config.shutdownGraceMs });
@@ -137,10 +147,16 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     documents,
     stop: async () => {
       clearInterval(sweeper);
+      clearInterval(accessLogSweeper);
       await Promise.all([apollo.stop(), dispatcher.stop(), webhooks.stop()]);
+      // After the requests in flight: every read they recorded is written.
+      await accessLog?.stop();
     },
   };
 }
+
+/** How often each instance removes access-log records past ACCESS_LOG_RETENTION. */
+const ACCESS_LOG_SWEEP_MS = 60 * 60_000;
 
 function missing(name: string): never {
   throw new Error(`${name} is not set`);

@@ -14,6 +14,7 @@ import { schemaSdl } from '../api/graphql/schema';
 import { openApiDocument } from '../api/rest/openapi/openapi-document';
 import { InsurerIntegration, InsurerService } from '../insurers';
 import { InsurerChecker, type InsurerCheckReport } from '../quotes';
+import { customerDataExport } from '../privacy';
 import { LIMITS, isHttpUrl } from '../platform/validation/rules';
 import { parseTimestamp, TIMESTAMP_RULE } from '../platform/validation/timestamp';
 import { SeedService } from '../seed/seed.service';
@@ -320,6 +321,34 @@ program
     console.log(options.json ? JSON.stringify(report) : formatReport(report));
     process.exitCode = report.passed ? 0 : 1;
   });
+
+program
+  .command('customers:export <customer_id>')
+  .description(
+    'everything held about a customer as one JSON document on stdout (GDPR art. 15 and 20), written part by part so ' +
+      'memory stays bounded; exit code 2 for an unknown customer',
+  )
+  .option('--json', 'machine-readable output (the document is JSON either way; errors become JSON too)')
+  .action(async (customerId: string) => {
+    await withDatabase(async (orm) => {
+      let complete = true;
+      for (let skip: number | null = 0, first = true; skip !== null; first = false) {
+        const part = await customerDataExport(orm.em.fork(), customerId, skip);
+        const head = { exported_at: part.exported_at, customer: part.customer, tenders_total: part.tenders_total };
+        complete &&= part.access_log_complete === true;
+        if (first) await write(`${JSON.stringify(head).slice(0, -1)},"tenders":[`);
+        for (const [at, tender] of (part.tenders as unknown[]).entries())
+          await write(`${first && at === 0 ? '' : ','}${JSON.stringify(tender)}`);
+        skip = part.next_skip as number | null;
+      }
+      await write(`],"access_log_complete":${complete}}\n`);
+    });
+  });
+
+/** Writes to stdout, waiting while its buffer is full: a long export streams instead of piling up in memory. */
+function write(text: string): Promise<void> {
+  return new Promise((resolve) => (process.stdout.write(text) ? resolve() : process.stdout.once('drain', resolve)));
+}
 
 program
   .command('seed')

@@ -49,6 +49,7 @@ export interface Config {
   webhooks: WebhookDeliveryConfig;
   graphql: OperationLimitsConfig;
   documents: DocumentsConfig;
+  accessLog: AccessLogConfig;
   /** Demo mode: where the bundled insurer simulator listens (0 = off). */
   simPort: number;
 }
@@ -112,6 +113,16 @@ export interface WebhookDeliveryConfig {
   httpsOnly: boolean;
 }
 
+/** Who read a customer's data (docs/privacy.md). */
+interface AccessLogConfig {
+  /** ACCESS_LOG: record reads of personal data (on by default; off only to measure its cost). */
+  enabled: boolean;
+  /** ACCESS_LOG_RETENTION: how long a record is kept, ms. */
+  retentionMs: number;
+  /** ACCESS_LOG_FLUSH_MS: how long a read may wait in the instance's buffer before its batch is written. */
+  flushMs: number;
+}
+
 /** Where a tender's documents live, and their limits (docs/documents.md). */
 export interface DocumentsConfig {
   /** DOCUMENT_STORE: `filesystem` (a folder under DATA_DIR) or an S3-compatible bucket, `s3://bucket/prefix`. */
@@ -165,6 +176,14 @@ function linkTtl(env: Env): number {
   const ms = durations(env, 'DOCUMENT_LINK_TTL', '15m')[0];
   if (ms < 1000 || ms > 15 * 60_000) throw new ConfigError(`DOCUMENT_LINK_TTL must be between 1s and 15m, got "${env.DOCUMENT_LINK_TTL}"`);
   return ms;
+}
+
+/** One duration, at least a day: a shorter one would sweep records before anyone could read them. */
+function accessLogRetention(env: Env): number {
+  const ms = durations(env, 'ACCESS_LOG_RETENTION', '400d');
+  if (ms.length !== 1 || ms[0] < 86_400_000)
+    throw new ConfigError(`ACCESS_LOG_RETENTION must be one duration of at least 1d, got "${env.ACCESS_LOG_RETENTION}"`);
+  return ms[0];
 }
 
 function publicUrl(raw: string | undefined): string | null {
@@ -375,6 +394,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: integer(env, 'DOCUMENT_MAX_BYTES', 20 * 1024 * 1024, 1, 1024 * 1024 * 1024),
       linkTtlMs: linkTtl(env),
       publicUrl: publicUrl(env.PUBLIC_URL),
+    },
+    accessLog: {
+      enabled: oneOf(env, 'ACCESS_LOG', ['on', 'off'] as const, 'on') === 'on',
+      retentionMs: accessLogRetention(env),
+      flushMs: integer(env, 'ACCESS_LOG_FLUSH_MS', 1000, 10, 60_000),
     },
     simPort: integer(env, 'SIM_PORT', 4100, 0, 65535),
   };

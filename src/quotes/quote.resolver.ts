@@ -50,8 +50,9 @@ export class QuoteResolver {
   async orderCover(
     @Arg('tenderId', () => ID) tenderId: string,
     @Arg('quoteOptionId', () => ID) quoteOptionId: string,
-    @Ctx() { em, viewer, tenderChanges }: TenderContext,
+    @Ctx() context: TenderContext,
   ): Promise<TenderView> {
-    return presentTenderEntity(await orderCover(em, viewer, tenderChanges, tenderId, quoteOptionId), viewer);
+    const { em, viewer, tenderChanges } = context;
+    return presentTenderEntity(await orderCover(em, viewer, tenderChanges, tenderId, quoteOptionId), context, 'orderCover');
   }
 }

@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Request, RequestHandler, Response } from 'express';
-import { assertMay, type Operation, type RequestContext, type Viewer } from '../../access';
+import { assertMay, type AccessRecorder, type Operation, type RequestContext, type Viewer } from '../../access';
 import { DomainError } from '../../platform/errors/domain-error';
 import type { TokenService } from '../../auth';
 import { RowBudget } from '../../platform/db/row-budget';
@@ -45,6 +45,8 @@ export interface ContextDeps {
   documents: DocumentServices;
   /** PUBLIC_URL: the gateway's address as clients reach it; null, each request's own origin. */
   publicUrl: string | null;
+  /** Where reads of personal data are recorded (ACCESS_LOG). */
+  accessLog: AccessRecorder;
 }
 
 /**
@@ -121,6 +123,7 @@ class RequestScope {
       documents: this.deps.documents,
       publicOrigin: this.deps.publicUrl ?? `${this.req.protocol}://${this.req.get('host')}`,
       signal: this.ended.signal,
+      accessLog: this.deps.accessLog,
     };
     return context;
   }

@@ -75,6 +75,20 @@ export const LIMITS = {
   graphqlBodyBytes: 256 * 1024,
   tokenBodyBytes: 8 * 1024,
   restBodyBytes: 4 * 1024,
+  /** Access-log rows (reads aggregated per tender, client, operation and minute) an instance writes in one batch. */
+  accessLogBatch: 500,
+  /**
+   * Access-log rows an instance holds while the database refuses them; reads beyond that are counted and logged as
+   * lost (docs/privacy.md): memory stays bounded through an outage.
+   */
+  accessLogBuffered: 50_000,
+  /**
+   * Tenders one part of a customer data export holds (GraphQL `skip` pages through the rest; the CLI streams every
+   * part): what one export holds in memory stays bounded however many tenders a customer has.
+   */
+  exportTenders: 200,
+  /** Access-log entries one part of an export holds at most (the newest are left out beyond it, and it says so). */
+  exportAccessLogEntries: 20_000,
 } as const;
 
 /**

@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, ID, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../../access';
+import { recordRead, type RequestContext } from '../../access';
 import { JSONObjectScalar } from '../../platform/validation/json';
 import { proposalLoader } from './proposal.loader';
 import { CheapestOptionView, ProposalEntryView, ProposalView } from './proposal.types';
@@ -39,6 +39,8 @@ export class ProposalFieldsResolver {
 export class QuoteRequestFieldsResolver {
   @FieldResolver(() => JSONObjectScalar, { description: 'Spec 2.3 risk_information, as sent. Priced by its size (docs/graphql.md).' })
   riskInformation(@Root() request: QuoteRequestView, @Ctx() context: RequestContext): Promise<Record<string, unknown>> {
+    // The customer's risk answers (its name among them): a read of its personal data.
+    recordRead(context, request.tenderId, 'QuoteRequest.riskInformation');
     return riskInformationLoader(context).load(request.id);
   }
 }

@@ -9,10 +9,7 @@ import { TenderView } from '../read/tender.types';
 export class TenderCreationResolver {
   @Allowed('createTender')
   @Mutation(() => TenderView, { description: "Creates a tender in QUOTES_AVAILABLE (the user interface's path)." })
-  async createTender(
-    @Arg('input', () => CreateTenderInput) input: CreateTenderInput,
-    @Ctx() { em, viewer }: RequestContext,
-  ): Promise<TenderView> {
-    return presentTenderEntity(await new TenderCreationService(em, viewer).create(input), viewer);
+  async createTender(@Arg('input', () => CreateTenderInput) input: CreateTenderInput, @Ctx() context: RequestContext): Promise<TenderView> {
+    return presentTenderEntity(await new TenderCreationService(context.em, context.viewer).create(input), context, 'createTender');
   }
 }

@@ -12,20 +12,22 @@ import { TenderHistoryEntryView, TenderView } from '../read/tender.types';
 export class TenderLifecycleResolver {
   @Allowed('startNegotiation')
   @Mutation(() => TenderView, { description: 'QUOTES_AVAILABLE or REOPENED → IN_NEGOTIATION.' })
-  async startNegotiation(
-    @Arg('tenderId', () => ID) tenderId: string,
-    @Ctx() { em, viewer, tenderChanges }: TenderContext,
-  ): Promise<TenderView> {
-    return presentTenderEntity(await new TenderLifecycleService(em, viewer, tenderChanges).startNegotiation(tenderId), viewer);
+  async startNegotiation(@Arg('tenderId', () => ID) tenderId: string, @Ctx() context: TenderContext): Promise<TenderView> {
+    return presentTenderEntity(
+      await new TenderLifecycleService(context.em, context.viewer, context.tenderChanges).startNegotiation(tenderId),
+      context,
+      'startNegotiation',
+    );
   }
 
   @Allowed('finaliseContract')
   @Mutation(() => TenderView, { description: 'IN_COVERNOTE → SUCCESSFUL, by the insurer of the ordered option.' })
-  async finaliseContract(
-    @Arg('tenderId', () => ID) tenderId: string,
-    @Ctx() { em, viewer, tenderChanges }: TenderContext,
-  ): Promise<TenderView> {
-    return presentTenderEntity(await new TenderLifecycleService(em, viewer, tenderChanges).finaliseContract(tenderId), viewer);
+  async finaliseContract(@Arg('tenderId', () => ID) tenderId: string, @Ctx() context: TenderContext): Promise<TenderView> {
+    return presentTenderEntity(
+      await new TenderLifecycleService(context.em, context.viewer, context.tenderChanges).finaliseContract(tenderId),
+      context,
+      'finaliseContract',
+    );
   }
 
   @Allowed('closeTender')
@@ -33,9 +35,13 @@ export class TenderLifecycleResolver {
   async closeTender(
     @Arg('tenderId', () => ID) tenderId: string,
     @Arg('reason', () => String) reason: string,
-    @Ctx() { em, viewer, tenderChanges }: TenderContext,
+    @Ctx() context: TenderContext,
   ): Promise<TenderView> {
-    return presentTenderEntity(await new TenderLifecycleService(em, viewer, tenderChanges).closeTender(tenderId, reason), viewer);
+    return presentTenderEntity(
+      await new TenderLifecycleService(context.em, context.viewer, context.tenderChanges).closeTender(tenderId, reason),
+      context,
+      'closeTender',
+    );
   }
 
   @Allowed('reopenTender')
@@ -43,9 +49,13 @@ export class TenderLifecycleResolver {
   async reopenTender(
     @Arg('tenderId', () => ID) tenderId: string,
     @Arg('reason', () => String, { nullable: true }) reason: string | null,
-    @Ctx() { em, viewer, tenderChanges }: TenderContext,
+    @Ctx() context: TenderContext,
   ): Promise<TenderView> {
-    return presentTenderEntity(await new TenderLifecycleService(em, viewer, tenderChanges).reopenTender(tenderId, reason), viewer);
+    return presentTenderEntity(
+      await new TenderLifecycleService(context.em, context.viewer, context.tenderChanges).reopenTender(tenderId, reason),
+      context,
+      'reopenTender',
+    );
   }
 
   @Allowed('confirmPolicyDocumentation')
@@ -56,16 +66,17 @@ export class TenderLifecycleResolver {
     @Arg('confirmedAt', () => TimestampScalar, { nullable: true }) confirmedAt: Date | null,
     @Arg('documentId', () => ID, { nullable: true, description: 'The POLICY document of this tender, once uploaded.' })
     documentId: string | null,
-    @Ctx() { em, viewer, tenderChanges }: TenderContext,
+    @Ctx() context: TenderContext,
   ): Promise<TenderView> {
     return presentTenderEntity(
-      await new TenderLifecycleService(em, viewer, tenderChanges).confirmPolicyDocumentation(
+      await new TenderLifecycleService(context.em, context.viewer, context.tenderChanges).confirmPolicyDocumentation(
         tenderId,
         policyNumber,
         confirmedAt,
         documentId,
       ),
-      viewer,
+      context,
+      'confirmPolicyDocumentation',
     );
   }
 

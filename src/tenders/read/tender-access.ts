@@ -1,5 +1,5 @@
 import { type EntityManager, type FilterQuery } from '@mikro-orm/core';
-import { scopeOf, sees, type Viewer } from '../../access';
+import { recordRead, scopeOf, sees, type AccessChannel, type AccessRecorder, type Viewer } from '../../access';
 import { isRedactedFor, tendersCountedFor, tendersVisibleTo } from '../tender-audience';
 import { notFound } from '../../platform/errors/domain-error';
 import { Tender } from '../tender.entity';
@@ -48,8 +48,19 @@ export function presentTender(tender: TenderRecord, viewer: Viewer): TenderView 
   return view as unknown as TenderView;
 }
 
-/** A tender another feature has just changed (ordered cover), as the viewer may now see it. */
-export const presentTenderEntity = (tender: Tender, viewer: Viewer): TenderView => presentTender(recordOfEntity(tender), viewer);
+/**
+ * A tender a mutation has just changed, as the viewer may now see it: the answer carries its personal data unless
+ * redacted, so it is recorded like a read (`field`, the mutation).
+ */
+export function presentTenderEntity(
+  tender: Tender,
+  context: { viewer: Viewer; accessLog: AccessRecorder; channel?: AccessChannel },
+  field: string,
+): TenderView {
+  const view = presentTender(recordOfEntity(tender), context.viewer);
+  if (!view.redacted) recordRead(context, view.id, field);
+  return view;
+}
 
 /** History: in full for brokers, internal users and analysts; insurers see no actors, and none of a withheld tender. */
 export function presentHistory(entries: TenderHistoryEntry[], redacted: boolean, viewer: Viewer): TenderHistoryEntryView[] {

@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Operation } from '../../../access';
+import { AccessSurface, type AccessChannel, type Operation } from '../../../access';
 import {
   LINK_PATH,
   UPLOAD_PATH,
@@ -81,9 +81,10 @@ export function documentRoutes(schema: GraphQLSchema, services: DocumentServices
   const documents = prepareOperation(schema, REST_TENDER_DOCUMENTS);
   const router = Router();
 
-  const visibleDocuments = async (req: Request, res: Response, access: Operation) => {
+  const visibleDocuments = async (req: Request, res: Response, access: Operation, channel: AccessChannel) => {
     const context = await authorisedContext(res, access);
     assertNoQuery(req);
+    context.channel = channel;
     const tenderId = String(req.params.id);
     const data = await documents.run(context, { id: tenderId });
     const tender = data.tender as { redacted: boolean; documents: RestDocument[] | null };
@@ -93,14 +94,17 @@ export function documentRoutes(schema: GraphQLSchema, services: DocumentServices
 
   for (const route of DOCUMENT_ROUTES) {
     router.get(route.prefix, async (req, res) => {
-      const list = await visibleDocuments(req, res, route.access);
+      const list = await visibleDocuments(req, res, route.access, { surface: AccessSurface.REST, operation: `GET ${route.prefix}` });
       res.set('Cache-Control', 'private, no-cache').json({
         metadata: { count: String(list.length), skip: '0', limit: String(list.length), sort: {} },
         payload: list,
       });
     });
     router.get(`${route.prefix}/:documentId/content`, async (req, res) => {
-      const document = (await visibleDocuments(req, res, route.access)).find((candidate) => candidate._id === req.params.documentId);
+      const channel = { surface: AccessSurface.DOCUMENT, operation: `GET ${route.prefix}/:documentId/content` };
+      const document = (await visibleDocuments(req, res, route.access, channel)).find(
+        (candidate) => candidate._id === req.params.documentId,
+      );
       if (!document) throw notFound(`Document ${req.params.documentId} not found`);
       const stored = { id: document._id, sha256: document.sha256, filename: document.filename, contentType: document.content_type };
       await sendBytes(req, res, { ...stored, size: document.size }, () => contentOf(services, stored));

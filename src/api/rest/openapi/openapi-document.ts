@@ -25,6 +25,7 @@ import { VERSION } from '../../../platform/version';
 import { documentedDeprecation, type Deprecation } from '../deprecation';
 import { oauthPaths, oauthSchemas, oauthSecuritySchemes } from './oauth-openapi';
 import { documentPaths, documentSchemas } from './document-openapi';
+import { accessLogPaths, accessLogSchemas } from './access-log-openapi';
 import { ITEM_ROUTES, LIST_ROUTES, POLICY_DOCUMENTATION_ROUTE } from '../tenders/tender.routes';
 
 /**
@@ -155,6 +156,7 @@ export const openApiDocument = withConventions({
       TokenRequest: TokenRequestBody,
       ...webhookSchemas,
       ...documentSchemas,
+      ...accessLogSchemas,
       ...oauthSchemas,
     },
   },
@@ -175,6 +177,7 @@ export const openApiDocument = withConventions({
   paths: {
     ...webhookPaths,
     ...documentPaths,
+    ...accessLogPaths,
     // The tender routes as the router serves them: the same table, so the document cannot drift from it.
     ...Object.fromEntries(
       LIST_ROUTES.map((route) => [

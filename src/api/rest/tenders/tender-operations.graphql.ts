@@ -71,3 +71,25 @@ export const REST_CONFIRM_POLICY_DOCUMENTATION = /* GraphQL */ `
   }
   ${REST_TENDER}
 `;
+
+export const REST_TENDER_ACCESS_LOG = /* GraphQL */ `
+  query RestTenderAccessLog($tenderId: ID!, $skip: Int, $limit: Int) {
+    tenderAccessLog(tenderId: $tenderId, skip: $skip, limit: $limit) {
+      count
+      skip
+      limit
+      items {
+        at
+        app_id: appId
+        role
+        party {
+          _id: id
+          name
+        }
+        surface
+        operation
+        count
+      }
+    }
+  }
+`;

@@ -1,14 +1,20 @@
 import { Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { Operation } from '../../../access';
+import { AccessSurface, type Operation } from '../../../access';
 import { prepareOperation } from '../../graphql/prepared-operation';
 import { LIMITS } from '../../../platform/validation/rules';
 import { authorisedContext } from '../../http/request-context';
 import { jsonBody, methodNotAllowed } from '../../http/json-body';
+import { badInput, type FieldProblem } from '../../../platform/errors/domain-error';
 import { answeredAsCurrent, conditionalRead, representationOf } from '../../http/entity-tag';
 import { feedRevisionOf, ALL_STATUSES, OPEN_STATUSES, TenderStatus } from '../../../tenders';
-import { assertNoQuery, parseListQuery, parsePolicyDocumentation } from './tender-query-params';
-import { REST_CONFIRM_POLICY_DOCUMENTATION, REST_TENDER_BY_ID, REST_TENDER_LIST } from './tender-operations.graphql';
+import { assertNoQuery, pageOf, parseListQuery, parsePolicyDocumentation, queryValues } from './tender-query-params';
+import {
+  REST_CONFIRM_POLICY_DOCUMENTATION,
+  REST_TENDER_ACCESS_LOG,
+  REST_TENDER_BY_ID,
+  REST_TENDER_LIST,
+} from './tender-operations.graphql';
 import { INTEGRATION_PREFIX } from '../read-only-apis';
 import { announceDeprecation, type Deprecation } from '../deprecation';
 
@@ -45,6 +51,9 @@ export const ITEM_ROUTES: readonly { path: string; access: Operation }[] = [
   { path: '/api/v1/tenders/:id', access: 'brokerApi' },
 ];
 
+/** Who read the tender's personal data (docs/privacy.md): its broker and internal users; a 404 for insurers. */
+export const ACCESS_LOG_ROUTE = { path: '/api/v1/tenders/:id/access-log', access: 'tenderAccessLog' } as const;
+
 /** The insurer confirms the policy documentation of a tender it won (DESIGN 3): a write, so outside the read APIs. */
 export const POLICY_DOCUMENTATION_ROUTE = {
   path: `${INTEGRATION_PREFIX}/tenders/:id/policy-documentation`,
@@ -60,6 +69,7 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
   const list = prepareOperation(schema, REST_TENDER_LIST);
   const byId = prepareOperation(schema, REST_TENDER_BY_ID);
   const confirmPolicy = prepareOperation(schema, REST_CONFIRM_POLICY_DOCUMENTATION);
+  const accessLog = prepareOperation(schema, REST_TENDER_ACCESS_LOG);
   const listRepresentation = representationOf(REST_TENDER_LIST);
   const itemRepresentation = representationOf(REST_TENDER_BY_ID);
   const router = Router();
@@ -71,6 +81,7 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
       const revision = await feedRevisionOf(context.em, context.viewer);
       const tagged = conditionalRead(req, res, [listRepresentation, req.originalUrl, revision], { exists: true });
       if (!tagged) return;
+      context.channel = { surface: AccessSurface.REST, operation: `GET ${route.path}` };
       const data = await list.run(context, { ...variables });
       const page = data.tenders as { count: number; skip: number; limit: number; next: string | null; items: unknown[] };
       res.set(tagged).json({
@@ -86,10 +97,26 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
     const context = await authorisedContext(res, POLICY_DOCUMENTATION_ROUTE.access);
     assertNoQuery(req);
     const { policyNumber, confirmedAt, documentId } = parsePolicyDocumentation(req.body);
+    context.channel = { surface: AccessSurface.REST, operation: `POST ${policyPath}` };
     const data = await confirmPolicy.run(context, { id: req.params.id, policyNumber, confirmedAt, documentId });
     res.json(data.confirmPolicyDocumentation);
   });
   router.all(policyPath, methodNotAllowed('POST'));
+
+  // No ETag: the log grows with every read of the tender, so it is read fresh each time.
+  router.get(ACCESS_LOG_ROUTE.path, async (req, res) => {
+    const context = await authorisedContext(res, ACCESS_LOG_ROUTE.access);
+    const problems: FieldProblem[] = [];
+    const page = pageOf(queryValues(req, ['skip', 'limit'], problems), problems);
+    if (problems.length > 0) throw badInput('The query parameters are invalid', problems);
+    const data = await accessLog.run(context, { tenderId: req.params.id, ...page });
+    const log = data.tenderAccessLog as { count: number; skip: number; limit: number; items: { role: string }[] };
+    res.set('Cache-Control', 'private, no-cache').json({
+      metadata: { count: String(log.count), skip: String(log.skip), limit: String(log.limit), sort: {} },
+      // The role as tokens and the specification name it (GraphQL shows its enum's names).
+      payload: log.items.map((entry) => ({ ...entry, role: entry.role.toLowerCase() })),
+    });
+  });
 
   for (const route of ITEM_ROUTES) {
     router.get(route.path, async (req, res) => {
@@ -98,6 +125,7 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
       const revision = await feedRevisionOf(context.em, context.viewer);
       const tagged = conditionalRead(req, res, [itemRepresentation, req.originalUrl, revision], { exists: false });
       if (!tagged) return;
+      context.channel = { surface: AccessSurface.REST, operation: `GET ${route.path}` };
       const data = await byId.run(context, { id: req.params.id });
       if (answeredAsCurrent(req, res, tagged)) return;
       res.set(tagged).json(data.tender);
