@@ -11,7 +11,8 @@ import { EarlyCallback, InsurerCheck, QuoteOption, QuoteRequest } from './quotes
 import { Address, BrokerCompany, Customer, Person } from './parties';
 import { LineOfBusiness, TenderHistoryEntry, TenderInvitation, TenderFeed, Tender } from './tenders';
 import { WebhookDelivery, WebhookEndpoint, WebhookReplay } from './webhooks';
-import { Document } from './documents';
+import { Document, DocumentRemoval } from './documents';
+import { CustomerErasure } from './privacy';
 
 /** Every feature's entities: the gateway's database. */
 const entities = [
@@ -19,7 +20,9 @@ const entities = [
   ApiClient,
   BrokerCompany,
   Customer,
+  CustomerErasure,
   Document,
+  DocumentRemoval,
   EarlyCallback,
   Insurer,
   InsurerCheck,

@@ -15,6 +15,7 @@ import { TenderStatisticsResolver } from '../../statistics';
 import { TenderCreationResolver, TenderLifecycleResolver, TenderResolver } from '../../tenders';
 import { WebhookResolver } from '../../webhooks';
 import { DocumentResolver, TenderDocumentsResolver } from '../../documents';
+import { CustomerErasureResolver } from '../../privacy';
 import { authChecker } from './auth-checker';
 import { VERSION } from '../../platform/version';
 
@@ -39,6 +40,7 @@ export function gatewaySchema(): Promise<GraphQLSchema> {
       WebhookResolver,
       DocumentResolver,
       TenderDocumentsResolver,
+      CustomerErasureResolver,
     ],
     authChecker,
     authMode: 'error',
