@@ -46,24 +46,21 @@ export async function eraseCustomer(em: EntityManager, services: ErasureServices
   if (problems.length > 0) throw badInput('The erasure is invalid', problems);
   const reason = request.reason.trim();
   const outcome = await em.fork().transactional(async (tx) => {
-    const customer = await tx.findOne(Customer, { id: request.customerId });
-    if (!customer) throw notFound(`Customer ${request.customerId} not found`);
+    // The customer's row first, written before anything is read: of two erasures at once (two instances, a request
+    // and the retention sweep) the second waits here for the first to commit (PostgreSQL's row lock, SQLite's one
+    // writer), then reads the customer erased and changes nothing.
+    const locked = await tx.nativeUpdate(Customer, { id: request.customerId }, { id: request.customerId });
+    if (locked === 0) throw notFound(`Customer ${request.customerId} not found`);
+    const customer = await tx.findOneOrFail(Customer, { id: request.customerId }, { refresh: true });
     if (customer.erasedAt) return { erasure: await tx.findOneOrFail(CustomerErasure, { customerId: customer.id }), alreadyErased: true };
     if (namesTheCustomer(reason, customer)) {
       throw badInput('The erasure is invalid', [
         { parameter: 'reason', message: 'must not name the customer: it is kept after the erasure' },
       ]);
     }
-    const at = new Date();
     if (request.endedBefore && (await notDue(tx, customer.id, request.endedBefore))) return null;
-    // The claim: of two erasures at once, one changes the row; the other waits for it (PostgreSQL re-reads the
-    // row, SQLite has one writer) and finds it erased.
-    const claimed = await tx.nativeUpdate(
-      Customer,
-      { id: customer.id, erasedAt: null },
-      { erasedAt: at, name: ERASED, companyId: ERASED, address: new Address() },
-    );
-    if (claimed !== 1) return { erasure: await tx.findOneOrFail(CustomerErasure, { customerId: customer.id }), alreadyErased: true };
+    const at = new Date();
+    await tx.nativeUpdate(Customer, { id: customer.id }, { erasedAt: at, name: ERASED, companyId: ERASED, address: new Address() });
 
     const tenders = await tx.find(
       Tender,

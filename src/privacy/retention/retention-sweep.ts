@@ -20,12 +20,15 @@ const DUE = `select c.id from customer c
   and c.id > ?
   order by c.id limit ${BATCH}`;
 
-/** The instant a period before `now` (calendar months and years, in UTC). */
+/** The instant a period before `now`, in UTC; calendar months and years end on their month's last day at most (31 March − 1mo = 28 or 29 February). */
 export function cutOff(now: Date, period: Period): Date {
+  if (period.unit === 'd') return new Date(now.getTime() - period.amount * 86_400_000);
+  const months = now.getUTCMonth() - (period.unit === 'y' ? 12 * period.amount : period.amount);
+  const lastDay = new Date(Date.UTC(now.getUTCFullYear(), months + 1, 0)).getUTCDate();
   const at = new Date(now.getTime());
-  if (period.unit === 'y') at.setUTCFullYear(at.getUTCFullYear() - period.amount);
-  else if (period.unit === 'mo') at.setUTCMonth(at.getUTCMonth() - period.amount);
-  else at.setUTCDate(at.getUTCDate() - period.amount);
+  at.setUTCDate(1);
+  at.setUTCMonth(months);
+  at.setUTCDate(Math.min(now.getUTCDate(), lastDay));
   return at;
 }
 
