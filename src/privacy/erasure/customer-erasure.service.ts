@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { Address, Customer, Person } from '../../parties';
 import { QuoteOption, QuoteRequest } from '../../quotes';
-import { Tender, partiesChanged, tenderChanged } from '../../tenders';
+import { Tender, insurersInvited, partiesChanged, tenderChanged } from '../../tenders';
 import { deleteTenderDocuments, removeDocumentBytes } from '../../documents';
 import { badInput, notFound } from '../../platform/errors/domain-error';
 import { problemsOf } from '../../platform/validation/validate';
@@ -82,7 +82,25 @@ export async function eraseCustomer(em: EntityManager, services: ErasureServices
     const documents = await deleteTenderDocuments(tx, tenderIds);
     const persons = await erasePersons(tx, customer.id, tenders);
 
-    for (const tender of tenders) await tenderChanged(tx, { id: tender.id, brokerCompanyId: tender.brokerCompany.id });
+    const tendersByBrokerCompany = new Map<string, string[]>();
+    for (const tender of tenders) {
+      const ids = tendersByBrokerCompany.get(tender.brokerCompany.id) ?? [];
+      ids.push(tender.id);
+      tendersByBrokerCompany.set(tender.brokerCompany.id, ids);
+    }
+    // What every audience of these tenders sees changed: each broker company's (with everyone's) once, and every
+    // invited insurer's, rather than one raise per tender.
+    for (const [brokerCompanyId, ids] of tendersByBrokerCompany) await tenderChanged(tx, { id: ids[0], brokerCompanyId });
+    const invited = (await execute(
+      tx,
+      'select distinct insurer_id from tender_invitation where tender_id in (select id from tender where customer_id = ?)',
+      [customer.id],
+      'all',
+    )) as { insurer_id: string }[];
+    await insurersInvited(
+      tx,
+      invited.map((row) => row.insurer_id),
+    );
     // Persons in charge show in tenders of other customers' lists too (a stand-in replaced them here, or they were emptied).
     if (persons > 0) await partiesChanged(tx);
     const erasure = tx.create(CustomerErasure, {
@@ -95,12 +113,6 @@ export async function eraseCustomer(em: EntityManager, services: ErasureServices
       documents,
       persons,
     });
-    const tendersByBrokerCompany = new Map<string, string[]>();
-    for (const tender of tenders) {
-      const ids = tendersByBrokerCompany.get(tender.brokerCompany.id) ?? [];
-      ids.push(tender.id);
-      tendersByBrokerCompany.set(tender.brokerCompany.id, ids);
-    }
     for (const listener of services.listeners) await listener(tx, { customerId: customer.id, tendersByBrokerCompany, at });
     await tx.flush();
     return { erasure, alreadyErased: false };
