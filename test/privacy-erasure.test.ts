@@ -245,6 +245,10 @@ describe('eraseCustomer', () => {
     expect(receiver.verify(event, secret)).toBeTruthy();
     expect(Object.keys(event.event).sort()).toEqual(['data', 'id', 'occurred_at', 'type']);
     expect(event.event.data).toEqual({ customer_id: customerId, tender_ids: [first.id, second.id].sort() });
+    // The delivery log shows it too, as the OpenAPI document describes it (the suite's contract check).
+    const deliveries = await getJson(gateway, `/integration/v1/webhook-endpoints/${endpointId}/deliveries`, broker);
+    expect(deliveries.status).toBe(200);
+    expect(deliveries.body.payload.map((delivery: { event_type: string }) => delivery.event_type)).toContain('customer.erased');
 
     // Erasing again changes nothing and says so.
     const again = (await gql(internal, ERASE, { customerId, reason: 'Ticket PRIV-2' })).eraseCustomer;
