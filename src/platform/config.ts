@@ -120,7 +120,7 @@ export interface Period {
 }
 
 /** Storage limitation of personal data (docs/privacy.md). */
-export interface PrivacyConfig {
+interface PrivacyConfig {
   /**
    * RETENTION_PERSONAL_DATA: how long after its tenders ended (CLOSED or SUCCESSFUL) a customer's personal data is
    * kept before the retention sweep erases it; null (the default): kept until erased on request.

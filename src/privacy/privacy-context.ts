@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { DocumentContext, DocumentServices } from '../documents';
 
 /** A customer was erased: its broker companies hear of it by ids only (webhooks: CUSTOMER_ERASED). */
-export interface CustomerErased {
+interface CustomerErased {
   customerId: string;
   /** The customer's tenders, by broker company. */
   tendersByBrokerCompany: ReadonlyMap<string, readonly string[]>;
