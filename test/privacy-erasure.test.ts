@@ -34,6 +34,7 @@ const M = {
   filename: 'zqxfilename',
   underwriter: 'ZqxUnderwriter',
   subjectivity: 'ZqxSubjectivity',
+  manualNote: 'ZqxManualNote',
 };
 const MARKERS = Object.values(M).map((value) => value.replace(/^https:\/\/|\/$/g, ''));
 
@@ -142,10 +143,11 @@ describe('eraseCustomer', () => {
         },
       },
     });
-    // What an insurer wrote in its own words: a decline's reason and an option's subjectivity.
+    // What an insurer wrote in its own words: a decline's reason, a manual answer's note, an option's subjectivity.
     const em = gateway.em();
     const request = await em.findOneOrFail(QuoteRequest, { tender: first.id });
     request.underwriterReason = `${M.underwriter} declined`;
+    request.quoteNote = `${M.manualNote} entered by hand`;
     em.create(QuoteOption, {
       quoteRequest: request,
       position: 0,

@@ -142,7 +142,7 @@ async function eraseQuoteRequests(tx: EntityManager, customerId: string): Promis
   for (const request of requests) {
     request.riskInformation = erasedJson(request.riskInformation) as Record<string, unknown>;
     request.riskInformationBytes = Buffer.byteLength(JSON.stringify(request.riskInformation));
-    for (const field of ['underwriterReason', 'lastErrorDetail', 'failureDetail'] as const) {
+    for (const field of ['underwriterReason', 'quoteNote', 'lastErrorDetail', 'failureDetail'] as const) {
       if (request[field]) request[field] = ERASED;
     }
   }
