@@ -1,7 +1,7 @@
 /**
  * The import directions of DESIGN 6, checked by `npm run lint:deps` (in CI):
  *
- *   platform  ←  access  ←  parties, insurers  ←  auth, tenders  ←  quotes  ←  statistics, documents  ←  webhooks  ←  privacy  ←  api  ←  main, cli, seed
+ *   platform  ←  access  ←  parties, insurers  ←  auth, tenders  ←  quotes  ←  statistics, documents  ←  privacy  ←  webhooks  ←  api  ←  main, cli, seed
  *
  * A folder imports only from folders to its left, and only those each rule below names (tenders and quotes need
  * nothing of auth, so they may not import it), and a feature only through its front door (below). Entities may name each other across features (a tender's ordered
@@ -26,7 +26,7 @@ const FEATURE_BASE = ['platform', 'access'];
  * bench) a feature is imported only through it. An entity may still name another feature's entity file: the ORM's
  * relation graph crosses features, and a face would load the whole feature while the entities are being defined.
  */
-const FEATURES = ['access', 'parties', 'insurers', 'auth', 'tenders', 'quotes', 'statistics', 'documents', 'webhooks', 'privacy'];
+const FEATURES = ['access', 'parties', 'insurers', 'auth', 'tenders', 'quotes', 'statistics', 'documents', 'privacy', 'webhooks'];
 const ENTITY = '\\.(entity|embeddable)\\.ts$';
 const frontDoor = (feature) => [
   {
@@ -66,10 +66,10 @@ module.exports = {
     layer('quotes', [...FEATURE_BASE, 'parties', 'insurers', 'tenders']),
     layer('statistics', [...FEATURE_BASE, 'insurers', 'tenders', 'quotes']),
     layer('documents', [...FEATURE_BASE, 'tenders', 'quotes']),
-    layer('webhooks', [...FEATURE_BASE, 'parties', 'insurers', 'auth', 'tenders', 'quotes', 'documents']),
-    // Privacy reads every feature's records about a customer (the export) and is recorded into from below through
-    // the access layer's port (access-recorder.ts): every surface records, none imports privacy.
-    layer('privacy', [...FEATURE_BASE, 'parties', 'insurers', 'auth', 'tenders', 'quotes', 'documents', 'webhooks']),
+    // Privacy reads every feature's records about a customer (the export, the erasure) and is recorded into from below
+    // through the access layer's port (access-recorder.ts): every surface records, none imports privacy.
+    layer('privacy', [...FEATURE_BASE, 'parties', 'insurers', 'tenders', 'quotes', 'documents']),
+    layer('webhooks', [...FEATURE_BASE, 'parties', 'insurers', 'auth', 'tenders', 'quotes', 'documents', 'privacy']),
     ...FEATURES.flatMap(frontDoor),
     {
       name: 'api-imports-features-not-composition',

@@ -11,8 +11,8 @@ import { EarlyCallback, InsurerCheck, QuoteOption, QuoteRequest } from './quotes
 import { Address, BrokerCompany, Customer, Person } from './parties';
 import { LineOfBusiness, TenderHistoryEntry, TenderInvitation, TenderFeed, Tender } from './tenders';
 import { WebhookDelivery, WebhookEndpoint, WebhookReplay } from './webhooks';
-import { Document } from './documents';
-import { AccessLogEntry } from './privacy';
+import { Document, DocumentRemoval } from './documents';
+import { AccessLogEntry, CustomerErasure } from './privacy';
 
 /** Every feature's entities: the gateway's database. */
 const entities = [
@@ -21,7 +21,9 @@ const entities = [
   ApiClient,
   BrokerCompany,
   Customer,
+  CustomerErasure,
   Document,
+  DocumentRemoval,
   EarlyCallback,
   Insurer,
   InsurerCheck,

@@ -39,6 +39,7 @@ async function main(): Promise<void> {
   }
   app.dispatcher.start();
   app.webhooks.start();
+  app.retention?.start();
   logger.info({ host: config.host ?? '*', port: config.port, database: withoutPassword(config.databaseUrl) }, 'gateway listening');
   if (showsBanner(config, process.stdout.isTTY === true)) console.log(startBanner(base, config, simulated.length));
 

@@ -44,6 +44,7 @@ const SPECIFIED: Record<Operation, readonly Role[]> = {
   enableApiClient: [INTERNAL],
   rotateApiClientSecret: [INTERNAL],
   checkInsurer: [INTERNAL],
+  eraseCustomer: [INTERNAL],
   webhookEndpoints: [INSURER, BROKER, INTERNAL],
   webhookEndpoint: [INSURER, BROKER, INTERNAL],
   webhookDeliveries: [INSURER, BROKER, INTERNAL],
@@ -136,6 +137,7 @@ const PROBES: Record<Operation, Probe[]> = {
   enableApiClient: [gql('mutation { enableApiClient(appId: "no-such-client") { appId } }', 'NOT_FOUND')],
   rotateApiClientSecret: [gql('mutation { rotateApiClientSecret(appId: "no-such-client") { appId } }', 'NOT_FOUND')],
   checkInsurer: [gql('mutation { checkInsurer(insurerId: "no-such-insurer", waitMs: 100) { passed } }', 'NOT_FOUND')],
+  eraseCustomer: [gql('mutation { eraseCustomer(customerId: "no-such-customer", reason: "probe") { alreadyErased } }', 'NOT_FOUND')],
   // Internal users name the client (an unknown one is NOT_FOUND); insurers and brokers read their own.
   webhookEndpoints: [gql('{ webhookEndpoints(appId: "no-such-client") { id } }', ['OK', 'NOT_FOUND'])],
   webhookEndpoint: [gql('{ webhookEndpoint(id: "no-such-endpoint") { id } }', 'NOT_FOUND')],

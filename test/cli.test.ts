@@ -238,3 +238,45 @@ describe('operator CLI', () => {
     expect(JSON.parse(unknown.stderr).error.code).toBe('NOT_FOUND');
   });
 });
+
+describe('customers:erase', () => {
+  it("erases the customer's personal data, answers the same erasure again with nothing changed, and refuses misuse with exit code 2", async () => {
+    const folder = freshFolder();
+    const orm = await openDatabase(
+      loadConfig({ DATABASE_URL: await databaseUrlFor(folder), DATA_DIR: folder, JWT_SECRET: TEST_JWT_SECRET }),
+    );
+    let customerId: string;
+    let tenderId: string;
+    try {
+      const world = await createWorld(orm.em.fork());
+      customerId = world.customer.id;
+      tenderId = (await createTender(orm.em.fork(), world)).id;
+    } finally {
+      await orm.close();
+    }
+
+    const missingReason = await cli(folder, 'customers:erase', customerId, '--json');
+    expect(missingReason.code).toBe(2);
+    const unknown = await cli(folder, 'customers:erase', 'no-such-customer', '--reason', 'Ticket 7', '--json');
+    expect(unknown.code).toBe(2);
+    expect(JSON.parse(unknown.stderr).error.code).toBe('NOT_FOUND');
+    const naming = await cli(folder, 'customers:erase', customerId, '--reason', 'ACME GmbH asked', '--json');
+    expect(naming.code).toBe(2);
+    expect(JSON.parse(naming.stderr).error.errors).toEqual([
+      { parameter: 'reason', message: 'must not name the customer: it is kept after the erasure' },
+    ]);
+
+    const erased = await cli(folder, 'customers:erase', customerId, '--reason', 'Ticket 7', '--json');
+    expect(erased.code).toBe(0);
+    const first = JSON.parse(erased.stdout);
+    expect(first).toMatchObject({ customer_id: customerId, already_erased: false, tenders: 1, documents: 0, persons: 1 });
+    const again = await cli(folder, 'customers:erase', customerId, '--reason', 'Ticket 8');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`was erased before, at ${first.erased_at}: nothing changed`);
+
+    const { tenders } = await tenderRows(folder);
+    expect(tenders.map((tender) => [tender.id, tender.customer.name, tender.erasedAt?.toISOString()])).toEqual([
+      [tenderId, '', first.erased_at],
+    ]);
+  });
+});

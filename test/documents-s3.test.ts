@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
-import { deleteTenderDocuments } from '../src/documents';
+import { deleteTenderDocuments, removeDocumentBytes } from '../src/documents';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 import { PDF, addDocument, createUpload, put, sha256 } from './helpers/documents';
@@ -88,7 +88,8 @@ describe('the S3 store', () => {
 
     const fresh = (await graphql(gateway, broker, query, { id: tender.id })).body.data.tender.documents[0].downloadUrl;
     expect((await fetch(fresh)).status).toBe(200);
-    await deleteTenderDocuments(gateway.em(), gateway.app.documents, tender.id);
+    await deleteTenderDocuments(gateway.em(), [tender.id]);
+    await removeDocumentBytes(gateway.em(), gateway.app.documents);
     expect((await fetch(fresh)).status).toBe(404);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
-import { Document, deleteTenderDocuments, sweepDocuments } from '../src/documents';
+import { Document, deleteTenderDocuments, removeDocumentBytes, sweepDocuments } from '../src/documents';
 import { TenderStatus, type Tender } from '../src/tenders';
 import { QuoteOption } from '../src/quotes';
 import { createTender, createWorld, receivedQuote, type World } from './helpers/fixtures';
@@ -217,7 +217,8 @@ describe('links and upload URLs cannot be reused', () => {
     const other = await addDocument(gateway, broker, { tenderId: own.id, kind: 'RISK' }, PNG.subarray(0) && PDF);
     expect((await fetch(link.replace(documentId, other))).status).toBe(404);
     expect(mac.length).toBe(43);
-    await deleteTenderDocuments(gateway.em(), gateway.app.documents, own.id);
+    await deleteTenderDocuments(gateway.em(), [own.id]);
+    await removeDocumentBytes(gateway.em(), gateway.app.documents);
     expect((await fetch(link)).status).toBe(404);
     expect((await documentsOf(own.id, broker)).body.payload).toEqual([]);
   });

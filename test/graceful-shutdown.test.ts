@@ -85,7 +85,7 @@ const leased = async () =>
 
 describe('graceful shutdown of the production start', () => {
   it('SIGTERM with NODE_ENV=production answers the request in flight in full, refuses new connections, releases the outbox leases and exits 0', async () => {
-    buildProduction();
+    await buildProduction();
     const world = await createWorld(orm.em.fork());
     const tender = await createTender(orm.em.fork(), world);
     // The insurer acknowledges after 1.5 s: the dispatcher holds a lease on the quote request while SIGTERM arrives.
@@ -125,7 +125,7 @@ describe('graceful shutdown of the production start', () => {
   }, 120_000);
 
   it('a request still unfinished after SHUTDOWN_GRACE_MS is cut off, and the process still exits 0 soon after', async () => {
-    buildProduction();
+    await buildProduction();
     await createWorld(orm.em.fork());
     gateway = await spawnGateway(dataDir, port, { ...PRODUCTION_ENV, SHUTDOWN_GRACE_MS: '1000' }, { production: true });
     const token = await requestToken(target(), await createClient(target(), Role.INTERNAL));
@@ -181,7 +181,7 @@ describe('the npm start scripts', () => {
   ])(
     'SIGTERM to `%s` stops the gateway with it',
     async (_name, args) => {
-      if (args[1] === 'start:prod') buildProduction();
+      if (args[1] === 'start:prod') await buildProduction();
       const npm: ChildProcess = spawn('npm', args, {
         env: {
           ...process.env,

@@ -69,7 +69,7 @@ describe('what the gateway prints', () => {
   }, 180_000);
 
   it('prints a failed production start as a JSON log line too, and nothing on stderr', async () => {
-    buildProduction();
+    await buildProduction();
     const env = { ...process.env, NODE_ENV: 'production', JWT_SECRET: TEST_JWT_SECRET, PORT: 'not-a-port' };
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       execFile(process.execPath, ['dist/main.js'], { env }, (error, out, err) =>

@@ -51,6 +51,8 @@ export const OPERATIONS = {
   rotateApiClientSecret: [INTERNAL],
   /** The onboarding check: a real quote exchange with an insurer system on a test request. */
   checkInsurer: [INTERNAL],
+  /** Erasure of a customer's personal data (GDPR art. 17, docs/privacy.md). */
+  eraseCustomer: [INTERNAL],
   // Webhook endpoints: insurer and broker clients their own, internal users any client's
   webhookEndpoints: [INSURER, BROKER, INTERNAL],
   webhookEndpoint: [INSURER, BROKER, INTERNAL],

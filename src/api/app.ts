@@ -6,7 +6,14 @@ import type { Logger } from 'pino';
 import type { Config } from '../platform/config';
 import { DomainError } from '../platform/errors/domain-error';
 import { QuoteDispatcher, cancelQuoteRequestsOfClosedTender, InsurerChecker } from '../quotes';
-import { WebhookDispatcher, documentEventsToWebhooks, quoteEventsToWebhooks, tenderChangesToWebhooks } from '../webhooks';
+import {
+  WebhookDispatcher,
+  customerErasuresToWebhooks,
+  documentEventsToWebhooks,
+  quoteEventsToWebhooks,
+  tenderChangesToWebhooks,
+} from '../webhooks';
+import { RetentionSweep, type ErasureServices } from '../privacy';
 import { TokenService } from '../auth';
 import { LinkSigner, createDocumentStore, policyDocumentCheck, sweepDocuments, type DocumentServices } from '../documents';
 import { AccessLogBuffer, sweepAccessLog } from '../privacy';
@@ -55,6 +62,8 @@ export interface App {
   metrics: Metrics;
   /** The document store, links and limits (the sweeper and the privacy erasure use them beside the routes). */
   documents: DocumentServices;
+  /** RETENTION_PERSONAL_DATA's schedule, when set; created idle like the dispatcher. */
+  retention?: RetentionSweep;
   /**
    * Drains the HTTP server given in `httpServer` (if any), and meanwhile stops both outbox workers (finishing the work
    * in hand and releasing its leases) and the GraphQL server; the caller owns the ORM.
@@ -79,7 +88,17 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     linkTtlMs: config.documents.linkTtlMs,
     listeners: [documentEventsToWebhooks],
   };
-  // Unfinished uploads leave nothing behind for long: expired slots, their bytes, stale temporary files.
+  // An erasure tells the broker companies of the customer's tenders, whether asked for or by retention.
+  const erasure: ErasureServices = { documents, listeners: [customerErasuresToWebhooks] };
+  const retention = config.privacy.retention
+    ? new RetentionSweep(workerOrm, {
+        period: config.privacy.retention,
+        intervalMs: config.privacy.sweepIntervalMs,
+        services: erasure,
+        logger,
+      })
+    : undefined;
+  // Unfinished uploads (and bytes of deleted documents) leave nothing behind for long: expired slots, their bytes, stale temporary files.
   const sweeper = setInterval(() => {
     sweepDocuments(orm.em.fork(), documents).catch((error: unknown) => logger.warn({ err: error }, 'document sweep failed'));
   }, config.documents.linkTtlMs).unref();
@@ -108,6 +127,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
       replayPerDay: config.webhooks.replayPerDay,
     },
     documents,
+    erasure,
     publicUrl: config.documents.publicUrl,
     accessLog: accessLog ?? NO_ACCESS_RECORDS,
   };
@@ -145,10 +165,11 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     webhooks,
     metrics,
     documents,
+    retention,
     stop: async () => {
       clearInterval(sweeper);
       clearInterval(accessLogSweeper);
-      await Promise.all([apollo.stop(), dispatcher.stop(), webhooks.stop()]);
+      await Promise.all([apollo.stop(), dispatcher.stop(), webhooks.stop(), retention?.stop()]);
       // After the requests in flight: every read they recorded is written.
       await accessLog?.stop();
     },

@@ -14,7 +14,9 @@ import { schemaSdl } from '../api/graphql/schema';
 import { openApiDocument } from '../api/rest/openapi/openapi-document';
 import { InsurerIntegration, InsurerService } from '../insurers';
 import { InsurerChecker, type InsurerCheckReport } from '../quotes';
-import { customerDataExport } from '../privacy';
+import { createDocumentStore } from '../documents';
+import { customerDataExport, ErasureTrigger, eraseCustomer, presentErasure } from '../privacy';
+import { customerErasuresToWebhooks } from '../webhooks';
 import { LIMITS, isHttpUrl } from '../platform/validation/rules';
 import { parseTimestamp, TIMESTAMP_RULE } from '../platform/validation/timestamp';
 import { SeedService } from '../seed/seed.service';
@@ -349,6 +351,40 @@ program
 function write(text: string): Promise<void> {
   return new Promise((resolve) => (process.stdout.write(text) ? resolve() : process.stdout.once('drain', resolve)));
 }
+
+program
+  .command('customers:erase <customer_id>')
+  .description(
+    'erase what identifies the customer and the persons of its tenders (GDPR art. 17; the tenders and their figures stay). ' +
+      'Erasing again changes nothing. Exit code 0 erased (or erased before), 2 usage error (no such customer, a bad reason)',
+  )
+  .requiredOption('--reason <text>', 'why, kept with the record of the erasure: a reference such as a ticket number, not the customer')
+  .option('--json', 'machine-readable output')
+  .action(async (customerId: string, options: { reason: string; json?: boolean }) => {
+    const config = loadConfig();
+    const outcome = await withDatabase((orm) =>
+      eraseCustomer(
+        orm.em.fork(),
+        { documents: { store: createDocumentStore(config.documents.store) }, listeners: [customerErasuresToWebhooks] },
+        { customerId, reason: options.reason, by: 'cli', trigger: ErasureTrigger.REQUEST },
+      ),
+    );
+    const erasure = presentErasure(outcome!);
+    print(
+      options.json,
+      {
+        customer_id: erasure.customerId,
+        erased_at: erasure.erasedAt.toISOString(),
+        already_erased: erasure.alreadyErased,
+        tenders: erasure.tenders,
+        documents: erasure.documents,
+        persons: erasure.persons,
+      },
+      erasure.alreadyErased
+        ? `customer ${erasure.customerId} was erased before, at ${erasure.erasedAt.toISOString()}: nothing changed`
+        : `customer ${erasure.customerId} erased: ${erasure.tenders} tenders kept without personal data, ${erasure.documents} documents deleted, ${erasure.persons} persons in charge erased`,
+    );
+  });
 
 program
   .command('seed')

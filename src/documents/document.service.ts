@@ -7,6 +7,7 @@ import { QuoteRequest } from '../quotes';
 import { DomainError, badInput, forbidden, notFound } from '../platform/errors/domain-error';
 import { problemsOf } from '../platform/validation/validate';
 import { Document } from './document.entity';
+import { DocumentRemoval } from './document-removal.entity';
 import { DocumentKind, DocumentState } from './document-kind';
 import { DOCUMENTS_PER_TENDER, documentUploadRules, safeFilename, type DocumentContentType } from './document-rules';
 import type { DocumentContext, DocumentServices } from './document-context';
@@ -140,19 +141,36 @@ export async function receiveUpload(
   return document;
 }
 
-/** Deletes a tender's documents and their bytes (the privacy issue's erasure); a document's links then open nothing. */
-export async function deleteTenderDocuments(
-  em: EntityManager,
-  services: Pick<DocumentServices, 'store'>,
-  tenderId: string,
-): Promise<number> {
-  const documents = await em.find(Document, { tender: tenderId });
-  await em.nativeDelete(Document, { tender: tenderId });
-  for (const document of documents) {
-    const stillUsed = (await em.count(Document, { sha256: document.sha256 })) > 0;
-    await services.store.remove(document, stillUsed);
-  }
+/**
+ * Deletes a tender's documents in the caller's transaction, and records their bytes as owed a removal
+ * (`DocumentRemoval`): a document's links open nothing from the commit on. The bytes go after the commit
+ * (`removeDocumentBytes`), or with the next sweep if the process stops first.
+ */
+export async function deleteTenderDocuments(em: EntityManager, tenderIds: readonly string[]): Promise<number> {
+  if (tenderIds.length === 0) return 0;
+  const documents = await em.find(Document, { tender: { $in: [...tenderIds] } }, { fields: ['id', 'sha256'] });
+  if (documents.length === 0) return 0;
+  await em.nativeDelete(Document, { tender: { $in: [...tenderIds] } });
+  await em.insertMany(
+    DocumentRemoval,
+    documents.map((document) => ({ id: document.id, sha256: document.sha256, createdAt: new Date() })),
+  );
   return documents.length;
+}
+
+/**
+ * Removes the bytes owed a removal from the store, then their records. Content-addressed bytes another document
+ * still has stay (the filesystem store keeps them; the S3 store's objects are per document). Run after a deletion
+ * commits, and by every sweep; on several instances at once, a removal twice is harmless.
+ */
+export async function removeDocumentBytes(em: EntityManager, services: Pick<DocumentServices, 'store'>): Promise<number> {
+  const owed = await em.find(DocumentRemoval, {}, { orderBy: { createdAt: 'asc' }, limit: 1000 });
+  for (const removal of owed) {
+    const stillUsed = (await em.count(Document, { sha256: removal.sha256 })) > 0;
+    await services.store.remove({ id: removal.id, sha256: removal.sha256 }, stillUsed);
+    await em.nativeDelete(DocumentRemoval, { id: removal.id });
+  }
+  return owed.length;
 }
 
 /**
@@ -173,5 +191,6 @@ export async function sweepDocuments(
     const stillUsed = (await em.count(Document, { sha256: document.sha256, state: DocumentState.AVAILABLE })) > 0;
     await services.store.remove(document, stillUsed).catch(() => undefined);
   }
-  return stale.length + (await services.store.sweep(new Date(now.getTime() - 2 * services.linkTtlMs)));
+  const owed = await removeDocumentBytes(em, services);
+  return stale.length + owed + (await services.store.sweep(new Date(now.getTime() - 2 * services.linkTtlMs)));
 }

@@ -1,10 +1,11 @@
 /** The face of documents: a tender's documents, their upload, storage, reading and events (docs/documents.md). */
 export { Document } from './document.entity';
+export { DocumentRemoval } from './document-removal.entity';
 export type { DocumentContext, DocumentEventListener, DocumentServices } from './document-context';
 export { createDocumentStore } from './storage/create-document-store';
 export { LinkSigner } from './document-links';
 export { DocumentResolver, TenderDocumentsResolver } from './document.resolver';
-export { UPLOAD_PATH, deleteTenderDocuments, receiveUpload, sweepDocuments } from './document.service';
+export { UPLOAD_PATH, deleteTenderDocuments, receiveUpload, removeDocumentBytes, sweepDocuments } from './document.service';
 export { LINK_PATH, contentOf, linkedDocument } from './document-download';
 export { contentDisposition } from './storage/content-disposition';
 export { policyDocumentCheck } from './policy-document-check';

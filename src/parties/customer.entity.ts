@@ -22,4 +22,8 @@ export class Customer {
   @Field(() => Address)
   @Embedded({ entity: () => Address, prefix: 'address_' })
   address: Address = new Address();
+
+  /** When what identified the customer was erased (docs/privacy.md); null while it is held. Tenders show it as `erased_at`. */
+  @Property({ type: Date, length: 3, nullable: true })
+  erasedAt?: Date | null;
 }

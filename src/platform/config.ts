@@ -50,6 +50,7 @@ export interface Config {
   graphql: OperationLimitsConfig;
   documents: DocumentsConfig;
   accessLog: AccessLogConfig;
+  privacy: PrivacyConfig;
   /** Demo mode: where the bundled insurer simulator listens (0 = off). */
   simPort: number;
 }
@@ -121,6 +122,23 @@ interface AccessLogConfig {
   retentionMs: number;
   /** ACCESS_LOG_FLUSH_MS: how long a read may wait in the instance's buffer before its batch is written. */
   flushMs: number;
+}
+
+/** A calendar period: `10y`, `18mo`, `90d`. */
+export interface Period {
+  amount: number;
+  unit: 'y' | 'mo' | 'd';
+}
+
+/** Storage limitation of personal data (docs/privacy.md). */
+interface PrivacyConfig {
+  /**
+   * RETENTION_PERSONAL_DATA: how long after its tenders ended (CLOSED or SUCCESSFUL) a customer's personal data is
+   * kept before the retention sweep erases it; null (the default): kept until erased on request.
+   */
+  retention: Period | null;
+  /** RETENTION_SWEEP_INTERVAL_MS: how often each instance looks for customers due for erasure, ms. */
+  sweepIntervalMs: number;
 }
 
 /** Where a tender's documents live, and their limits (docs/documents.md). */
@@ -238,6 +256,20 @@ function durations(env: Env, name: string, fallback: string): number[] {
     throw new ConfigError(`${name} must be a comma list of 1 to 50 durations such as 5s,5m,2h (units ms, s, m, h, d), got "${raw}"`);
   }
   return parsed.map((match) => Number(match![1]) * UNITS[match![2]]);
+}
+
+/**
+ * A calendar period such as `10y`, `18mo` or `90d` (years, months, days: what retention rules are written in);
+ * empty or unset: none. Strict: one whole number, one unit, nothing else.
+ */
+function period(env: Env, name: string): Period | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  const match = /^(\d{1,4})(y|mo|d)$/.exec(raw);
+  if (!match || Number(match[1]) === 0) {
+    throw new ConfigError(`${name} must be a period such as 10y, 18mo or 90d (a whole number above 0, then y, mo or d), got "${raw}"`);
+  }
+  return { amount: Number(match[1]), unit: match[2] as Period['unit'] };
 }
 
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
@@ -399,6 +431,10 @@ export function loadConfig(env: Env = process.env): Config {
       enabled: oneOf(env, 'ACCESS_LOG', ['on', 'off'] as const, 'on') === 'on',
       retentionMs: accessLogRetention(env),
       flushMs: integer(env, 'ACCESS_LOG_FLUSH_MS', 1000, 10, 60_000),
+    },
+    privacy: {
+      retention: period(env, 'RETENTION_PERSONAL_DATA'),
+      sweepIntervalMs: integer(env, 'RETENTION_SWEEP_INTERVAL_MS', 3_600_000, 10, 86_400_000),
     },
     simPort: integer(env, 'SIM_PORT', 4100, 0, 65535),
   };

@@ -145,13 +145,23 @@ export class QuoteRequestService {
 
   /**
    * The bounds of a tender's quote requests (docs/quotation.md, "Requesting"): one live request per insurer, and
-   * LIMITS.quoteRequestsPerTender in all. Checked inside the transaction that writes them, one request for the
+   * LIMITS.quoteRequestsPerTender in all; and none for a tender whose customer was erased. Checked inside the transaction that writes them, one request for the
    * tender at a time: the no-op write takes the tender's row lock on PostgreSQL and SQLite's write lock (a read
    * first would start a snapshot that another instance's write makes stale, and the upgrade would fail at once),
    * so each counts what the one before it committed. The tender's version is not touched.
    */
   private async checkRoomFor(tx: EntityManager, tenderId: string, insurers: readonly Insurer[]): Promise<void> {
     await tx.getConnection().execute('update tender set version = version where id = ?', [tenderId], 'run', tx.getTransactionContext());
+    // Read under the lock an erasure takes too (privacy/): a request never stores the customer's details after it.
+    const [{ erased_at: erasedAt }] = (await tx
+      .getConnection()
+      .execute('select erased_at from tender where id = ?', [tenderId], 'all', tx.getTransactionContext())) as { erased_at: unknown }[];
+    if (erasedAt !== null) {
+      throw new DomainError(
+        'CONFLICT',
+        "The personal data of this tender's customer was erased: its risk information is gone, so no insurer can be asked",
+      );
+    }
     const live = await tx.find(
       QuoteRequest,
       { tender: tenderId, status: { $in: [...LIVE] }, insurer: { $in: insurers.map((insurer) => insurer.id) } },

@@ -73,6 +73,10 @@ export class Tender {
   @Property({ type: 'string', length: 36, nullable: true })
   policyDocumentId?: string | null;
 
+  /** When the personal data of the tender's customer and persons was erased (docs/privacy.md). */
+  @Property({ type: Date, length: 3, nullable: true })
+  erasedAt?: Date | null;
+
   /** `status_changed_to_<status>` → ISO 8601 timestamp, for every status the tender has entered. */
   @Property({ type: 'json' })
   changesMetadata: Record<string, string> = {};

@@ -6,6 +6,6 @@ export type { WebhookContext, WebhookPolicy } from './webhook-context';
 export { WebhookDispatcher } from './webhook-dispatcher';
 export { EVENTS_FOR, newWebhookSecret } from './webhook-endpoint.service';
 export { WEBHOOK_EVENT_TYPES, WebhookDeliveryStatus, WebhookEventType } from './webhook-event-type';
-export { documentEventsToWebhooks, quoteEventsToWebhooks, tenderChangesToWebhooks } from './webhook-listeners';
+export { customerErasuresToWebhooks, documentEventsToWebhooks, quoteEventsToWebhooks, tenderChangesToWebhooks } from './webhook-listeners';
 export { WebhookResolver } from './webhook.resolver';
 export { WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from './webhook-rules';

@@ -39,6 +39,7 @@ export const EVENTS_FOR: Partial<Record<Role, readonly WebhookEventType[]>> = {
     WebhookEventType.QUOTE_EXPIRED,
     WebhookEventType.POLICY_DOCUMENTATION_CONFIRMED,
     WebhookEventType.DOCUMENT_ADDED,
+    WebhookEventType.CUSTOMER_ERASED,
   ],
 };
 

@@ -10,6 +10,7 @@ export enum WebhookEventType {
   COVER_ORDERED = 'cover.ordered',
   POLICY_DOCUMENTATION_CONFIRMED = 'policy_documentation.confirmed',
   DOCUMENT_ADDED = 'document.added',
+  CUSTOMER_ERASED = 'customer.erased',
 }
 
 registerEnumType(WebhookEventType, { name: 'WebhookEventType', description: 'A tender event a webhook endpoint may subscribe to.' });

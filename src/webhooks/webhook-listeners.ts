@@ -1,5 +1,6 @@
 import { QuoteRequestStatus, type QuoteEventListener } from '../quotes';
 import type { DocumentEventListener } from '../documents';
+import type { CustomerErasureListener } from '../privacy';
 import { type TenderChangeListener, TenderStatus } from '../tenders';
 import { WebhookEventType } from './webhook-event-type';
 import { enqueueWebhookEvent } from './webhook-outbox';
@@ -92,4 +93,17 @@ export const documentEventsToWebhooks: DocumentEventListener = async (em, event)
   };
   await enqueueWebhookEvent(em, { ...base, audience: { brokerCompanyId: event.tender.brokerCompanyId } });
   if (event.insurerIds.length > 0) await enqueueWebhookEvent(em, { ...base, audience: { insurerIds: event.insurerIds } });
+};
+
+/** A customer was erased: each broker company of its tenders hears of it, by ids only (its tenders among them). */
+export const customerErasuresToWebhooks: CustomerErasureListener = async (em, event) => {
+  for (const [brokerCompanyId, tenderIds] of event.tendersByBrokerCompany) {
+    await enqueueWebhookEvent(em, {
+      type: WebhookEventType.CUSTOMER_ERASED,
+      key: `customer-erased:${event.customerId}:${brokerCompanyId}`,
+      occurredAt: event.at,
+      data: { customer_id: event.customerId, tender_ids: tenderIds },
+      audience: { brokerCompanyId },
+    });
+  }
 };

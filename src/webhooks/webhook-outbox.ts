@@ -20,8 +20,11 @@ interface WebhookEvent {
   /** What makes the event itself: the same key, reported twice, is one event. */
   key: string;
   occurredAt: Date;
-  /** Thin: the tender's `_id`, its status, and what else names the event. The receiver reads the rest from the API. */
-  data: { tender_id: string; status: TenderStatus } & Record<string, string>;
+  /**
+   * Thin: the tender's `_id`, its status, and what else names the event; a customer's erasure names the customer
+   * and its tenders by id. The receiver reads the rest from the API.
+   */
+  data: ({ tender_id: string; status: TenderStatus } & Record<string, string>) | { customer_id: string; tender_ids: readonly string[] };
   audience: Audience;
 }
 

@@ -1,8 +1,9 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { MikroORM } from '@mikro-orm/core';
 import { openDatabase } from '../../src/database';
 import { loadConfig } from '../../src/platform/config';
@@ -33,13 +34,21 @@ export interface GatewayProcess {
   terminate(): Promise<number | null>;
 }
 
-let built = false;
+let built: Promise<void> | undefined;
 
-/** `npm run build` once per test file (incremental: an unchanged tree compiles in seconds): the production start runs `dist/`. */
-export function buildProduction(): void {
-  if (built) return;
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-  built = true;
+/**
+ * `npm run build` once per test file (incremental: an unchanged tree compiles in seconds): the production start runs
+ * `dist/`. Asynchronous, so the test worker keeps answering vitest while tsc runs.
+ */
+export function buildProduction(): Promise<void> {
+  built ??= promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']).then(
+    () => undefined,
+    (error: Error & { stdout?: string }) => {
+      built = undefined;
+      throw new Error(`tsc -p tsconfig.build.json failed:\n${error.stdout ?? error.message}`);
+    },
+  );
+  return built;
 }
 
 interface ProductionData {
@@ -52,7 +61,7 @@ interface ProductionData {
 
 /** `dist/` built, and a fresh data folder and database for a production start, migrated and open for the test to fill. */
 export async function productionData(prefix: string): Promise<ProductionData> {
-  buildProduction();
+  await buildProduction();
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   const env = {
     NODE_ENV: 'production',

@@ -15,7 +15,7 @@ import { TenderStatisticsResolver } from '../../statistics';
 import { TenderCreationResolver, TenderLifecycleResolver, TenderResolver } from '../../tenders';
 import { WebhookResolver } from '../../webhooks';
 import { DocumentResolver, TenderDocumentsResolver } from '../../documents';
-import { AccessLogResolver, CustomerExportResolver } from '../../privacy';
+import { AccessLogResolver, CustomerErasureResolver, CustomerExportResolver } from '../../privacy';
 import { authChecker } from './auth-checker';
 import { VERSION } from '../../platform/version';
 
@@ -42,6 +42,7 @@ export function gatewaySchema(): Promise<GraphQLSchema> {
       TenderDocumentsResolver,
       AccessLogResolver,
       CustomerExportResolver,
+      CustomerErasureResolver,
     ],
     authChecker,
     authMode: 'error',

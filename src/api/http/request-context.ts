@@ -9,6 +9,7 @@ import type { InsurerChecker, QuoteEventListener } from '../../quotes';
 import type { WebhookContext, WebhookPolicy } from '../../webhooks';
 import type { TenderChangeListener } from '../../tenders';
 import type { DocumentContext, DocumentServices } from '../../documents';
+import type { ErasureServices, PrivacyContext } from '../../privacy';
 
 /**
  * Why a request's signal aborted: its answer went out (or could no longer), so work done for it is wasted. A
@@ -22,7 +23,7 @@ class RequestEnded extends DomainError {
 }
 
 /** The context every resolver and route sees: the widest a feature asks for. */
-type GatewayContext = WebhookContext & DocumentContext;
+type GatewayContext = WebhookContext & DocumentContext & PrivacyContext;
 
 export interface ContextDeps {
   orm: MikroORM;
@@ -43,6 +44,8 @@ export interface ContextDeps {
   webhooks: WebhookPolicy;
   /** Where documents live, their links and limits (DOCUMENT_*). */
   documents: DocumentServices;
+  /** The document store and listeners of an erasure (eraseCustomer). */
+  erasure: ErasureServices;
   /** PUBLIC_URL: the gateway's address as clients reach it; null, each request's own origin. */
   publicUrl: string | null;
   /** Where reads of personal data are recorded (ACCESS_LOG). */
@@ -121,6 +124,7 @@ class RequestScope {
       quoteValidityZone: this.deps.quoteValidityZone,
       webhooks: this.deps.webhooks,
       documents: this.deps.documents,
+      erasure: this.deps.erasure,
       publicOrigin: this.deps.publicUrl ?? `${this.req.protocol}://${this.req.get('host')}`,
       signal: this.ended.signal,
       accessLog: this.deps.accessLog,

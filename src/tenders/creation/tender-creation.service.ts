@@ -41,6 +41,8 @@ export class TenderCreationService {
     if (!lineOfBusiness) problems.push({ parameter: 'lineOfBusinessId', message: 'no line of business has this id' });
     if (!brokerCompany) problems.push({ parameter: 'brokerCompanyId', message: 'no broker company has this id' });
     if (customer.id && !existingCustomer) problems.push({ parameter: 'customer.id', message: 'no customer has this id' });
+    // An erased customer's data is gone for good: a new tender would hold it again, out of the erasure's reach.
+    if (existingCustomer?.erasedAt) problems.push({ parameter: 'customer.id', message: 'this customer was erased; create a new customer' });
     if (problems.length > 0) throw badInput('The tender is invalid', problems);
 
     const { person: personInCharge, changed: personChanged } = await this.person(brokerCompany!, input.personInCharge ?? input.submitter);

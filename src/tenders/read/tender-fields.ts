@@ -162,6 +162,12 @@ const TENDER_FIELDS = {
     policyDocumentationOf,
     { spec: 'policy_documentation', withheld: true, description: 'Only for SUCCESSFUL tenders.' },
   ),
+  erasedAt: column(kinds.timestamp, {
+    spec: 'erased_at',
+    optional: true,
+    withheld: true,
+    description: "When the personal data of the tender's customer and persons was erased (their strings are then empty); null while held.",
+  }),
 } as const satisfies Record<string, TenderField>;
 
 type Fields = typeof TENDER_FIELDS;

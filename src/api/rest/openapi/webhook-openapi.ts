@@ -48,20 +48,40 @@ export const webhookSchemas = {
       type: { enum: [...WEBHOOK_EVENT_TYPES] },
       occurred_at: timestamp,
       data: {
-        type: 'object',
-        required: ['tender_id', 'status'],
-        properties: {
-          tender_id: { type: 'string' },
-          status: { enum: [...ALL_STATUSES], description: "The tender's status after the event." },
-          quote_request_id: { type: 'string', description: 'quote.received, quote.expiring and quote.expired.' },
-          quote_status: {
-            enum: ['QUOTED', 'DECLINED', 'REFERRED', 'EXPIRED'],
-            description:
-              "quote.received only: the insurer's decision (REFERRED: a further answer follows; EXPIRED: a quote already past its validity).",
+        oneOf: [
+          {
+            type: 'object',
+            description: 'customer.erased: the erased customer and its tenders, by id only (docs/privacy.md).',
+            required: ['customer_id', 'tender_ids'],
+            additionalProperties: false,
+            properties: {
+              customer_id: { type: 'string' },
+              tender_ids: {
+                type: 'array',
+                items: { type: 'string' },
+                description: "The customer's tenders of the receiving broker company.",
+              },
+            },
           },
-          valid_until: { type: 'string', format: 'date-time', description: "quote.expiring and quote.expired: the quote's validity." },
-        },
+          ref('TenderEventData'),
+        ],
       },
+    },
+  },
+  TenderEventData: {
+    type: 'object',
+    description: 'Every event but customer.erased.',
+    required: ['tender_id', 'status'],
+    properties: {
+      tender_id: { type: 'string' },
+      status: { enum: [...ALL_STATUSES], description: "The tender's status after the event." },
+      quote_request_id: { type: 'string', description: 'quote.received, quote.expiring and quote.expired.' },
+      quote_status: {
+        enum: ['QUOTED', 'DECLINED', 'REFERRED', 'EXPIRED'],
+        description:
+          "quote.received only: the insurer's decision (REFERRED: a further answer follows; EXPIRED: a quote already past its validity).",
+      },
+      valid_until: { type: 'string', format: 'date-time', description: "quote.expiring and quote.expired: the quote's validity." },
     },
   },
   WebhookDelivery: {
