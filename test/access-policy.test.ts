@@ -32,6 +32,7 @@ const SPECIFIED: Record<Operation, readonly Role[]> = {
   finaliseContract: [INSURER, INTERNAL],
   confirmPolicyDocumentation: [INSURER, INTERNAL],
   createDocumentUpload: [INSURER, BROKER, INTERNAL],
+  exportProposal: [BROKER, INTERNAL],
   createInsurer: [INTERNAL],
   changeInsurerIntegration: [INTERNAL],
   submitManualQuote: [INSURER, INTERNAL],
@@ -116,6 +117,7 @@ const PROBES: Record<Operation, Probe[]> = {
       'NOT_FOUND',
     ),
   ],
+  exportProposal: [gql(`mutation { exportProposal(tenderId: "${NO_TENDER}", format: PDF) { sha256 } }`, 'NOT_FOUND')],
   createInsurer: [gql('mutation { createInsurer(input: { name: "", quoteApiUrl: "not a url" }) { id } }', 'BAD_USER_INPUT')],
   changeInsurerIntegration: [
     gql('mutation { changeInsurerIntegration(input: { insurerId: "no-such-insurer", integration: MANUAL }) { id } }', 'NOT_FOUND'),

@@ -42,6 +42,8 @@ interface AppDeps {
    * giving requests in flight `SHUTDOWN_GRACE_MS`. Without it the caller closes its server itself (tests).
    */
   httpServer?: Server;
+  /** The time advice exports state; the system clock when absent (tests fix it: the same data, the same bytes). */
+  clock?: () => Date;
 }
 
 export interface App {
@@ -61,7 +63,7 @@ export interface App {
 }
 
 /** Builds the whole gateway without listening; `src/main.ts` starts it, tests drive it over real HTTP. */
-export async function createApp({ config, orm, workerOrm = orm, logger, httpServer }: AppDeps): Promise<App> {
+export async function createApp({ config, orm, workerOrm = orm, logger, httpServer, clock = () => new Date() }: AppDeps): Promise<App> {
   const tokens = new TokenService(config);
   const metrics = new Metrics(orm);
   // Who reacts to quotation events inside their transactions, whether a request or the dispatcher records them.
@@ -76,6 +78,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     maxBytes: config.documents.maxBytes,
     linkTtlMs: config.documents.linkTtlMs,
     listeners: [documentEventsToWebhooks],
+    clock,
   };
   // Unfinished uploads leave nothing behind for long: expired slots, their bytes, stale temporary files.
   const sweeper = setInterval(() => {

@@ -13,6 +13,12 @@ export const DOCUMENT_CONTENT_TYPES = [
 ] as const;
 export type DocumentContentType = (typeof DOCUMENT_CONTENT_TYPES)[number];
 
+/**
+ * The content types a stored document may have: an upload's, and the advice export's JSON (no upload's: nobody uploads
+ * ADVICE documents, the gateway writes their bytes itself).
+ */
+export const STORED_CONTENT_TYPES = [...DOCUMENT_CONTENT_TYPES, 'application/json'] as const;
+
 /** At most this many documents (their upload slots included) per tender. */
 export const DOCUMENTS_PER_TENDER = 100;
 
