@@ -181,9 +181,9 @@ describe('exportProposal', () => {
       ['Gamma Insurance', 'FAILED', '', '', '', '', ''],
       ['Müller Versicherung', 'QUOTED', '987.65', '187.65', '1175.30', 'EUR', 'yes'],
     ]);
-    expect(rows[1]!.reason).toBe('Outside our appetite');
-    expect(rows[3]!.subjectivities).toBe('PRE_BIND: Sprinkleranlage geprüft');
-    expect(rows[3]!.valid_until).toBe('2026-04-30T22:00:00.000Z');
+    expect(rows[1].reason).toBe('Outside our appetite');
+    expect(rows[3].subjectivities).toBe('PRE_BIND: Sprinkleranlage geprüft');
+    expect(rows[3].valid_until).toBe('2026-04-30T22:00:00.000Z');
     expect(rows.every((row) => row.made_at === MADE_AT)).toBe(true);
   });
 
@@ -193,7 +193,7 @@ describe('exportProposal', () => {
     const { body } = await exportAs(broker, 'CSV');
     await gateway.em().nativeUpdate(QuoteRequest, { id: beta.id }, { underwriterReason: 'Outside our appetite' });
     const rows: Record<string, string>[] = parse((await content(body.data.exportProposal.document.id)).bytes, { columns: true } as never);
-    expect(rows[1]!.reason).toBe(`'=HYPERLINK("http://x.example", "see")`);
+    expect(rows[1].reason).toBe(`'=HYPERLINK("http://x.example", "see")`);
   });
 
   it('the JSON has the documented shape', async () => {

@@ -10,4 +10,4 @@ export { UPLOAD_PATH, deleteTenderDocuments, receiveUpload, sweepDocuments } fro
 export { LINK_PATH, contentOf, linkedDocument } from './document-download';
 export { contentDisposition } from './storage/content-disposition';
 export { policyDocumentCheck } from './policy-document-check';
-export { DOCUMENT_CONTENT_TYPES, STORED_CONTENT_TYPES } from './document-rules';
+export { STORED_CONTENT_TYPES } from './document-rules';

@@ -92,5 +92,5 @@ export function adviceOf(tender: Tender, { proposal }: ProposalResult, madeAt: D
 /** An amount as the PDF and CSV show it: two decimals, thousands grouped with commas (no locale, same bytes anywhere). */
 export const formatAmount = (amount: number): string => {
   const [whole, cents] = Math.abs(amount).toFixed(2).split('.');
-  return `${amount < 0 ? '-' : ''}${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
+  return `${amount < 0 ? '-' : ''}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
 };
