@@ -277,6 +277,21 @@ describe('exportProposal', () => {
     expect(insurers.every((entry) => entry.adviceExport === null)).toBe(true);
   });
 
+  it('GraphQL Tender.documents shows ADVICE documents to the broker and internal users, not to analysts', async () => {
+    const { body } = await exportAs(broker, 'JSON');
+    const documentId = body.data.exportProposal.document.id;
+    const analyst = await tokenFor(gateway, Role.ANALYST);
+    const idsFor = async (token: string): Promise<string[]> =>
+      (
+        await graphql(gateway, token, 'query ($id: ID!) { tender(id: $id) { documents { id kind } } }', { id: tender.id })
+      ).body.data.tender.documents.map((document: { id: string }) => document.id);
+    expect(await idsFor(broker)).toContain(documentId);
+    expect(await idsFor(internal)).toContain(documentId);
+    expect(await idsFor(analyst)).not.toContain(documentId);
+    const history = (await graphql(gateway, analyst, HISTORY, { id: tender.id })).body.data.tender.history;
+    expect(history.every((entry: { adviceExport: unknown }) => entry.adviceExport === null)).toBe(true);
+  });
+
   it('the tender broker lists its ADVICE documents over REST', async () => {
     const { body } = await exportAs(broker, 'CSV');
     const list = await getJson(gateway, `/api/v1/tenders/${tender.id}/documents`, broker);
