@@ -8,6 +8,7 @@ import type { Tender } from '../src/tenders';
 import { createTender, createWorld, receivedQuote, type World } from './helpers/fixtures';
 import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 import { sha256 } from './helpers/documents';
+import { startS3Server, type S3Server } from './helpers/s3-server';
 
 /**
  * The advice export (issue 29, item 4): the comparison a broker showed its client, as an ADVICE document whose SHA-256
@@ -316,5 +317,40 @@ describe('exportProposal', () => {
       `mutation { createDocumentUpload(input: { tenderId: "${tender.id}", kind: ADVICE, filename: "a.pdf", contentType: "application/pdf", size: 10, sha256: "${'0'.repeat(64)}" }) { uploadUrl } }`,
     );
     expect(body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
+
+describe('exportProposal on the S3 store', () => {
+  let s3: S3Server;
+  let gateway: Gateway;
+
+  beforeAll(async () => {
+    s3 = await startS3Server();
+    gateway = await startGateway({ dispatch: false, clock: () => new Date(MADE_AT), env: s3.env });
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await s3?.close();
+  });
+
+  it('stores the same bytes for the same proposal, and serves the bytes whose SHA-256 the history holds', async () => {
+    const world = await createWorld(gateway.em());
+    const tender = await createTender(gateway.em(), world, {});
+    await receivedQuote(gateway.em(), tender, world.insurers[0], 1500);
+    const broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+    const exports = [];
+    for (let i = 0; i < 2; i++)
+      exports.push((await graphql(gateway, broker, EXPORT, { tenderId: tender.id, format: 'PDF' })).body.data.exportProposal);
+    expect(exports[1].sha256).toBe(exports[0].sha256);
+    const response = await fetch(`${gateway.url}/api/v1/tenders/${tender.id}/documents/${exports[1].document.id}/content`, {
+      headers: { authorization: `Bearer ${broker}` },
+    });
+    expect(sha256(Buffer.from(await response.arrayBuffer()))).toBe(exports[0].sha256);
+    const history = (await graphql(gateway, broker, HISTORY, { id: tender.id })).body.data.tender.history;
+    expect(history.map((entry: { adviceExport: { sha256: string } }) => entry.adviceExport.sha256)).toEqual([
+      exports[0].sha256,
+      exports[0].sha256,
+    ]);
   });
 });

@@ -53,7 +53,7 @@ const readRoutes = DOCUMENT_ROUTES.flatMap((route): [string, object][] => {
       {
         get: {
           summary: "The tender's documents the viewer may see",
-          description: `Roles: ${roles}. The broker and internal users see every document; an invited insurer the RISK and OTHER documents while the tender is open, its own QUOTE documents, and the POLICY document if it won. A tender the viewer may not see, or an insurer's CLOSED or lost tender, is a 404.`,
+          description: `Roles: ${roles}. The broker and internal users see every document (ADVICE documents only they); an invited insurer the RISK and OTHER documents while the tender is open, its own QUOTE documents, and the POLICY document if it won. A tender the viewer may not see, or an insurer's CLOSED or lost tender, is a 404.`,
           security: [{ bearer: [] }],
           parameters: [pathParameter('id')],
           responses: {
