@@ -36,6 +36,7 @@ const SPECIFIED: Record<Operation, readonly Role[]> = {
   tenderAccessLog: [INSURER, BROKER, INTERNAL],
   accessLog: [INTERNAL],
   customerDataExport: [INTERNAL],
+  exportProposal: [BROKER, INTERNAL],
   createInsurer: [INTERNAL],
   changeInsurerIntegration: [INTERNAL],
   submitManualQuote: [INSURER, INTERNAL],
@@ -127,6 +128,7 @@ const PROBES: Record<Operation, Probe[]> = {
   ],
   accessLog: [gql('{ accessLog(filter: { clientId: "no-such-client" }) { count } }', 'OK')],
   customerDataExport: [gql('{ customerDataExport(customerId: "no-such-customer") }', 'NOT_FOUND')],
+  exportProposal: [gql(`mutation { exportProposal(tenderId: "${NO_TENDER}", format: PDF) { sha256 } }`, 'NOT_FOUND')],
   createInsurer: [gql('mutation { createInsurer(input: { name: "", quoteApiUrl: "not a url" }) { id } }', 'BAD_USER_INPUT')],
   changeInsurerIntegration: [
     gql('mutation { changeInsurerIntegration(input: { insurerId: "no-such-insurer", integration: MANUAL }) { id } }', 'NOT_FOUND'),

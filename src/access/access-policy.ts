@@ -40,6 +40,8 @@ export const OPERATIONS = {
   accessLog: [INTERNAL],
   /** Everything held about a customer (GDPR art. 15 and 20). */
   customerDataExport: [INTERNAL],
+  /** The comparison a broker showed its client (§61 VVG), stored as an ADVICE document: the tender's broker, internal users. */
+  exportProposal: [BROKER, INTERNAL],
   // GraphQL mutations: operating the exchange
   createInsurer: [INTERNAL],
   changeInsurerIntegration: [INTERNAL],
@@ -121,6 +123,11 @@ export const sees = {
   integrationDetails: (viewer: Viewer): boolean => viewer.role === INTERNAL || viewer.role === ANALYST,
   /** A tender's access log: its broker (the tender's visibility decides which) and internal users; never insurers. */
   accessLog: (viewer: Viewer): boolean => viewer.role === BROKER || viewer.role === INTERNAL,
+  /**
+   * The advice a broker gave its client (ADVICE documents, their entries in the tender's history): the tender's broker
+   * and internal users; not insurers, who would see their competitors' prices, nor analysts.
+   */
+  advice: (viewer: Viewer): boolean => viewer.role === BROKER || viewer.role === INTERNAL,
   // What an insurer sees of a tender it may read (data privacy, DESIGN 3) is the tender's audience rule: tenders/tender-audience.ts.
 };
 
@@ -132,7 +139,7 @@ export const actsAsWinner = (viewer: Viewer, awardedInsurerId: string | null | u
   viewer.role === INTERNAL || (viewer.role === INSURER && awardedInsurerId === viewer.insurerId);
 
 /** The kinds of a tender's document (docs/documents.md). */
-type DocumentKindName = 'RISK' | 'QUOTE' | 'POLICY' | 'OTHER';
+type DocumentKindName = 'RISK' | 'QUOTE' | 'POLICY' | 'OTHER' | 'ADVICE';
 
 /** What decides who sees a document: its tender as the viewer sees it (the tender's audience rule), and the document. */
 export interface DocumentFacts {
@@ -149,10 +156,11 @@ export interface DocumentFacts {
  * Who sees a document, the one rule for lists, content, links, GraphQL and webhooks: whoever sees the tender in
  * full but an insurer sees every document; an insurer sees the risk file (RISK, OTHER) while the tender is open, its
  * own QUOTE documents, and the POLICY document only if it won. A tender redacted for an insurer (CLOSED, or won by
- * another) shows it none, its own quote documents included.
+ * another) shows it none, its own quote documents included. ADVICE documents only the tender's broker and internal users.
  */
 export function seesDocument(viewer: Viewer, document: DocumentFacts): boolean {
   if (document.tenderVisibility === 'hidden') return false;
+  if (document.kind === 'ADVICE') return sees.advice(viewer);
   if (viewer.role !== INSURER) return true;
   if (document.tenderVisibility === 'redacted') return false;
   switch (document.kind) {
@@ -168,9 +176,11 @@ export function seesDocument(viewer: Viewer, document: DocumentFacts): boolean {
 
 /**
  * Who adds which kind: brokers (and internal users) the risk file, RISK and OTHER; the invited insurer QUOTE documents
- * for its own quote request and, once it won, the POLICY document; internal users any kind.
+ * for its own quote request and, once it won, the POLICY document; internal users any other kind. ADVICE documents
+ * nobody uploads: the gateway makes them (exportProposal), so their bytes are the comparison it computed.
  */
 export function mayAddDocument(viewer: Viewer, document: Omit<DocumentFacts, 'tenderVisibility' | 'tenderOpen'>): boolean {
+  if (document.kind === 'ADVICE') return false;
   switch (viewer.role) {
     case INTERNAL:
       return true;

@@ -51,6 +51,8 @@ interface AppDeps {
    * giving requests in flight `SHUTDOWN_GRACE_MS`. Without it the caller closes its server itself (tests).
    */
   httpServer?: Server;
+  /** The time advice exports state; the system clock when absent (tests fix it: the same data, the same bytes). */
+  clock?: () => Date;
 }
 
 export interface App {
@@ -72,7 +74,7 @@ export interface App {
 }
 
 /** Builds the whole gateway without listening; `src/main.ts` starts it, tests drive it over real HTTP. */
-export async function createApp({ config, orm, workerOrm = orm, logger, httpServer }: AppDeps): Promise<App> {
+export async function createApp({ config, orm, workerOrm = orm, logger, httpServer, clock = () => new Date() }: AppDeps): Promise<App> {
   const tokens = new TokenService(config);
   const metrics = new Metrics(orm);
   // Who reacts to quotation events inside their transactions, whether a request or the dispatcher records them.
@@ -87,6 +89,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     maxBytes: config.documents.maxBytes,
     linkTtlMs: config.documents.linkTtlMs,
     listeners: [documentEventsToWebhooks],
+    clock,
   };
   // An erasure tells the broker companies of the customer's tenders, whether asked for or by retention.
   const erasure: ErasureServices = { documents, listeners: [customerErasuresToWebhooks] };

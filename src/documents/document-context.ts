@@ -24,6 +24,8 @@ export interface DocumentServices {
   maxBytes: number;
   linkTtlMs: number;
   listeners: readonly DocumentEventListener[];
+  /** The time an advice export states (and is deterministic for): the system clock, a fixed one in tests. */
+  clock: () => Date;
 }
 
 export interface DocumentContext extends TenderContext {

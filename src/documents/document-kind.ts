@@ -9,6 +9,11 @@ export enum DocumentKind {
   /** The policy itself, from the insurer that won. */
   POLICY = 'POLICY',
   OTHER = 'OTHER',
+  /**
+   * The proposal overview as the broker showed it to its client (§61 VVG): made by the gateway (exportProposal), never
+   * uploaded; its SHA-256 is in the tender's history. Seen by the tender's broker and internal users only.
+   */
+  ADVICE = 'ADVICE',
 }
 registerEnumType(DocumentKind, { name: 'DocumentKind' });
 

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { Reference } from '../platform/validation/rules';
 
 /** The content types a document may have; each is checked against the bytes (upload-check.ts). */
-export const DOCUMENT_CONTENT_TYPES = [
+const DOCUMENT_CONTENT_TYPES = [
   'application/pdf',
   'image/png',
   'image/jpeg',
@@ -12,6 +12,12 @@ export const DOCUMENT_CONTENT_TYPES = [
   'text/csv',
 ] as const;
 export type DocumentContentType = (typeof DOCUMENT_CONTENT_TYPES)[number];
+
+/**
+ * The content types a stored document may have: an upload's, and the advice export's JSON (no upload's: nobody uploads
+ * ADVICE documents, the gateway writes their bytes itself).
+ */
+export const STORED_CONTENT_TYPES = [...DOCUMENT_CONTENT_TYPES, 'application/json'] as const;
 
 /** At most this many documents (their upload slots included) per tender. */
 export const DOCUMENTS_PER_TENDER = 100;

@@ -10,7 +10,7 @@ import { createDocumentUpload } from './document.service';
 import { CreateDocumentUploadInput, DocumentUploadView, DocumentView } from './document.types';
 import { downloadUrl } from './document-download';
 
-const presentDocument = (document: Document, viewer: Viewer): DocumentView => ({
+export const presentDocument = (document: Document, viewer: Viewer): DocumentView => ({
   id: document.id,
   tenderId: document.tender.id,
   kind: document.kind,

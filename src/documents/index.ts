@@ -5,8 +5,10 @@ export type { DocumentContext, DocumentEventListener, DocumentServices } from '.
 export { createDocumentStore } from './storage/create-document-store';
 export { LinkSigner } from './document-links';
 export { DocumentResolver, TenderDocumentsResolver } from './document.resolver';
+// advice/: the comparison a broker showed its client (§61 VVG), as an ADVICE document
+export { AdviceResolver } from './advice/advice.resolver';
 export { UPLOAD_PATH, deleteTenderDocuments, receiveUpload, removeDocumentBytes, sweepDocuments } from './document.service';
 export { LINK_PATH, contentOf, linkedDocument } from './document-download';
 export { contentDisposition } from './storage/content-disposition';
 export { policyDocumentCheck } from './policy-document-check';
-export { DOCUMENT_CONTENT_TYPES } from './document-rules';
+export { STORED_CONTENT_TYPES } from './document-rules';

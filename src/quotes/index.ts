@@ -15,6 +15,7 @@ export { EarlyCallback } from './callback/early-callback.entity';
 export { parseCallback, receiveCallback } from './callback/quote-callback.service';
 // proposal/: the offers side by side
 export { ProposalFieldsResolver, ProposalResolver, QuoteRequestFieldsResolver } from './proposal/proposal.resolver';
+export { ProposalService, type ProposalResult } from './proposal/proposal.service';
 // manual/: the answers of insurers without an API
 export { ManualQuoteResolver } from './manual/manual-quote.resolver';
 // onboarding/: the check of an insurer's system

@@ -5,7 +5,11 @@ import { Tender } from './tender.entity';
 import { TenderStatus } from './tender-status';
 import { LIMITS } from '../platform/validation/rules';
 
-/** One status change of a tender: who, when, from, to, why. Appended, never changed. */
+/**
+ * One status change of a tender: who, when, from, to, why; or an advice export (§61 VVG: which comparison the broker
+ * showed its client), where the status stays as it was and the `advice*` columns say which document, with which
+ * SHA-256. Appended, never changed.
+ */
 @Entity({ tableName: 'tender_history_entry' })
 @Index({ name: 'tender_history_entry_tender_at_idx', properties: ['tender', 'at'] })
 export class TenderHistoryEntry {
@@ -34,4 +38,16 @@ export class TenderHistoryEntry {
 
   @Property({ type: 'string', length: LIMITS.reason, nullable: true })
   reason?: string | null;
+
+  /** An advice export: its format (PDF, CSV, JSON); null for a status change. */
+  @Property({ type: 'string', length: 8, nullable: true })
+  adviceFormat?: string | null;
+
+  /** An advice export: the ADVICE document it stored. Not a relation: the record outlives the document's erasure. */
+  @Property({ type: 'string', length: 36, nullable: true })
+  adviceDocumentId?: string | null;
+
+  /** An advice export: the SHA-256 (hex) of the bytes the broker's client was given. */
+  @Property({ type: 'string', length: 64, nullable: true })
+  adviceSha256?: string | null;
 }

@@ -53,7 +53,15 @@ export const PATIENT_RETRIES_ENV: Record<string, string> = {
  * listens as `npm start` does (dual stack: IPv4 clients appear as IPv4-mapped IPv6 addresses).
  */
 export async function startGateway(
-  options: { dataDir?: string; env?: Record<string, string>; dispatch?: boolean; logger?: Logger; host?: string } = {},
+  options: {
+    dataDir?: string;
+    env?: Record<string, string>;
+    dispatch?: boolean;
+    logger?: Logger;
+    host?: string;
+    /** The time advice exports state (createApp's clock). */
+    clock?: () => Date;
+  } = {},
 ): Promise<Gateway> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tender-exchange-test-'));
   const config = loadConfig({
@@ -69,7 +77,7 @@ export async function startGateway(
   const orm = await openDatabase(config);
   // As in production: on PostgreSQL the outbox workers have a pool of their own.
   const workerOrm = await openWorkerDatabase(config);
-  const app: App = await createApp({ config, orm, workerOrm, logger: options.logger ?? pino({ level: 'error' }) });
+  const app: App = await createApp({ config, orm, workerOrm, logger: options.logger ?? pino({ level: 'error' }), clock: options.clock });
   if (options.dispatch !== false) {
     app.dispatcher.start();
     app.webhooks.start();

@@ -58,6 +58,8 @@ const ROWS: Record<string, RowRule> = {
   'Mutation.requestQuotes': (_args, child) => ASSUMED_ROWS.proposal + LIMITS.insurersPerQuoteRequest * child,
   // The answered request is shown from its tender's quote requests, loaded as for `quoteRequests`.
   'Mutation.submitManualQuote': (_args, child) => ASSUMED_ROWS.proposal + child,
+  // The advice export reads the tender's proposal whole, as a proposal's entries do.
+  'Mutation.exportProposal': (_args, child) => ASSUMED_ROWS.proposal + child,
   'QuoteRequest.riskInformation': () => ASSUMED_ROWS.riskInformation,
   'Query.insurers': () => ASSUMED_ROWS.reference,
   'Query.linesOfBusiness': () => ASSUMED_ROWS.reference,

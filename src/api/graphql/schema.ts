@@ -14,7 +14,7 @@ import {
 import { TenderStatisticsResolver } from '../../statistics';
 import { TenderCreationResolver, TenderLifecycleResolver, TenderResolver } from '../../tenders';
 import { WebhookResolver } from '../../webhooks';
-import { DocumentResolver, TenderDocumentsResolver } from '../../documents';
+import { AdviceResolver, DocumentResolver, TenderDocumentsResolver } from '../../documents';
 import { AccessLogResolver, CustomerErasureResolver, CustomerExportResolver } from '../../privacy';
 import { authChecker } from './auth-checker';
 import { VERSION } from '../../platform/version';
@@ -39,6 +39,7 @@ export function gatewaySchema(): Promise<GraphQLSchema> {
       ManualQuoteResolver,
       WebhookResolver,
       DocumentResolver,
+      AdviceResolver,
       TenderDocumentsResolver,
       AccessLogResolver,
       CustomerExportResolver,

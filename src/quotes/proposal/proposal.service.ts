@@ -23,7 +23,7 @@ export class ProposalService {
    * number: brokers and internal users see all, an insurer only its own, and nothing of a tender withheld from
    * it for privacy. A tender the viewer may not see comes back as NOT_FOUND, in its place.
    */
-  async loadMany(tenderIds: readonly string[], maxRequests?: number): Promise<(ProposalResult | Error)[]> {
+  async loadMany(tenderIds: readonly string[], maxRequests?: number, now = new Date()): Promise<(ProposalResult | Error)[]> {
     const tenders = await this.em.find(Tender, { $and: [{ id: { $in: [...tenderIds] } }, visibleTenders(this.viewer)] });
     const shown = new Set(
       tenders.filter((tender) => !isRedactedFor(this.viewer, tender.status, tender.awardedInsurer?.id)).map((tender) => tender.id),
@@ -47,17 +47,23 @@ export class ProposalService {
       const tender = byId.get(id);
       if (!tender) return notFound(`Tender ${id} not found`);
       const mine = requests.filter((request) => request.tender.id === id);
-      return buildProposal(tender, mine, {
-        showTaxRate: shown.has(id),
-        showActors: sees.actors(this.viewer),
-        showInternal: sees.internalNotes(this.viewer),
-        showReasons: sees.underwriterReasons(this.viewer),
-      });
+      return buildProposal(
+        tender,
+        mine,
+        {
+          showTaxRate: shown.has(id),
+          showActors: sees.actors(this.viewer),
+          showInternal: sees.internalNotes(this.viewer),
+          showReasons: sees.underwriterReasons(this.viewer),
+        },
+        now,
+      );
     });
   }
 
-  async load(tenderId: string): Promise<ProposalResult> {
-    const [result] = await this.loadMany([tenderId]);
+  /** One tender's proposal, what has expired judged at `now`. */
+  async load(tenderId: string, now = new Date()): Promise<ProposalResult> {
+    const [result] = await this.loadMany([tenderId], undefined, now);
     if (result instanceof Error) throw result;
     return result;
   }

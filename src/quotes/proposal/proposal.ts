@@ -95,14 +95,15 @@ function presentRequest(
  * and per currency and insurance sum / deductible pair the cheapest option that has not expired (ties: the insurer
  * first by name; options in different currencies are never ranked against each other).
  * `requests` are those the viewer may see, with `insurer` and `options` loaded; `showActors` reveals who
- * asked for them (not to insurers), `showInternal` the detail of failures (internal users only).
+ * asked for them (not to insurers), `showInternal` the detail of failures (internal users only). What has expired is
+ * judged at `now`: the advice export gives its own time, so the same data at the same time gives the same overview.
  */
 export function buildProposal(
   tender: Tender,
   requests: QuoteRequest[],
   { showTaxRate, ...redaction }: { showTaxRate: boolean } & RequestRedaction,
+  now: Date,
 ): { proposal: ProposalOverview; requests: QuoteRequestView[] } {
-  const now = new Date();
   const latest = latestPerInsurer(requests);
   const best = new Map<string, { request: QuoteRequest; optionId: string; premium: number }>();
   for (const request of latest) {

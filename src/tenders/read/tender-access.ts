@@ -62,15 +62,22 @@ export function presentTenderEntity(
   return view;
 }
 
-/** History: in full for brokers, internal users and analysts; insurers see no actors, and none of a withheld tender. */
+/**
+ * History: in full for brokers, internal users and analysts; insurers see no actors, and none of a withheld tender.
+ * Advice exports only whoever sees the advice (the tender's broker, internal users).
+ */
 export function presentHistory(entries: TenderHistoryEntry[], redacted: boolean, viewer: Viewer): TenderHistoryEntryView[] {
   if (redacted) return [];
-  return entries.map((entry) => ({
+  const shown = sees.advice(viewer) ? entries : entries.filter((entry) => !entry.adviceDocumentId);
+  return shown.map((entry) => ({
     at: entry.at,
     actor: sees.actors(viewer) ? entry.actor : null,
     actorRole: entry.actorRole,
     fromStatus: entry.fromStatus ?? null,
     toStatus: entry.toStatus,
     reason: entry.reason ?? null,
+    adviceExport: entry.adviceDocumentId
+      ? { format: entry.adviceFormat!, documentId: entry.adviceDocumentId, sha256: entry.adviceSha256! }
+      : null,
   }));
 }

@@ -7,7 +7,25 @@ import { TENDER_FIELD_LIST, type ShownTender } from './tender-fields';
 
 const WITHHELD = TENDER_FIELD_LIST.filter((field) => field.withheld).map((field) => field.name);
 
-@ObjectType('TenderHistoryEntry', { simpleResolvers: true, description: 'One status change: who, when, from, to, why.' })
+@ObjectType('AdviceExportRecord', {
+  simpleResolvers: true,
+  description: 'An advice export in the history: which ADVICE document the broker made, and the SHA-256 of its bytes.',
+})
+export class AdviceExportRecordView {
+  @Field(() => String, { description: 'PDF, CSV or JSON.' })
+  format!: string;
+
+  @Field(() => ID)
+  documentId!: string;
+
+  @Field(() => String, { description: 'Hex, lower case: of the bytes stored, and served by the document content route.' })
+  sha256!: string;
+}
+
+@ObjectType('TenderHistoryEntry', {
+  simpleResolvers: true,
+  description: 'One status change (who, when, from, to, why), or an advice export (`adviceExport`; the status unchanged).',
+})
 export class TenderHistoryEntryView {
   @Field(() => TimestampScalar)
   at!: Date;
@@ -26,6 +44,12 @@ export class TenderHistoryEntryView {
 
   @Field(() => String, { nullable: true })
   reason!: string | null;
+
+  @Field(() => AdviceExportRecordView, {
+    nullable: true,
+    description: "Set on an advice export (exportProposal); seen by the tender's broker and internal users only.",
+  })
+  adviceExport!: AdviceExportRecordView | null;
 }
 
 export enum TenderSortField {

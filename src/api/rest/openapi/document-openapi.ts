@@ -1,5 +1,5 @@
 import { rolesFor } from '../../../access';
-import { DOCUMENT_CONTENT_TYPES, LINK_PATH, UPLOAD_PATH } from '../../../documents';
+import { LINK_PATH, STORED_CONTENT_TYPES, UPLOAD_PATH } from '../../../documents';
 import { DOCUMENT_ROUTES } from '../documents/document.routes';
 import { bearerErrors, id, listOf, nullable, problem, ref, timestamp } from './openapi-parts';
 
@@ -11,9 +11,12 @@ export const documentSchemas = {
     additionalProperties: false,
     properties: {
       _id: id,
-      kind: { enum: ['RISK', 'QUOTE', 'POLICY', 'OTHER'] },
+      kind: {
+        enum: ['RISK', 'QUOTE', 'POLICY', 'OTHER', 'ADVICE'],
+        description: "ADVICE: the proposal comparison a broker showed its client (exportProposal); listed to the tender's broker only.",
+      },
       filename: { type: 'string', maxLength: 255, examples: ['questionnaire.pdf'] },
-      content_type: { enum: [...DOCUMENT_CONTENT_TYPES] },
+      content_type: { enum: [...STORED_CONTENT_TYPES], description: 'application/json only for ADVICE documents (their JSON export).' },
       size: { type: 'integer', minimum: 1 },
       sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
       created_at: timestamp,
@@ -30,7 +33,7 @@ const bytes = {
     ETag: { description: 'The SHA-256 of the bytes, quoted.', schema: tag },
     'Content-Disposition': { description: 'attachment, with the safe file name.', schema: tag },
   },
-  content: Object.fromEntries(DOCUMENT_CONTENT_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+  content: Object.fromEntries(STORED_CONTENT_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
 };
 const pathParameter = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
 const ifNoneMatch = {
@@ -50,7 +53,7 @@ const readRoutes = DOCUMENT_ROUTES.flatMap((route): [string, object][] => {
       {
         get: {
           summary: "The tender's documents the viewer may see",
-          description: `Roles: ${roles}. The broker and internal users see every document; an invited insurer the RISK and OTHER documents while the tender is open, its own QUOTE documents, and the POLICY document if it won. A tender the viewer may not see, or an insurer's CLOSED or lost tender, is a 404.`,
+          description: `Roles: ${roles}. The broker and internal users see every document (ADVICE documents only they); an invited insurer the RISK and OTHER documents while the tender is open, its own QUOTE documents, and the POLICY document if it won. A tender the viewer may not see, or an insurer's CLOSED or lost tender, is a 404.`,
           security: [{ bearer: [] }],
           parameters: [pathParameter('id')],
           responses: {

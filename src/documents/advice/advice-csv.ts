@@ -1,0 +1,51 @@
+import type { Advice } from './advice';
+
+const HEADER = [
+  'made_at',
+  'tender_id',
+  'insurer',
+  'outcome',
+  'reason',
+  'valid_until',
+  'insurance_sum',
+  'deductible',
+  'premium',
+  'tax',
+  'premium_with_tax',
+  'currency',
+  'cheapest',
+  'subjectivities',
+];
+
+/**
+ * A field of RFC 4180: quoted when it holds a comma, quote or line break. Text a spreadsheet would run as a formula
+ * (starting with = + - @, a tab or a carriage return) gets a leading apostrophe (OWASP's CSV injection advice).
+ */
+function field(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** The CSV export: a header row, one row per option, and one per insurer without options; CRLF line ends. */
+export function adviceCsv(advice: Advice): Buffer {
+  const rows: string[][] = [HEADER];
+  for (const insurer of advice.insurers) {
+    const common = [advice.madeAt, advice.tenderId, insurer.name, insurer.outcome, insurer.reason ?? '', insurer.validUntil ?? ''];
+    if (insurer.options.length === 0) rows.push([...common, '', '', '', '', '', insurer.currency ?? '', '', '']);
+    for (const option of insurer.options) {
+      rows.push([
+        ...common,
+        // Numbers as plain decimals: what a parser reads back; the grouped form is for people (the PDF).
+        String(option.insuranceSum),
+        String(option.deductible),
+        option.premium.toFixed(2),
+        option.tax.toFixed(2),
+        option.premiumWithTax.toFixed(2),
+        option.currency,
+        option.cheapest ? 'yes' : 'no',
+        option.subjectivities.map((subjectivity) => `${subjectivity.stage}: ${subjectivity.text}`).join('; '),
+      ]);
+    }
+  }
+  return Buffer.from(rows.map((row) => row.map(field).join(',')).join('\r\n') + '\r\n', 'utf8');
+}

@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { assertMay } from '../../access';
+import { DomainError } from '../../platform/errors/domain-error';
+import { ProposalService } from '../../quotes';
+import { TenderHistoryEntry, findVisibleTender, type Tender } from '../../tenders';
+import type { DocumentContext, DocumentServices } from '../document-context';
+import { Document } from '../document.entity';
+import { DocumentKind, DocumentState } from '../document-kind';
+import { DOCUMENTS_PER_TENDER } from '../document-rules';
+import { insurersSeeing, tenderOfDocuments } from '../document-facts';
+import { AdviceFormat, adviceOf, type Advice } from './advice';
+import { adviceCsv } from './advice-csv';
+import { advicePdf } from './advice-pdf';
+
+/**
+ * Each format's content type and file extension. JSON is no upload's content type (DOCUMENT_CONTENT_TYPES): nobody
+ * uploads ADVICE documents, the gateway writes these bytes itself, so no upload check needs to know it.
+ */
+const FORMATS: Record<AdviceFormat, { contentType: string; extension: string; render: (advice: Advice) => Promise<Buffer> | Buffer }> = {
+  [AdviceFormat.PDF]: { contentType: 'application/pdf', extension: 'pdf', render: advicePdf },
+  [AdviceFormat.CSV]: { contentType: 'text/csv', extension: 'csv', render: adviceCsv },
+  [AdviceFormat.JSON]: {
+    contentType: 'application/json',
+    extension: 'json',
+    render: (advice) => Buffer.from(`${JSON.stringify(advice, null, 2)}\n`),
+  },
+};
+
+/** The advice's bytes into the document store, under the document, as an upload's would be. */
+async function store(services: DocumentServices, document: Document, bytes: Buffer): Promise<void> {
+  const pending = await services.store.begin(document, bytes.length);
+  try {
+    await pipeline(Readable.from([bytes]), pending.sink);
+    await pending.commit();
+  } catch (error) {
+    await pending.abort().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * The proposal overview as the broker shows it to its client (§61 VVG), stored as an ADVICE document: the same data at
+ * the same time give the same bytes. The document, its history entry (format, document, SHA-256, who) and its event
+ * commit in one transaction; the bytes are stored first, and removed again if that fails.
+ */
+export async function exportProposal(
+  context: DocumentContext,
+  tenderId: string,
+  format: AdviceFormat,
+): Promise<{ document: Document; sha256: string }> {
+  const { em, viewer, documents } = context;
+  assertMay(viewer, 'exportProposal');
+  // Another broker's tender (or none) is NOT_FOUND, as every read of it.
+  const tender: Tender = await findVisibleTender(em, viewer, tenderId);
+  const madeAt = documents.clock();
+  const advice = adviceOf(tender, await new ProposalService(em, viewer).load(tender.id, madeAt), madeAt);
+  const { contentType, extension, render } = FORMATS[format];
+  const bytes = await render(advice);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+
+  const held = await em.count(Document, {
+    tender: tender.id,
+    $or: [{ state: DocumentState.AVAILABLE }, { uploadExpiresAt: { $gt: madeAt } }],
+  });
+  if (held >= DOCUMENTS_PER_TENDER) throw new DomainError('CONFLICT', `A tender holds at most ${DOCUMENTS_PER_TENDER} documents`);
+
+  const document = em.create(Document, {
+    tender,
+    kind: DocumentKind.ADVICE,
+    filename: `advice-${tender.id}-${madeAt.toISOString().replace(/[:.]/g, '-')}.${extension}`,
+    contentType,
+    size: bytes.length,
+    sha256,
+    addedBy: viewer.appId,
+    addedByRole: viewer.role,
+    state: DocumentState.AVAILABLE,
+    createdAt: madeAt,
+  });
+  await store(documents, document, bytes);
+  try {
+    await em.transactional(async (tx) => {
+      tx.persist(document);
+      tx.create(TenderHistoryEntry, {
+        tender,
+        at: madeAt,
+        actor: viewer.appId,
+        actorRole: viewer.role,
+        fromStatus: tender.status,
+        toStatus: tender.status,
+        reason: `advice exported (${format})`,
+        adviceFormat: format,
+        adviceDocumentId: document.id,
+        adviceSha256: sha256,
+      });
+      await tx.flush();
+      const facts = tenderOfDocuments(tender);
+      const insurerIds = await insurersSeeing(tx, facts, document);
+      for (const listener of documents.listeners) {
+        await listener(tx, { tender: facts, documentId: document.id, kind: document.kind, insurerIds, at: madeAt });
+      }
+    });
+  } catch (error) {
+    const stillUsed = (await em.count(Document, { sha256 })) > 0;
+    await documents.store.remove(document, stillUsed).catch(() => undefined);
+    throw error;
+  }
+  return { document, sha256 };
+}

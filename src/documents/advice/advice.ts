@@ -1,0 +1,96 @@
+import { registerEnumType } from 'type-graphql';
+import type { ProposalResult } from '../../quotes';
+import type { Tender } from '../../tenders';
+
+/** The forms of an advice export: what its document's content type and file name follow. */
+export enum AdviceFormat {
+  PDF = 'PDF',
+  CSV = 'CSV',
+  JSON = 'JSON',
+}
+registerEnumType(AdviceFormat, { name: 'AdviceFormat', description: 'The form of an advice export (docs/privacy.md).' });
+
+/** The JSON export's `schema`: a consumer checks it before reading the rest (docs/privacy.md). */
+const ADVICE_SCHEMA = 'tender-exchange/advice/v1';
+
+interface AdviceOption {
+  insuranceSum: number;
+  deductible: number;
+  premium: number;
+  tax: number;
+  premiumWithTax: number;
+  currency: string;
+  /** The cheapest option of its currency and insurance sum / deductible pair. */
+  cheapest: boolean;
+  subjectivities: { text: string; stage: string }[];
+}
+
+interface AdviceInsurer {
+  insurerId: string;
+  name: string;
+  /** The latest quote request's status: QUOTED, DECLINED, REFERRED, FAILED, EXPIRED, AWAITING_MANUAL, QUEUED... */
+  outcome: string;
+  /** Why: the underwriter's reason (DECLINED, REFERRED), or the failure's (FAILED). */
+  reason: string | null;
+  validUntil: string | null;
+  currency: string | null;
+  options: AdviceOption[];
+}
+
+/** The comparison as the export shows it, in every format: the JSON export is this object. */
+export interface Advice {
+  schema: typeof ADVICE_SCHEMA;
+  tenderId: string;
+  product: string;
+  /** When the comparison was made: the one time in the export; what had expired is judged at it. */
+  madeAt: string;
+  taxRate: number;
+  insurers: AdviceInsurer[];
+  cheapest: { insuranceSum: number; deductible: number; currency: string; insurer: string; premium: number; premiumWithTax: number }[];
+}
+
+/** The tax of an option, to the cent: what premium with tax adds to the premium. */
+const taxOf = (premium: number, premiumWithTax: number): number => Math.round((premiumWithTax - premium) * 100) / 100;
+
+/** The proposal overview (one implementation: quotes/proposal) as the advice shows it. */
+export function adviceOf(tender: Tender, { proposal }: ProposalResult, madeAt: Date): Advice {
+  return {
+    schema: ADVICE_SCHEMA,
+    tenderId: tender.id,
+    product: tender.product,
+    madeAt: madeAt.toISOString(),
+    taxRate: tender.taxRate,
+    insurers: proposal.entries.map(({ insurer, quoteRequest: request }) => ({
+      insurerId: insurer.id,
+      name: insurer.name,
+      outcome: request.status,
+      reason: request.underwriterReason ?? request.failureReason ?? null,
+      validUntil: request.validUntil?.toISOString() ?? null,
+      currency: request.currency,
+      options: request.options.map((option) => ({
+        insuranceSum: option.insuranceSum,
+        deductible: option.deductible,
+        premium: option.premium,
+        tax: taxOf(option.premium, option.premiumWithTax),
+        premiumWithTax: option.premiumWithTax,
+        currency: option.currency,
+        cheapest: option.cheapest,
+        subjectivities: option.subjectivities.map(({ text, stage }) => ({ text, stage })),
+      })),
+    })),
+    cheapest: proposal.cheapest.map(({ insuranceSum, deductible, currency, insurer, option }) => ({
+      insuranceSum,
+      deductible,
+      currency,
+      insurer: insurer.name,
+      premium: option.premium,
+      premiumWithTax: option.premiumWithTax,
+    })),
+  };
+}
+
+/** An amount as the PDF and CSV show it: two decimals, thousands grouped with commas (no locale, same bytes anywhere). */
+export const formatAmount = (amount: number): string => {
+  const [whole, cents] = Math.abs(amount).toFixed(2).split('.');
+  return `${amount < 0 ? '-' : ''}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
+};
