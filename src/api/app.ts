@@ -8,6 +8,7 @@ import { DomainError } from '../platform/errors/domain-error';
 import { QuoteDispatcher, cancelQuoteRequestsOfClosedTender, InsurerChecker } from '../quotes';
 import { WebhookDispatcher, documentEventsToWebhooks, quoteEventsToWebhooks, tenderChangesToWebhooks } from '../webhooks';
 import { TokenService } from '../auth';
+import { databaseEngine } from '../platform/db/orm-options';
 import { LinkSigner, createDocumentStore, policyDocumentCheck, sweepDocuments, type DocumentServices } from '../documents';
 import { startApollo } from './graphql/apollo';
 import { gatewaySchema } from './graphql/schema';
@@ -63,6 +64,12 @@ export interface App {
 /** Builds the whole gateway without listening; `src/main.ts` starts it, tests drive it over real HTTP. */
 export async function createApp({ config, orm, workerOrm = orm, logger, httpServer }: AppDeps): Promise<App> {
   const tokens = new TokenService(config);
+  // Loaded before the server listens: the standing every request checks is never empty.
+  await tokens.standing.start(orm, {
+    reconcileMs: config.tokenStandingReconcileMs,
+    logger,
+    databaseUrl: databaseEngine(config.databaseUrl) === 'postgresql' ? config.databaseUrl : undefined,
+  });
   const metrics = new Metrics(orm);
   // Who reacts to quotation events inside their transactions, whether a request or the dispatcher records them.
   const quoteEvents = [quoteEventsToWebhooks];
@@ -137,7 +144,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     documents,
     stop: async () => {
       clearInterval(sweeper);
-      await Promise.all([apollo.stop(), dispatcher.stop(), webhooks.stop()]);
+      await Promise.all([apollo.stop(), dispatcher.stop(), webhooks.stop(), tokens.standing.stop()]);
     },
   };
 }
