@@ -53,12 +53,7 @@ const clients = new Map(
     { disabled_at: row.disabled_at, generation: Number(row.token_generation) },
   ]),
 );
-const revoked = new Set(
-  db
-    .prepare('select jti from revoked_token where expires_at > ?')
-    .pluck()
-    .all(Date.now()) as string[],
-);
+const revoked = new Set(db.prepare('select jti from revoked_token where expires_at > ?').pluck().all(Date.now()) as string[]);
 const standingOf = (jti: string, appId: string): Standing | undefined => {
   if (!inMemory) return standing.get(jti, appId) as Standing | undefined;
   const client = clients.get(appId);

@@ -405,9 +405,13 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
           `/api/v1/tenders?limit=50&skip=${Math.max(0, TENDERS - 50)}`,
           `/api/v1/tenders/${first}`,
         ]) {
-          const [ours, theirs] = await Promise.all([gw, ref].map(async (host) => (await fetch(`${host}${path}`, { headers: auth })).text()));
+          const [ours, theirs] = await Promise.all(
+            [gw, ref].map(async (host) => (await fetch(`${host}${path}`, { headers: auth })).text()),
+          );
           if (ours !== theirs)
-            throw new Error(`the ${reference.name} answers ${path} differently from the gateway:\n${ours.slice(0, 400)}\n${theirs.slice(0, 400)}`);
+            throw new Error(
+              `the ${reference.name} answers ${path} differently from the gateway:\n${ours.slice(0, 400)}\n${theirs.slice(0, 400)}`,
+            );
         }
         console.log(`  the ${reference.name} answers byte for byte as the gateway does`);
       }

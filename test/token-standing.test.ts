@@ -7,7 +7,8 @@ let gateway: Gateway;
 let internal: string;
 const statements: string[] = [];
 
-const revoke = (token: string) => fetch(`${gateway.url}/auth/token-revoke`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+const revoke = (token: string) =>
+  fetch(`${gateway.url}/auth/token-revoke`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
 const me = (token: string) => graphql(gateway, token, '{ me { appId } }');
 
 beforeAll(async () => {

@@ -59,23 +59,27 @@ export class TokenStanding {
   }
 
   /**
-   * Why a token of this client, generation and jti is refused, or null when it stands; undefined when the client
-   * is unknown here (created on another instance a moment ago: `load` reads it).
+   * Why a token of this client, generation and jti is refused, or null when it stands. Undefined while the token
+   * shows this instance is behind (`settled` false): its client unknown (created elsewhere a moment ago), its
+   * generation newer, or its client disabled at the token's own generation (disabling moves the generation on, so
+   * such a token was issued after an enabling not heard of yet); the caller then `load`s the client and asks again.
    */
-  refusal(appId: string, generation: number, jti: string): string | null | undefined {
+  refusal(appId: string, generation: number, jti: string, settled = false): string | null | undefined {
     const client = this.clients.get(appId);
-    if (!client) return undefined;
+    if (!client) return settled ? 'The API client of this access token no longer exists' : undefined;
     if (this.revoked.has(jti)) return 'The access token has been revoked';
+    const behind = generation > client.generation || (client.disabled && generation === client.generation);
+    if (behind && !settled) return undefined;
     if (client.disabled) return 'The API client of this access token is disabled';
     if (client.generation !== generation) return "The access token was issued before the client's tokens were revoked; request a new one";
     return null;
   }
 
-  /** Reads one client this instance has not heard of yet; false if it does not exist. */
-  async load(em: EntityManager, appId: string): Promise<boolean> {
+  /** Reads one client whose standing this instance may not have heard of yet. */
+  async load(em: EntityManager, appId: string): Promise<void> {
     const client = await em.findOne(ApiClient, { appId }, { fields: ['appId', 'disabledAt', 'tokenGeneration'] });
     if (client) this.apply(client.appId, Boolean(client.disabledAt), client.tokenGeneration);
-    return client !== null;
+    else this.clients.delete(appId);
   }
 
   /** A revocation committed in this process or heard of. */

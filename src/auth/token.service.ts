@@ -174,12 +174,12 @@ export class TokenService {
    * enabled, and the token is of the client's current token generation.
    */
   async confirmStanding(em: EntityManager, viewer: Viewer): Promise<Viewer> {
-    // From memory: every authenticated request asks this (docs/architecture.md, "Token standing"). A client created
-    // on another instance a moment ago is read once.
+    // From memory: every authenticated request asks this (docs/architecture.md, "Token standing"). A token that
+    // shows this instance is behind (a client created or enabled elsewhere a moment ago) has its client read once.
     let refusal = this.standing.refusal(viewer.appId, viewer.tokenGeneration, viewer.jti);
     if (refusal === undefined) {
-      if (!(await this.standing.load(em, viewer.appId))) throw unauthenticated('The API client of this access token no longer exists');
-      refusal = this.standing.refusal(viewer.appId, viewer.tokenGeneration, viewer.jti);
+      await this.standing.load(em, viewer.appId);
+      refusal = this.standing.refusal(viewer.appId, viewer.tokenGeneration, viewer.jti, true);
     }
     if (refusal) throw unauthenticated(refusal);
     return viewer;
