@@ -105,7 +105,8 @@ export class ApiClientResolver {
 
   @Allowed('disableApiClient')
   @Mutation(() => ApiClientView, {
-    description: "Refuses the client's tokens at once, on every instance, and issues it none until enabled.",
+    description:
+      "Refuses the client's tokens at once on this instance, on the others within the token standing's bound (docs/architecture.md), and issues it none until enabled.",
   })
   async disableApiClient(@Arg('appId', () => String) appId: string, @Ctx() { em, tokenStanding }: AuthContext): Promise<ApiClientView> {
     return clientView(await new ApiClientService(em, tokenStanding).disable(appId));

@@ -66,7 +66,7 @@ export class ApiClientService {
     return { client, secret };
   }
 
-  /** Refuses the client's tokens at once, on every instance, and issues it no new ones until enabled. */
+  /** Refuses the client's tokens at once here, on the other instances within the token standing's bound, and issues it no new ones until enabled. */
   async disable(appId: string): Promise<ApiClient> {
     const client = await this.find(appId);
     if (!client.disabledAt) {
