@@ -55,11 +55,12 @@ const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'reads,callback,hostil
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** As `npm run start:prod` runs the gateway: its environment settings and node options, read from package.json. */
 const PRODUCTION = productionStart();
-const GATEWAY_PORT = 4701;
-const BASELINE_PORT = 4702;
-const REFERENCE_PORT = 4703;
+/** BENCH_PORT: the gateway's port, the baseline and the references on the next three (another bench may hold 4701). */
+const GATEWAY_PORT = Number(process.env.BENCH_PORT ?? 4701);
+const BASELINE_PORT = GATEWAY_PORT + 1;
+const REFERENCE_PORT = GATEWAY_PORT + 2;
 /** The second reference: the same server, the token's standing checked from memory. */
-const MEMORY_REFERENCE_PORT = 4704;
+const MEMORY_REFERENCE_PORT = GATEWAY_PORT + 3;
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 
 interface Figure {

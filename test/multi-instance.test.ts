@@ -141,6 +141,26 @@ describe('several gateway instances on one database', () => {
     expect((await mutation(rotation, rotated.appId)).status).toBe(200);
     await refusedWithin(b, rotatedToken, "The access token was issued before the client's tokens were revoked; request a new one");
   });
+  it('refuse a revoked token at the other instance within the bound even when its LISTEN connection was cut meanwhile', async () => {
+    const [a, b] = instances.map((instance) => target(instance.url));
+    const token = await requestToken(a, await createClient(a, Role.BROKER, { brokerCompanyId }));
+    expect((await getJson(b, '/api/v1/tenders?limit=1', token)).status).toBe(200);
+    if (POSTGRES) {
+      // Both instances lose their LISTEN connection: a notification sent now reaches nobody.
+      const cut = await orm.em
+        .getConnection()
+        .execute(
+          `select pg_terminate_backend(pid) as cut from pg_stat_activity where query = 'LISTEN token_standing' and datname = current_database()`,
+        );
+      expect(cut).toHaveLength(2);
+    }
+    expect((await fetch(`${a.url}/auth/token-revoke`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    // Reconnected (250 ms back-off), an instance reads the standing again in full: the notification lost is not needed.
+    const since = Date.now();
+    await waitFor('the refusal', async () => (await getJson(b, '/api/v1/tenders?limit=1', token)).status === 401);
+    expect(Date.now() - since).toBeLessThanOrEqual(STANDING_BOUND_MS + 1_000);
+  });
+
   // Last: afterwards this address may not get tokens for the rest of the window.
   it('count failed token requests from one address across instances', async () => {
     const [a, b] = instances.map((instance) => target(instance.url));
