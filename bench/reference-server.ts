@@ -9,9 +9,14 @@ import jwt from 'jsonwebtoken';
  * and the same authentication: the JWT verified and its client's standing read. No framework, no GraphQL, no ORM.
  * It answers an internal token (every tender, in full) on `GET /api/v1/tenders?limit=&skip=` (with the `next` cursor)
  * and `GET /api/v1/tenders/{id}`.
+ *
+ * `REFERENCE_STANDING=memory` makes it the second reference: the standing (revoked jtis, disabled clients, token
+ * generations) read once at start and checked from memory, as a server that keeps revocations in memory does.
+ * Nothing is revoked during a bench, so it needs no updates; the gateway's updates cost nothing per request either.
  */
 const url = process.env.BENCH_DATABASE_URL!;
 const secret = process.env.JWT_SECRET!;
+const inMemory = process.env.REFERENCE_STANDING === 'memory';
 const db = new Database(url, { readonly: true, fileMustExist: true });
 db.pragma('cache_size = -65536');
 
@@ -36,6 +41,24 @@ const standing = db.prepare(
   `select c.disabled_at as disabled_at, c.token_generation as generation, (select 1 from revoked_token r where r.jti = ?) as revoked
    from api_client c where c.app_id = ?`,
 );
+
+interface Standing {
+  disabled_at: unknown;
+  generation: number;
+  revoked: number | null;
+}
+const clients = new Map(
+  (db.prepare('select app_id, disabled_at, token_generation from api_client').all() as Row[]).map((row) => [
+    row.app_id as string,
+    { disabled_at: row.disabled_at, generation: Number(row.token_generation) },
+  ]),
+);
+const revoked = new Set(db.prepare('select jti from revoked_token where expires_at > ?').pluck().all(Date.now()) as string[]);
+const standingOf = (jti: string, appId: string): Standing | undefined => {
+  if (!inMemory) return standing.get(jti, appId) as Standing | undefined;
+  const client = clients.get(appId);
+  return client && { ...client, revoked: revoked.has(jti) ? 1 : null };
+};
 
 type Row = Record<string, string | number | null>;
 const iso = (value: string | number | null) => (value === null ? null : new Date(value).toISOString());
@@ -96,7 +119,7 @@ function authenticated(header: string | undefined): boolean {
       issuer: 'tender-exchange',
       audience: 'tender-exchange-api',
     }) as jwt.JwtPayload;
-    const found = standing.get(claims.jti, claims.sub) as { disabled_at: unknown; generation: number; revoked: number | null } | undefined;
+    const found = standingOf(claims.jti!, claims.sub!);
     return Boolean(found) && !found!.revoked && found!.disabled_at === null && Number(found!.generation) === (claims.gen ?? 0);
   } catch {
     return false;

@@ -10,6 +10,7 @@ import { Tender, TenderInvitation, ALL_STATUSES } from '../src/tenders';
 import { dropDatabaseFor, databaseUrlFor } from './helpers/database';
 import { getJson, requestToken, startGateway, TEST_JWT_SECRET } from './helpers/gateway';
 import { createTender, createWorld } from './helpers/fixtures';
+import { waitFor } from './helpers/simulator';
 
 const run = promisify(execFile);
 const folders: string[] = [];
@@ -81,7 +82,7 @@ describe('operator CLI', () => {
     }
   });
 
-  it("clients:disable refuses the client's tokens at once, clients:enable lets it log in again, clients:rotate-secret replaces the secret", async () => {
+  it("clients:disable refuses the client's tokens within the gateway's standing bound, clients:enable lets it log in again, clients:rotate-secret replaces the secret", async () => {
     const folder = freshFolder();
     const client = JSON.parse((await cli(folder, 'clients:create', '--role', 'internal', '--json')).stdout);
     const gateway = await startGateway({ dataDir: folder });
@@ -90,7 +91,8 @@ describe('operator CLI', () => {
       const disabled = await cli(folder, 'clients:disable', client.app_id, '--json');
       expect(disabled.code).toBe(0);
       expect(JSON.parse(disabled.stdout)).toMatchObject({ app_id: client.app_id, disabled_at: expect.any(String) });
-      expect((await getJson(gateway, '/api/v1/tenders', token)).status).toBe(401);
+      // The CLI is a process of its own: the gateway hears of it by NOTIFY (PostgreSQL) or its reconcile (1 s).
+      await waitFor('the refusal', async () => (await getJson(gateway, '/api/v1/tenders', token)).status === 401, 2_000);
       await expect(requestToken(gateway, { appId: client.app_id, secret: client.secret })).rejects.toThrow(/401/);
 
       expect(JSON.parse((await cli(folder, 'clients:enable', client.app_id, '--json')).stdout)).toMatchObject({ disabled_at: null });
@@ -106,7 +108,7 @@ describe('operator CLI', () => {
     } finally {
       await gateway.stop();
     }
-  });
+  }, 60_000); // six CLI processes, seconds each on a busy machine
 
   it('refuses an insurer client without an insurer, naming the option, with exit code 2 (a usage error)', async () => {
     const result = await cli(freshFolder(), 'clients:create', '--role', 'insurer');

@@ -22,7 +22,8 @@ async function countStatements(run: () => Promise<unknown>): Promise<number> {
 }
 
 beforeAll(async () => {
-  gateway = await startGateway({ dispatch: false });
+  // The token standing's reconcile (its own statements, on a timer) a minute apart: it never falls into a count.
+  gateway = await startGateway({ dispatch: false, env: { TOKEN_STANDING_RECONCILE_MS: '60000' } });
   seeded = await new SeedService(gateway.em()).run({ tenders: 400, seed: 3 });
   // Quotes for every tender, so nested proposals have rows to load.
   const em = gateway.em();
@@ -68,8 +69,9 @@ describe('statements per request do not grow with the page size', () => {
         expect((await getJson(gateway, `${prefix}/tenders?limit=200`, tokens[role])).body.payload.length).toBeGreaterThan(20),
       );
       expect(many).toBe(one);
-      expect(one).toBeGreaterThanOrEqual(3); // the revocation check, the feed revision (the ETag and the kept count), the page
-      expect(one).toBeLessThanOrEqual(4);
+      // The feed revision (the ETag and the kept count) and the page; the token's standing is checked from memory.
+      expect(one).toBeGreaterThanOrEqual(2);
+      expect(one).toBeLessThanOrEqual(3);
     });
 
     it(`GraphQL tenders with nested customer, history and proposal for the ${role}: limit 1 and 200 the same`, async () => {
@@ -81,8 +83,8 @@ describe('statements per request do not grow with the page size', () => {
         expect(body.data.tenders.items.length).toBeGreaterThan(20);
       });
       expect(many).toBe(one);
-      expect(one).toBeGreaterThanOrEqual(4);
-      expect(one).toBeLessThanOrEqual(8);
+      expect(one).toBeGreaterThanOrEqual(3);
+      expect(one).toBeLessThanOrEqual(7);
     });
   }
 });

@@ -15,6 +15,7 @@ import {
 } from '../webhooks';
 import { RetentionSweep, type ErasureServices } from '../privacy';
 import { TokenService } from '../auth';
+import { databaseEngine } from '../platform/db/orm-options';
 import { LinkSigner, createDocumentStore, policyDocumentCheck, sweepDocuments, type DocumentServices } from '../documents';
 import { AccessLogBuffer, sweepAccessLog } from '../privacy';
 import { NO_ACCESS_RECORDS } from '../access';
@@ -76,6 +77,12 @@ export interface App {
 /** Builds the whole gateway without listening; `src/main.ts` starts it, tests drive it over real HTTP. */
 export async function createApp({ config, orm, workerOrm = orm, logger, httpServer, clock = () => new Date() }: AppDeps): Promise<App> {
   const tokens = new TokenService(config);
+  // Loaded before the server listens: the standing every request checks is never empty.
+  await tokens.standing.start(orm, {
+    reconcileMs: config.tokenStandingReconcileMs,
+    logger,
+    databaseUrl: databaseEngine(config.databaseUrl) === 'postgresql' ? config.databaseUrl : undefined,
+  });
   const metrics = new Metrics(orm);
   // Who reacts to quotation events inside their transactions, whether a request or the dispatcher records them.
   const quoteEvents = [quoteEventsToWebhooks];
@@ -172,7 +179,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     stop: async () => {
       clearInterval(sweeper);
       clearInterval(accessLogSweeper);
-      await Promise.all([apollo.stop(), dispatcher.stop(), webhooks.stop(), retention?.stop()]);
+      await Promise.all([apollo.stop(), dispatcher.stop(), webhooks.stop(), retention?.stop(), tokens.standing.stop()]);
       // After the requests in flight: every read they recorded is written.
       await accessLog?.stop();
     },

@@ -1,6 +1,7 @@
 import { Arg, Ctx, Field, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { TimestampScalar } from '../platform/validation/timestamp';
 import { Allowed, type RequestContext, Role } from '../access';
+import type { AuthContext } from './auth-context';
 import { Insurer } from '../insurers';
 import { BrokerCompany } from '../parties';
 import type { ApiClient } from './api-client.entity';
@@ -96,24 +97,25 @@ export class ApiClientResolver {
   @Mutation(() => CreatedApiClient, { description: 'Creates API credentials; the secret is returned once.' })
   async createApiClient(
     @Arg('input', () => CreateApiClientInput) input: CreateApiClientInput,
-    @Ctx() { em }: RequestContext,
+    @Ctx() { em, tokenStanding }: AuthContext,
   ): Promise<CreatedApiClient> {
-    const { client, secret } = await new ApiClientService(em).create(input);
+    const { client, secret } = await new ApiClientService(em, tokenStanding).create(input);
     return { ...identity(client), secret };
   }
 
   @Allowed('disableApiClient')
   @Mutation(() => ApiClientView, {
-    description: "Refuses the client's tokens at once, on every instance, and issues it none until enabled.",
+    description:
+      "Refuses the client's tokens at once on this instance, on the others within the token standing's bound (docs/architecture.md), and issues it none until enabled.",
   })
-  async disableApiClient(@Arg('appId', () => String) appId: string, @Ctx() { em }: RequestContext): Promise<ApiClientView> {
-    return clientView(await new ApiClientService(em).disable(appId));
+  async disableApiClient(@Arg('appId', () => String) appId: string, @Ctx() { em, tokenStanding }: AuthContext): Promise<ApiClientView> {
+    return clientView(await new ApiClientService(em, tokenStanding).disable(appId));
   }
 
   @Allowed('enableApiClient')
   @Mutation(() => ApiClientView, { description: 'Issues the client tokens again; tokens from before it was disabled stay refused.' })
-  async enableApiClient(@Arg('appId', () => String) appId: string, @Ctx() { em }: RequestContext): Promise<ApiClientView> {
-    return clientView(await new ApiClientService(em).enable(appId));
+  async enableApiClient(@Arg('appId', () => String) appId: string, @Ctx() { em, tokenStanding }: AuthContext): Promise<ApiClientView> {
+    return clientView(await new ApiClientService(em, tokenStanding).enable(appId));
   }
 
   @Allowed('rotateApiClientSecret')
@@ -125,9 +127,9 @@ export class ApiClientResolver {
     @Arg('appId', () => String) appId: string,
     @Arg('revokeTokens', () => Boolean, { defaultValue: false, description: 'Also refuse every token issued so far (a leaked secret).' })
     revokeTokens: boolean,
-    @Ctx() { em }: RequestContext,
+    @Ctx() { em, tokenStanding }: AuthContext,
   ): Promise<CreatedApiClient> {
-    const { client, secret } = await new ApiClientService(em).rotateSecret(appId, revokeTokens);
+    const { client, secret } = await new ApiClientService(em, tokenStanding).rotateSecret(appId, revokeTokens);
     return { ...identity(client), secret };
   }
 }

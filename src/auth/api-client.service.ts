@@ -8,6 +8,8 @@ import { BrokerCompany } from '../parties';
 import { ApiClient } from './api-client.entity';
 import { ROLES, Role } from '../access';
 import { generateSecret, hashSecret } from './secret-hash';
+import { announce } from './standing-notices';
+import type { TokenStanding } from './token-standing';
 
 interface CreateApiClientInput {
   role: Role;
@@ -26,7 +28,11 @@ interface CreatedApiClient {
 }
 
 export class ApiClientService {
-  constructor(private readonly em: EntityManager) {}
+  /** `standing`: this process's token standing, told of changes at once (absent in the CLI, a process of its own). */
+  constructor(
+    private readonly em: EntityManager,
+    private readonly standing?: TokenStanding,
+  ) {}
 
   async create(input: CreateApiClientInput): Promise<CreatedApiClient> {
     const problems = problemsOf(CreateApiClientRules, input);
@@ -56,10 +62,11 @@ export class ApiClientService {
       createdAt: new Date(),
     });
     await this.em.flush();
+    await this.changed(client);
     return { client, secret };
   }
 
-  /** Refuses the client's tokens at once, on every instance, and issues it no new ones until enabled. */
+  /** Refuses the client's tokens at once here, on the other instances within the token standing's bound, and issues it no new ones until enabled. */
   async disable(appId: string): Promise<ApiClient> {
     const client = await this.find(appId);
     if (!client.disabledAt) {
@@ -67,6 +74,7 @@ export class ApiClientService {
       // Enabling again must not bring the old tokens back.
       client.tokenGeneration += 1;
       await this.em.flush();
+      await this.changed(client);
     }
     return client;
   }
@@ -76,6 +84,7 @@ export class ApiClientService {
     const client = await this.find(appId);
     client.disabledAt = null;
     await this.em.flush();
+    await this.changed(client);
     return client;
   }
 
@@ -89,7 +98,15 @@ export class ApiClientService {
     client.secretHash = await hashSecret(secret);
     if (revokeTokens) client.tokenGeneration += 1;
     await this.em.flush();
+    await this.changed(client);
     return { client, secret };
+  }
+
+  /** After the commit: this process refuses accordingly at once, the other instances within their bound. */
+  private async changed(client: ApiClient): Promise<void> {
+    const disabled = Boolean(client.disabledAt);
+    this.standing?.apply(client.appId, disabled, client.tokenGeneration);
+    await announce(this.em, { client: client.appId, disabled, gen: client.tokenGeneration });
   }
 
   private async find(appId: string): Promise<ApiClient> {

@@ -9,6 +9,7 @@ export class RevokedToken {
   @Property({ type: Date, length: 3, index: true })
   expiresAt!: Date;
 
-  @Property({ type: Date, length: 3 })
+  /** Indexed: each instance's reconcile reads the revocations since its last one (auth/token-standing.ts). */
+  @Property({ type: Date, length: 3, index: true })
   revokedAt: Date = new Date();
 }

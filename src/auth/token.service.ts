@@ -11,24 +11,16 @@ import type { Static } from '@sinclair/typebox';
 import { TokenRequestBody } from './auth-rules';
 import { parseTimestamp } from '../platform/validation/timestamp';
 import { parseBody } from '../platform/validation/validate';
+import { TokenStanding } from './token-standing';
+import { announce } from './standing-notices';
 
 const ALGORITHM = 'HS256';
-/** Whether the token's client still exists, is enabled and has not moved past its generation, and the token is unrevoked. */
-const TOKEN_STANDING = `select c.disabled_at as disabled_at, c.token_generation as generation,
-  (select 1 from revoked_token r where r.jti = ?) as revoked
-  from api_client c where c.app_id = ?`;
 /** Tolerated clock skew between our instances for `iat` in the future. */
 const IAT_SKEW_SECONDS = 60;
 /** The shortest lifetime a requested `expiry` may give: a token that expires before it can be used is no token. */
 const MIN_TOKEN_TTL_SECONDS = 60;
 /** `Bearer <token>`; the scheme is case-insensitive (RFC 9110 11.1). */
 const BEARER = /^bearer +([A-Za-z0-9_\-.=]+) *$/i;
-
-interface TokenStanding {
-  disabled_at: unknown;
-  generation: number | string;
-  revoked: unknown;
-}
 
 type TokenRequest = Static<typeof TokenRequestBody>;
 
@@ -60,6 +52,8 @@ const unauthenticated = (message: string) => new DomainError('UNAUTHENTICATED', 
 export class TokenService {
   /** A key object made once: given a string, jsonwebtoken first tries (and fails) to parse it as a public key on every call. */
   private readonly key: KeyObject;
+  /** Revocations, disabled clients and token generations in memory; `start` loads it before the server listens. */
+  readonly standing = new TokenStanding();
 
   constructor(private readonly config: Config) {
     if (!config.jwtSecret) throw new Error('No JWT secret: set JWT_SECRET, or start through withJwtSecret (auth/jwt-secret.ts)');
@@ -101,6 +95,8 @@ export class TokenService {
     // A rotation may have answered while this request waited for its derivation (docs: the old secret fails at once),
     // and a disabling or revoking one may have moved the client on: read it again and accept only its current hash.
     if ((await em.refresh(client))?.secretHash !== verifiedHash) throw unauthenticated('Unknown app_id or wrong secret');
+    // What was just read is committed: a token of this generation must not be refused for a notice still on its way.
+    this.standing.apply(client.appId, Boolean(client.disabledAt), client.tokenGeneration);
     // Said only to whoever knows the secret.
     if (client.disabledAt) throw unauthenticated('This API client is disabled');
     return client;
@@ -178,16 +174,14 @@ export class TokenService {
    * enabled, and the token is of the client's current token generation.
    */
   async confirmStanding(em: EntityManager, viewer: Viewer): Promise<Viewer> {
-    // Every authenticated request asks this, so it is one fixed statement rather than an ORM query (docs/benchmark.md).
-    // Not cached: another instance may revoke the token or disable the client at any moment.
-    const standing = (await em.getConnection().execute(TOKEN_STANDING, [viewer.jti, viewer.appId], 'get')) as TokenStanding | undefined;
-    if (!standing) throw unauthenticated('The API client of this access token no longer exists');
-    if (standing.revoked) throw unauthenticated('The access token has been revoked');
-    if (standing.disabled_at !== null && standing.disabled_at !== undefined)
-      throw unauthenticated('The API client of this access token is disabled');
-    if (Number(standing.generation) !== viewer.tokenGeneration) {
-      throw unauthenticated("The access token was issued before the client's tokens were revoked; request a new one");
+    // From memory: every authenticated request asks this (docs/architecture.md, "Token standing"). A token that
+    // shows this instance is behind (a client created or enabled elsewhere a moment ago) has its client read once.
+    let refusal = this.standing.refusal(viewer.appId, viewer.tokenGeneration, viewer.jti);
+    if (refusal === undefined) {
+      await this.standing.load(em, viewer.appId);
+      refusal = this.standing.refusal(viewer.appId, viewer.tokenGeneration, viewer.jti, true);
     }
+    if (refusal) throw unauthenticated(refusal);
     return viewer;
   }
 
@@ -209,6 +203,9 @@ export class TokenService {
         onConflictAction: 'ignore',
       },
     );
+    // Refused here from now on; the other instances hear of it (NOTIFY) or find it at their next reconcile.
+    this.standing.revoke(viewer.jti, viewer.expiresAt.getTime());
+    await announce(em, { jti: viewer.jti, exp: viewer.expiresAt.getTime() });
     await em.nativeDelete(RevokedToken, { expiresAt: { $lt: new Date() } });
   }
 

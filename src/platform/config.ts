@@ -19,6 +19,8 @@ export interface Config {
   tokenDefaultTtl: number;
   /** seconds */
   tokenMaxTtl: number;
+  /** ms between reconciles of the in-memory token standing with the database (the bound across instances without NOTIFY) */
+  tokenStandingReconcileMs: number;
   /** failed token requests per client IP within `authRateWindow` before 429 */
   authRateLimit: number;
   /** seconds */
@@ -401,6 +403,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtAudience: env.JWT_AUDIENCE || 'tender-exchange-api',
     tokenDefaultTtl,
     tokenMaxTtl,
+    tokenStandingReconcileMs: integer(env, 'TOKEN_STANDING_RECONCILE_MS', 1000, 50, 60_000),
     authRateLimit: integer(env, 'AUTH_RATE_LIMIT', 20, 1, 1_000_000),
     authRateWindow: integer(env, 'AUTH_RATE_WINDOW', 900, 1, 24 * 3600),
     demo,

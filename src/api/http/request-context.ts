@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { assertMay, type AccessRecorder, type Operation, type RequestContext, type Viewer } from '../../access';
 import { DomainError } from '../../platform/errors/domain-error';
-import type { TokenService } from '../../auth';
+import type { AuthContext, TokenService } from '../../auth';
 import { RowBudget } from '../../platform/db/row-budget';
 import type { UrlAllowList } from '../../platform/http/url-allow-list';
 import type { InsurerChecker, QuoteEventListener } from '../../quotes';
@@ -23,7 +23,7 @@ class RequestEnded extends DomainError {
 }
 
 /** The context every resolver and route sees: the widest a feature asks for. */
-type GatewayContext = WebhookContext & DocumentContext & PrivacyContext;
+type GatewayContext = WebhookContext & DocumentContext & PrivacyContext & AuthContext;
 
 export interface ContextDeps {
   orm: MikroORM;
@@ -125,6 +125,7 @@ class RequestScope {
       webhooks: this.deps.webhooks,
       documents: this.deps.documents,
       erasure: this.deps.erasure,
+      tokenStanding: this.deps.tokens.standing,
       publicOrigin: this.deps.publicUrl ?? `${this.req.protocol}://${this.req.get('host')}`,
       signal: this.ended.signal,
       accessLog: this.deps.accessLog,

@@ -15,6 +15,7 @@ import { Migration20261125221832 } from './Migration20261125221832';
 import { Migration20261125230016 } from './Migration20261125230016';
 import { Migration20261126023022 } from './Migration20261126023022';
 import { Migration20261126023743 } from './Migration20261126023743';
+import { Migration20261126025208 } from './Migration20261126025208';
 import { Migration20261126031253 } from './Migration20261126031253';
 
 /** Every migration in order; `npm run cli -- db:migration:create` generates a new one and adds it here. */
@@ -35,5 +36,6 @@ export const postgresqlMigrations: MigrationObject[] = [
   { name: 'Migration20261125230016', class: Migration20261125230016 },
   { name: 'Migration20261126023022', class: Migration20261126023022 },
   { name: 'Migration20261126023743', class: Migration20261126023743 },
+  { name: 'Migration20261126025208', class: Migration20261126025208 },
   { name: 'Migration20261126031253', class: Migration20261126031253 },
 ];

@@ -16,6 +16,7 @@ import { Migration20261125221826 } from './Migration20261125221826';
 import { Migration20261125230011 } from './Migration20261125230011';
 import { Migration20261126023014 } from './Migration20261126023014';
 import { Migration20261126023737 } from './Migration20261126023737';
+import { Migration20261126025150 } from './Migration20261126025150';
 import { Migration20261126031245 } from './Migration20261126031245';
 
 /** Every migration in order; `npm run cli -- db:migration:create` generates a new one and adds it here. */
@@ -37,5 +38,6 @@ export const sqliteMigrations: MigrationObject[] = [
   { name: 'Migration20261125230011', class: Migration20261125230011 },
   { name: 'Migration20261126023014', class: Migration20261126023014 },
   { name: 'Migration20261126023737', class: Migration20261126023737 },
+  { name: 'Migration20261126025150', class: Migration20261126025150 },
   { name: 'Migration20261126031245', class: Migration20261126031245 },
 ];
