@@ -8,7 +8,14 @@ import { DomainError } from '../platform/errors/domain-error';
 import { QuoteDispatcher, cancelQuoteRequestsOfClosedTender, InsurerChecker } from '../quotes';
 import { WebhookDispatcher, documentEventsToWebhooks, quoteEventsToWebhooks, tenderChangesToWebhooks } from '../webhooks';
 import { TokenService } from '../auth';
-import { LinkSigner, createDocumentStore, policyDocumentCheck, sweepDocuments, type DocumentServices } from '../documents';
+import {
+  LinkSigner,
+  QuoteDocumentFetch,
+  createDocumentStore,
+  policyDocumentCheck,
+  sweepDocuments,
+  type DocumentServices,
+} from '../documents';
 import { startApollo } from './graphql/apollo';
 import { gatewaySchema } from './graphql/schema';
 import { corsPolicy } from './http/cors-policy';
@@ -66,8 +73,6 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   const metrics = new Metrics(orm);
   // Who reacts to quotation events inside their transactions, whether a request or the dispatcher records them.
   const quoteEvents = [quoteEventsToWebhooks];
-  // On PostgreSQL background work has connections of its own: a burst of it never takes the requests'.
-  const dispatcher = new QuoteDispatcher(workerOrm, config.quotes, { logger, observer: metrics.dispatcher, listeners: quoteEvents });
   const webhooks = new WebhookDispatcher(workerOrm, config.webhooks, logger);
   const documents: DocumentServices = {
     store: createDocumentStore(config.documents.store),
@@ -77,6 +82,14 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     linkTtlMs: config.documents.linkTtlMs,
     listeners: [documentEventsToWebhooks],
   };
+  // On PostgreSQL background work has connections of its own: a burst of it never takes the requests'. The documents a
+  // quote lists are fetched into the document store (quotes declare the port; documents, above them, implement it).
+  const dispatcher = new QuoteDispatcher(workerOrm, config.quotes, {
+    logger,
+    observer: metrics.dispatcher,
+    listeners: quoteEvents,
+    documents: new QuoteDocumentFetch(() => workerOrm.em.fork(), documents),
+  });
   // Unfinished uploads leave nothing behind for long: expired slots, their bytes, stale temporary files.
   const sweeper = setInterval(() => {
     sweepDocuments(orm.em.fork(), documents).catch((error: unknown) => logger.warn({ err: error }, 'document sweep failed'));

@@ -13,6 +13,7 @@ import type { DocumentContext, DocumentServices } from './document-context';
 import { hashOfToken, newUploadToken } from './document-links';
 import { insurersSeeing, tenderOfDocuments, visibilityOfVisible } from './document-facts';
 import { UploadCheck } from './upload-check';
+import type { DocumentStore, StoredDocument } from './storage/document-store';
 
 export interface DocumentUploadInput {
   tenderId: string;
@@ -58,30 +59,50 @@ export async function createDocumentUpload(
     throw forbidden(`A ${viewer.role} may not add a ${input.kind} document to this tender`);
   }
   const now = new Date();
-  const held = await em.count(Document, {
-    tender: tender.id,
-    $or: [{ state: DocumentState.AVAILABLE }, { uploadExpiresAt: { $gt: now } }],
-  });
-  if (held >= DOCUMENTS_PER_TENDER) throw new DomainError('CONFLICT', `A tender holds at most ${DOCUMENTS_PER_TENDER} documents`);
-
   const { token, hash } = newUploadToken();
   const expiresAt = new Date(now.getTime() + documents.linkTtlMs);
-  const document = em.create(Document, {
-    tender,
-    kind: input.kind,
-    filename: filename!,
-    contentType: input.contentType,
-    size: input.size,
-    sha256: input.sha256.toLowerCase(),
-    addedBy: viewer.appId,
-    addedByRole: viewer.role,
-    quoteRequest,
-    uploadTokenHash: hash,
-    uploadExpiresAt: expiresAt,
-    createdAt: now,
-  });
-  await em.flush();
+  const [document] = await reserveDocuments(em, tender.id, (tx) => [
+    tx.create(Document, {
+      tender,
+      kind: input.kind,
+      filename: filename!,
+      contentType: input.contentType,
+      size: input.size,
+      sha256: input.sha256.toLowerCase(),
+      addedBy: viewer.appId,
+      addedByRole: viewer.role,
+      quoteRequest,
+      uploadTokenHash: hash,
+      uploadExpiresAt: expiresAt,
+      createdAt: now,
+    }),
+  ]);
   return { document, uploadUrl: `${context.publicOrigin}${UPLOAD_PATH}/${token}`, expiresAt };
+}
+
+/**
+ * New documents (PENDING) for a tender, within its maximum: counted and inserted under a lock on the tender's row
+ * (an update of it that changes nothing: a row lock on PostgreSQL, the write lock on SQLite), so concurrent additions cannot together
+ * pass it. Held are the AVAILABLE documents and the slots not yet expired.
+ */
+export async function reserveDocuments(
+  em: EntityManager,
+  tenderId: string,
+  create: (tx: EntityManager) => Document[],
+): Promise<Document[]> {
+  return em.transactional(async (tx) => {
+    await tx.getConnection().execute('update tender set status = status where id = ?', [tenderId], 'run', tx.getTransactionContext());
+    const held = await tx.count(Document, {
+      tender: tenderId,
+      $or: [{ state: DocumentState.AVAILABLE }, { uploadExpiresAt: { $gt: new Date() } }],
+    });
+    const documents = create(tx);
+    if (held + documents.length > DOCUMENTS_PER_TENDER) {
+      throw new DomainError('CONFLICT', `A tender holds at most ${DOCUMENTS_PER_TENDER} documents`);
+    }
+    await tx.flush();
+    return documents;
+  });
 }
 
 /**
@@ -148,10 +169,7 @@ export async function deleteTenderDocuments(
 ): Promise<number> {
   const documents = await em.find(Document, { tender: tenderId });
   await em.nativeDelete(Document, { tender: tenderId });
-  for (const document of documents) {
-    const stillUsed = (await em.count(Document, { sha256: document.sha256 })) > 0;
-    await services.store.remove(document, stillUsed);
-  }
+  for (const document of documents) await removeBytes(em, services.store, document);
   return documents.length;
 }
 
@@ -170,8 +188,17 @@ export async function sweepDocuments(
   });
   for (const document of stale) {
     await em.nativeDelete(Document, { id: document.id, state: DocumentState.PENDING });
-    const stillUsed = (await em.count(Document, { sha256: document.sha256, state: DocumentState.AVAILABLE })) > 0;
-    await services.store.remove(document, stillUsed).catch(() => undefined);
+    await removeBytes(em, services.store, document).catch(() => undefined);
   }
   return stale.length + (await services.store.sweep(new Date(now.getTime() - 2 * services.linkTtlMs)));
+}
+
+/**
+ * The one rule for the bytes of a document whose row is gone: the store keeps them while any other document row has
+ * the same SHA-256, whatever its state. A PENDING row counts too: its bytes may be on their way into the same
+ * content-addressed file (an upload, a quote document being fetched), and its row exists before they are.
+ */
+export async function removeBytes(em: EntityManager, store: DocumentStore, document: StoredDocument): Promise<void> {
+  const stillUsed = (await em.count(Document, { sha256: document.sha256 })) > 0;
+  await store.remove(document, stillUsed);
 }
