@@ -11,6 +11,7 @@ import { TokenService } from '../auth';
 import {
   LinkSigner,
   QuoteDocumentFetch,
+  UPLOAD_PATH,
   createDocumentStore,
   policyDocumentCheck,
   sweepDocuments,
@@ -128,7 +129,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   // The pages and files for people (before authentication, like the health checks) have a per-address budget of their own.
   app.use(['/docs', '/openapi.json', EXPLORER_PATH], staticAssetRateLimit(config, orm));
   app.use(docsRoutes(), explorerRoutes());
-  app.use(requestScopes(deps), requestTimeout(config), clientRateLimit(config, orm));
+  app.use(requestScopes(deps), requestTimeout(config, [UPLOAD_PATH]), clientRateLimit(config, orm));
 
   // Spec 1 and 4: /public/v1 and /api/v1 only read, whatever the path; the writes are GraphQL and /integration/v1.
   app.use(readOnlyApis());
@@ -137,7 +138,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   app.use(tenderRoutes(schema));
   app.use(quoteCallbackRoutes());
   app.use(webhookEndpointRoutes(schema));
-  app.use(documentRoutes(schema, documents));
+  app.use(documentRoutes(schema, documents, config.requestTimeoutMs));
 
   app.use((req, res) => sendProblem(res, new DomainError('NOT_FOUND', `No resource at ${req.method} ${req.path}`)));
   app.use(problemErrorHandler(logger));

@@ -142,20 +142,26 @@ export async function receiveUpload(
     throw error;
   }
   const at = new Date();
-  await em.transactional(async (tx) => {
+  const made = await em.transactional(async (tx) => {
     const updated = await tx.nativeUpdate(
       Document,
       { id: document.id, state: DocumentState.PENDING },
       { state: DocumentState.AVAILABLE, uploadExpiresAt: null },
     );
-    // The sweeper took the slot meanwhile (the upload outlived its expiry by far): nothing was acknowledged.
-    if (updated !== 1) throw notFound('The upload expired while its bytes arrived');
+    if (updated !== 1) return false;
     const tender = tenderOfDocuments(document.tender);
     const insurerIds = await insurersSeeing(tx, tender, document);
     for (const listener of services.listeners) {
       await listener(tx, { tender, documentId: document.id, kind: document.kind, insurerIds, at });
     }
+    return true;
   });
+  if (!made) {
+    // The slot went meanwhile (the sweeper, the tender's erasure): nothing was acknowledged, and its committed bytes go
+    // by the one rule for shared bytes.
+    await removeBytes(em, services.store, document);
+    throw notFound('The upload expired while its bytes arrived');
+  }
   document.state = DocumentState.AVAILABLE;
   document.uploadExpiresAt = null;
   return document;
@@ -190,7 +196,7 @@ export async function sweepDocuments(
     await em.nativeDelete(Document, { id: document.id, state: DocumentState.PENDING });
     await removeBytes(em, services.store, document).catch(() => undefined);
   }
-  return stale.length + (await services.store.sweep(new Date(now.getTime() - 2 * services.linkTtlMs)));
+  return stale.length + (await services.store.sweep(new Date(now.getTime() - 2 * services.linkTtlMs), referencesIn(em)));
 }
 
 /**
@@ -201,4 +207,17 @@ export async function sweepDocuments(
 export async function removeBytes(em: EntityManager, store: DocumentStore, document: StoredDocument): Promise<void> {
   const stillUsed = (await em.count(Document, { sha256: document.sha256 })) > 0;
   await store.remove(document, stillUsed);
+}
+
+/** The sweeper's question, which stored keys rows still name, in batches (SQLite binds at most 32 766 values). */
+function referencesIn(em: EntityManager) {
+  const named = async (field: 'id' | 'sha256', values: string[]) => {
+    const found = new Set<string>();
+    for (let start = 0; start < values.length; start += 500) {
+      const rows = await em.find(Document, { [field]: { $in: values.slice(start, start + 500) } }, { fields: [field] });
+      for (const row of rows) found.add(row[field]);
+    }
+    return found;
+  };
+  return { bySha256: (values: string[]) => named('sha256', values), byId: (values: string[]) => named('id', values) };
 }
