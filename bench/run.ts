@@ -22,6 +22,7 @@ import { SeedService } from '../src/seed/seed.service';
 import { Tender, TenderStatus } from '../src/tenders';
 import { pacedPosts } from './paced-posts';
 import { documentsScenario, type DocumentsResult } from './documents';
+import { BENCH_DOCUMENT_STORE, benchDocumentStore } from './document-store';
 import { productionStart } from './production-start';
 import { loopbackCertificate } from './hostile-attacks';
 import {
@@ -43,6 +44,8 @@ import {
  * Prints figures and the targets of issue 6 beside them, writes `bench/results/<time>-<engine>.json`, and
  * never fails on a number. BENCH_SCENARIOS (default "reads,access-log,callback,hostile,documents") picks the read scenarios, the access log's cost (a broker's page with ACCESS_LOG on and off), the callback, the
  * hostile load (bench/hostile.ts) and ten concurrent 20 MiB document uploads and downloads (bench/documents.ts).
+ * BENCH_DOCUMENT_STORE (default "filesystem"; "s3": an s3rver on loopback, bench/document-store.ts) picks the gateway's
+ * document store.
  */
 const TENDERS = Number(process.env.BENCH_TENDERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -300,6 +303,7 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
   const orm = await openDatabase(loadConfig(env));
   const insurerSystem = await startSilentInsurer();
   const trickling = await startTricklingInsurer();
+  const documentStore = await benchDocumentStore();
   const processes: ChildProcess[] = [];
   try {
     const seedStarted = Date.now();
@@ -359,6 +363,7 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
       INSURER_URL_ALLOW: '127.0.0.1',
       WEBHOOK_URL_ALLOW: '127.0.0.1',
       NODE_EXTRA_CA_CERTS: certificate.certFile,
+      ...documentStore.env,
       ...more,
     });
     const gateway = start(gatewayArgs, gatewayEnv(GATEWAY_PORT));
@@ -792,7 +797,8 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     console.log(`\n  targets (printed, not asserted)\n${targets.map((line) => `  ${line}`).join('\n')}`);
 
     mkdirSync('bench/results', { recursive: true });
-    const file = join('bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${engine}.json`);
+    const store = BENCH_DOCUMENT_STORE === 'filesystem' ? '' : `-${BENCH_DOCUMENT_STORE}`;
+    const file = join('bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${engine}${store}.json`);
     const machine = {
       cpu: cpus()[0]?.model,
       cores: cpus().length,
@@ -800,7 +806,14 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
       node: process.version,
       platform: process.platform,
     };
-    const settings = { tenders: TENDERS, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, callbackRate: CALLBACK_RATE };
+    const settings = {
+      tenders: TENDERS,
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      connections: CONNECTIONS,
+      callbackRate: CALLBACK_RATE,
+      documentStore: BENCH_DOCUMENT_STORE,
+    };
     writeFileSync(
       file,
       `${JSON.stringify({ engine, machine, settings, figures, ratios, callback: { sent: callback.sent, honoured: callback.honoured, drainMs: callback.drainMs, within20Ms: callback.within20Ms, insurerTraffic: insurerSystem.traffic }, peakRssBytes: peakRss, readyMs, hostile, documents }, null, 2)}\n`,
@@ -809,6 +822,7 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
   } finally {
     for (const child of processes) child.kill('SIGTERM');
     await sleep(1000);
+    await documentStore.close();
     await insurerSystem.simulator?.close();
     insurerSystem.server.close();
     trickling.server.closeAllConnections();

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('npm run demo', () => {
-  it('runs a quote round trip against the running gateway: every state change with its time, then the proposal', async () => {
+  it('runs a quote round trip against the running gateway: every state change with its time, the proposal, then the quote slip downloaded', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/demo/quote-round-trip.ts'], {
       env: { ...process.env, GATEWAY_URL: gateway.url },
       timeout: 60_000,
@@ -48,6 +48,8 @@ describe('npm run demo', () => {
         insurer,
       ).toEqual([...own.map((change) => change.ms)].sort((a, b) => a - b));
     }
+    // The first simulated insurer lists its quote slip: listed, downloaded, its SHA-256 checked.
+    expect(stdout).toMatch(/Quote documents \(1\)\n\s+\S.*quote-slip-\S+\.pdf \((\d+) bytes\): downloaded \1 bytes, SHA-256 matches/);
     expect(stdout).toMatch(/Proposal overview .*\n\s+1,000,000\.00 \/ deductible\s+10,000\.00\s+\S.*premium [\d,.]+, with tax [\d,.]+/);
   });
 

@@ -13,7 +13,10 @@ import { loadConfig } from '../src/platform/config';
 import { createTender, createWorld } from './helpers/fixtures';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
 import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
-import { TEST_JWT_SECRET } from './helpers/gateway';
+import { TEST_JWT_SECRET, createClient, graphql, requestToken, type Gateway } from './helpers/gateway';
+import { QuoteRequest, QuoteRequestStatus } from '../src/quotes';
+import { startScriptedInsurer, type ScriptedInsurer } from './helpers/scripted-insurer';
+import { waitFor } from './helpers/simulator';
 import { PDF, sha256 } from './helpers/documents';
 
 /** `kill -9` of the gateway in the middle of an upload (issue 28, "Must hold"), on the configured engine. */
@@ -112,5 +115,86 @@ describe('kill -9 during an upload', () => {
     );
     expect(readdirSync(tmp)).toEqual([]);
     expect((await orm.em.fork().find(Document, { tender: tender.id })).map((document) => document.filename)).toEqual(['kept.pdf']);
+  });
+});
+
+describe('kill -9 during a quote document fetch', () => {
+  it('shows no half document; after the restart the quote is fetched again with its document, once, and the sweeper removes the rest', async () => {
+    const quoteDir = mkdtempSync(join(tmpdir(), 'tender-exchange-quote-crash-'));
+    // Deadlines long enough to kill the gateway mid-fetch, a lease short enough for the restart to take over soon.
+    const env = { QUOTE_TIMEOUT_MS: '4000', QUOTE_LEASE_MS: '5000' };
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: quoteDir,
+      DATABASE_URL: await databaseUrlFor(quoteDir),
+      JWT_SECRET: TEST_JWT_SECRET,
+    });
+    const db = await openDatabase(config);
+    const port = await freePort();
+    const target = { url: `http://127.0.0.1:${port}`, em: () => db.em.fork() } as unknown as Gateway;
+    let scripted: ScriptedInsurer | undefined;
+    let quoteGateway: GatewayProcess | undefined;
+    try {
+      const world = await createWorld(db.em.fork());
+      const tender = await createTender(db.em.fork(), world, {});
+      quoteGateway = await spawnGateway(quoteDir, port, env);
+      scripted = await startScriptedInsurer(target);
+      const big = Buffer.concat([PDF, Buffer.alloc(1024 * 1024, 0x20)]);
+      scripted.serve('/slip.pdf', { body: big, type: 'application/pdf', stallAfter: 512 * 1024 });
+      const broker = await requestToken(target, await createClient(target, Role.BROKER, { brokerCompanyId: world.brokers[0].id }));
+      const asked = await graphql(target, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
+        input: {
+          tenderId: tender.id,
+          insurerIds: [scripted.insurer.id],
+          limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }],
+          riskInformation: {},
+        },
+      });
+      expect(asked.body.errors).toBeUndefined();
+      const id = await waitFor('the acknowledgement', async () => scripted!.ids().at(-1));
+      const slip = { type: 'application/pdf', filename: 'slip.pdf', url: `${scripted.url}/slip.pdf`, sha256: sha256(big) };
+      expect(
+        await scripted.quote(id, { quote_options: [{ insurance_sum: 1_000_000, deductible: 10_000, premium: 900 }], documents: [slip] }),
+      ).toBe(202);
+      const tmp = join(quoteDir, 'documents', 'tmp');
+      await waitFor('the fetch to be under way', async () => existsSync(tmp) && readdirSync(tmp).length > 0);
+      await quoteGateway.kill();
+
+      const list = async () =>
+        (await fetch(`${target.url}/api/v1/tenders/${tender.id}/documents`, { headers: { authorization: `Bearer ${broker}` } }).then((r) =>
+          r.json(),
+        )) as {
+          payload: { _id: string; sha256: string }[];
+        };
+      // The insurer serves the whole slip now; the restarted gateway takes the request over once the lease ran out.
+      scripted.serve('/slip.pdf', { body: big, type: 'application/pdf' });
+      quoteGateway = await spawnGateway(quoteDir, port, env);
+      expect((await list()).payload).toEqual([]);
+      await waitFor('the quote after the restart', async () => {
+        const row = await db.em.fork().findOneOrFail(QuoteRequest, { tender: tender.id });
+        return row.status === QuoteRequestStatus.QUOTED;
+      });
+      const [document] = (await list()).payload;
+      expect((await list()).payload).toHaveLength(1);
+      const content = await fetch(`${target.url}/api/v1/tenders/${tender.id}/documents/${document._id}/content`, {
+        headers: { authorization: `Bearer ${broker}` },
+      });
+      expect(sha256(Buffer.from(await content.arrayBuffer()))).toBe(sha256(big));
+      await quoteGateway.kill();
+      // The killed attempt's slot and temporary file go with the next sweep; the quote's document stays.
+      await sweepDocuments(
+        db.em.fork(),
+        { store: createDocumentStore(config.documents.store), linkTtlMs: config.documents.linkTtlMs },
+        new Date(Date.now() + 3_600_000),
+      );
+      expect(readdirSync(tmp)).toEqual([]);
+      expect((await db.em.fork().find(Document, { tender: tender.id })).map((row) => row.id)).toEqual([document._id]);
+    } finally {
+      await scripted?.close();
+      if (quoteGateway?.alive()) await quoteGateway.kill();
+      await db.close();
+      await dropDatabaseFor(quoteDir);
+      rmSync(quoteDir, { recursive: true, force: true });
+    }
   });
 });

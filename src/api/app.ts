@@ -16,7 +16,15 @@ import {
 import { RetentionSweep, type ErasureServices } from '../privacy';
 import { TokenService } from '../auth';
 import { databaseEngine } from '../platform/db/orm-options';
-import { LinkSigner, createDocumentStore, policyDocumentCheck, sweepDocuments, type DocumentServices } from '../documents';
+import {
+  LinkSigner,
+  QuoteDocumentFetch,
+  UPLOAD_PATH,
+  createDocumentStore,
+  policyDocumentCheck,
+  sweepDocuments,
+  type DocumentServices,
+} from '../documents';
 import { AccessLogBuffer, sweepAccessLog } from '../privacy';
 import { NO_ACCESS_RECORDS } from '../access';
 import { startApollo } from './graphql/apollo';
@@ -86,8 +94,6 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   const metrics = new Metrics(orm);
   // Who reacts to quotation events inside their transactions, whether a request or the dispatcher records them.
   const quoteEvents = [quoteEventsToWebhooks];
-  // On PostgreSQL background work has connections of its own: a burst of it never takes the requests'.
-  const dispatcher = new QuoteDispatcher(workerOrm, config.quotes, { logger, observer: metrics.dispatcher, listeners: quoteEvents });
   const webhooks = new WebhookDispatcher(workerOrm, config.webhooks, logger);
   const documents: DocumentServices = {
     store: createDocumentStore(config.documents.store),
@@ -98,6 +104,14 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     listeners: [documentEventsToWebhooks],
     clock,
   };
+  // On PostgreSQL background work has connections of its own: a burst of it never takes the requests'. The documents a
+  // quote lists are fetched into the document store (quotes declare the port; documents, above them, implement it).
+  const dispatcher = new QuoteDispatcher(workerOrm, config.quotes, {
+    logger,
+    observer: metrics.dispatcher,
+    listeners: quoteEvents,
+    documents: new QuoteDocumentFetch(() => workerOrm.em.fork(), documents),
+  });
   // An erasure tells the broker companies of the customer's tenders, whether asked for or by retention.
   const erasure: ErasureServices = { documents, listeners: [customerErasuresToWebhooks] };
   const retention = config.privacy.retention
@@ -155,7 +169,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   // The pages and files for people (before authentication, like the health checks) have a per-address budget of their own.
   app.use(['/docs', '/openapi.json', EXPLORER_PATH], staticAssetRateLimit(config, orm));
   app.use(docsRoutes(), explorerRoutes());
-  app.use(requestScopes(deps), requestTimeout(config), clientRateLimit(config, orm));
+  app.use(requestScopes(deps), requestTimeout(config, [UPLOAD_PATH]), clientRateLimit(config, orm));
 
   // Spec 1 and 4: /public/v1 and /api/v1 only read, whatever the path; the writes are GraphQL and /integration/v1.
   app.use(readOnlyApis());
@@ -164,7 +178,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   app.use(tenderRoutes(schema));
   app.use(quoteCallbackRoutes());
   app.use(webhookEndpointRoutes(schema));
-  app.use(documentRoutes(schema, documents));
+  app.use(documentRoutes(schema, documents, config.requestTimeoutMs));
 
   app.use((req, res) => sendProblem(res, new DomainError('NOT_FOUND', `No resource at ${req.method} ${req.path}`)));
   app.use(problemErrorHandler(logger));

@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
+
 /**
  * `npm run demo`: one quote round trip against a running gateway (`npm start`), over its public APIs only, as an
  * integrator's script would do it: a broker token, quotes requested from the simulator's insurers on a demo
- * tender, every state change as it happens, then the proposal overview. Imports nothing of the gateway.
+ * tender, every state change as it happens, then the proposal overview and the quote slips an insurer listed with its
+ * quote (downloaded, their SHA-256 checked). Imports nothing of the gateway.
  */
 const base = (process.env.GATEWAY_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
 const credentials = { app_id: process.env.DEMO_APP_ID ?? 'demo-broker', secret: process.env.DEMO_SECRET ?? 'demo-broker-secret' };
@@ -138,10 +141,32 @@ async function main(): Promise<void> {
       `  ${money(offer.insuranceSum).padStart(16)} / deductible ${money(offer.deductible).padStart(12)}   ${offer.insurer.name.padEnd(28)} premium ${money(offer.option.premium)}, with tax ${money(offer.option.premiumWithTax)}`,
     );
   }
+  await showSlips(token, tender._id, current);
   console.log(
     `\nMore: GET ${base}/api/v1/tenders/${tender._id} (REST) or { proposal(tenderId: "${tender._id}") { entries { ... } } } (GraphQL).`,
   );
   if (!current.some((request) => request.status === 'QUOTED')) process.exitCode = 1;
+}
+
+/** The quote documents of our requests: listed by the REST route, downloaded through the content route, checked. */
+async function showSlips(token: string, tenderId: string, requests: QuoteRequest[]): Promise<void> {
+  const { payload } = await call<{
+    payload: { _id: string; kind: string; filename: string; size: number; sha256: string; quote_request_id: string | null }[];
+  }>(`/api/v1/tenders/${tenderId}/documents`, { token });
+  const byRequest = new Map(requests.map((request) => [request.id, request]));
+  const slips = payload.filter((document) => document.kind === 'QUOTE' && byRequest.has(document.quote_request_id ?? ''));
+  console.log(`\nQuote documents (${slips.length})`);
+  for (const slip of slips) {
+    const response = await fetch(`${base}/api/v1/tenders/${tenderId}/documents/${slip._id}/content`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const checked = response.ok && createHash('sha256').update(bytes).digest('hex') === slip.sha256;
+    console.log(
+      `  ${byRequest.get(slip.quote_request_id!)!.insurer.name.padEnd(28)} ${slip.filename} (${slip.size} bytes): downloaded ${bytes.length} bytes, SHA-256 ${checked ? 'matches' : 'DOES NOT MATCH'}`,
+    );
+    if (!checked) process.exitCode = 1;
+  }
 }
 
 main().catch((error: Error) => {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { Reference } from '../platform/validation/rules';
 
 /** The content types a document may have; each is checked against the bytes (upload-check.ts). */
-const DOCUMENT_CONTENT_TYPES = [
+export const DOCUMENT_CONTENT_TYPES = [
   'application/pdf',
   'image/png',
   'image/jpeg',

@@ -14,6 +14,7 @@ import type { DocumentContext, DocumentServices } from './document-context';
 import { hashOfToken, newUploadToken } from './document-links';
 import { insurersSeeing, tenderOfDocuments, visibilityOfVisible } from './document-facts';
 import { UploadCheck } from './upload-check';
+import type { DocumentStore, StoredDocument } from './storage/document-store';
 
 export interface DocumentUploadInput {
   tenderId: string;
@@ -59,30 +60,50 @@ export async function createDocumentUpload(
     throw forbidden(`A ${viewer.role} may not add a ${input.kind} document to this tender`);
   }
   const now = new Date();
-  const held = await em.count(Document, {
-    tender: tender.id,
-    $or: [{ state: DocumentState.AVAILABLE }, { uploadExpiresAt: { $gt: now } }],
-  });
-  if (held >= DOCUMENTS_PER_TENDER) throw new DomainError('CONFLICT', `A tender holds at most ${DOCUMENTS_PER_TENDER} documents`);
-
   const { token, hash } = newUploadToken();
   const expiresAt = new Date(now.getTime() + documents.linkTtlMs);
-  const document = em.create(Document, {
-    tender,
-    kind: input.kind,
-    filename: filename!,
-    contentType: input.contentType,
-    size: input.size,
-    sha256: input.sha256.toLowerCase(),
-    addedBy: viewer.appId,
-    addedByRole: viewer.role,
-    quoteRequest,
-    uploadTokenHash: hash,
-    uploadExpiresAt: expiresAt,
-    createdAt: now,
-  });
-  await em.flush();
+  const [document] = await reserveDocuments(em, tender.id, (tx) => [
+    tx.create(Document, {
+      tender,
+      kind: input.kind,
+      filename: filename!,
+      contentType: input.contentType,
+      size: input.size,
+      sha256: input.sha256.toLowerCase(),
+      addedBy: viewer.appId,
+      addedByRole: viewer.role,
+      quoteRequest,
+      uploadTokenHash: hash,
+      uploadExpiresAt: expiresAt,
+      createdAt: now,
+    }),
+  ]);
   return { document, uploadUrl: `${context.publicOrigin}${UPLOAD_PATH}/${token}`, expiresAt };
+}
+
+/**
+ * New documents (PENDING) for a tender, within its maximum: counted and inserted under a lock on the tender's row
+ * (an update of it that changes nothing: a row lock on PostgreSQL, the write lock on SQLite), so concurrent additions cannot together
+ * pass it. Held are the AVAILABLE documents and the slots not yet expired.
+ */
+export async function reserveDocuments(
+  em: EntityManager,
+  tenderId: string,
+  create: (tx: EntityManager) => Document[],
+): Promise<Document[]> {
+  return em.transactional(async (tx) => {
+    await tx.getConnection().execute('update tender set status = status where id = ?', [tenderId], 'run', tx.getTransactionContext());
+    const held = await tx.count(Document, {
+      tender: tenderId,
+      $or: [{ state: DocumentState.AVAILABLE }, { uploadExpiresAt: { $gt: new Date() } }],
+    });
+    const documents = create(tx);
+    if (held + documents.length > DOCUMENTS_PER_TENDER) {
+      throw new DomainError('CONFLICT', `A tender holds at most ${DOCUMENTS_PER_TENDER} documents`);
+    }
+    await tx.flush();
+    return documents;
+  });
 }
 
 /**
@@ -122,20 +143,26 @@ export async function receiveUpload(
     throw error;
   }
   const at = new Date();
-  await em.transactional(async (tx) => {
+  const made = await em.transactional(async (tx) => {
     const updated = await tx.nativeUpdate(
       Document,
       { id: document.id, state: DocumentState.PENDING },
       { state: DocumentState.AVAILABLE, uploadExpiresAt: null },
     );
-    // The sweeper took the slot meanwhile (the upload outlived its expiry by far): nothing was acknowledged.
-    if (updated !== 1) throw notFound('The upload expired while its bytes arrived');
+    if (updated !== 1) return false;
     const tender = tenderOfDocuments(document.tender);
     const insurerIds = await insurersSeeing(tx, tender, document);
     for (const listener of services.listeners) {
       await listener(tx, { tender, documentId: document.id, kind: document.kind, insurerIds, at });
     }
+    return true;
   });
+  if (!made) {
+    // The slot went meanwhile (the sweeper, the tender's erasure): nothing was acknowledged, and its committed bytes go
+    // by the one rule for shared bytes.
+    await removeBytes(em, services.store, document);
+    throw notFound('The upload expired while its bytes arrived');
+  }
   document.state = DocumentState.AVAILABLE;
   document.uploadExpiresAt = null;
   return document;
@@ -166,8 +193,7 @@ export async function deleteTenderDocuments(em: EntityManager, tenderIds: readon
 export async function removeDocumentBytes(em: EntityManager, services: Pick<DocumentServices, 'store'>): Promise<number> {
   const owed = await em.find(DocumentRemoval, {}, { orderBy: { createdAt: 'asc' }, limit: 1000 });
   for (const removal of owed) {
-    const stillUsed = (await em.count(Document, { sha256: removal.sha256 })) > 0;
-    await services.store.remove({ id: removal.id, sha256: removal.sha256 }, stillUsed);
+    await removeBytes(em, services.store, removal);
     await em.nativeDelete(DocumentRemoval, { id: removal.id });
   }
   return owed.length;
@@ -188,9 +214,31 @@ export async function sweepDocuments(
   });
   for (const document of stale) {
     await em.nativeDelete(Document, { id: document.id, state: DocumentState.PENDING });
-    const stillUsed = (await em.count(Document, { sha256: document.sha256, state: DocumentState.AVAILABLE })) > 0;
-    await services.store.remove(document, stillUsed).catch(() => undefined);
+    await removeBytes(em, services.store, document).catch(() => undefined);
   }
   const owed = await removeDocumentBytes(em, services);
-  return stale.length + owed + (await services.store.sweep(new Date(now.getTime() - 2 * services.linkTtlMs)));
+  return stale.length + owed + (await services.store.sweep(new Date(now.getTime() - 2 * services.linkTtlMs), referencesIn(em)));
+}
+
+/**
+ * The one rule for the bytes of a document whose row is gone: the store keeps them while any other document row has
+ * the same SHA-256, whatever its state. A PENDING row counts too: its bytes may be on their way into the same
+ * content-addressed file (an upload, a quote document being fetched), and its row exists before they are.
+ */
+export async function removeBytes(em: EntityManager, store: DocumentStore, document: StoredDocument): Promise<void> {
+  const stillUsed = (await em.count(Document, { sha256: document.sha256 })) > 0;
+  await store.remove(document, stillUsed);
+}
+
+/** The sweeper's question, which stored keys rows still name, in batches (SQLite binds at most 32 766 values). */
+function referencesIn(em: EntityManager) {
+  const named = async (field: 'id' | 'sha256', values: string[]) => {
+    const found = new Set<string>();
+    for (let start = 0; start < values.length; start += 500) {
+      const rows = await em.find(Document, { [field]: { $in: values.slice(start, start + 500) } }, { fields: [field] });
+      for (const row of rows) found.add(row[field]);
+    }
+    return found;
+  };
+  return { bySha256: (values: string[]) => named('sha256', values), byId: (values: string[]) => named('id', values) };
 }

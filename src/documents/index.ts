@@ -12,3 +12,4 @@ export { LINK_PATH, contentOf, linkedDocument } from './document-download';
 export { contentDisposition } from './storage/content-disposition';
 export { policyDocumentCheck } from './policy-document-check';
 export { STORED_CONTENT_TYPES } from './document-rules';
+export { QuoteDocumentFetch } from './quote-document-fetch';

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import express, { type Express, type Request, type Response } from 'express';
 import { Webhook } from 'standardwebhooks';
 
@@ -18,6 +18,8 @@ const roundCents = (amount: number): number => (Math.sign(amount) * Math.round(M
  * The optional quote terms (docs/quotation.md, "Quote terms"): quote-terms (a quote valid for `validityMs`, in the
  * insurer's `currency`, each limit offered twice: cheaper with a pre-bind subjectivity, and without), decline-reason (a
  * decline with the underwriter's reason), refer (a referral with a reason, then a second callback and a quote with terms).
+ * quote-document: a quote that lists its quote slip (`documents`, docs/quotation.md), a small PDF the simulator serves
+ * itself at `{base}/quotes/{id}/slip.pdf`, with its SHA-256 in the quote.
  */
 export const SIM_BEHAVIOURS = [
   'quote',
@@ -34,6 +36,7 @@ export const SIM_BEHAVIOURS = [
   'quote-terms',
   'decline-reason',
   'refer',
+  'quote-document',
 ] as const;
 export type SimBehaviour = (typeof SIM_BEHAVIOURS)[number];
 
@@ -119,6 +122,36 @@ interface SimInsurer extends SimInsurerOptions {
 function simulatedPremium(limit: Limit, pricingFactor = 1): number {
   const discount = Math.min(0.5, (limit.deductible / limit.insurance_sum) * 5);
   return roundCents(150 + limit.insurance_sum * 0.0025 * pricingFactor * (1 - discount));
+}
+
+/** A one-page PDF naming the insurer, the quote and each option's premium: a quote slip, as small as a real one can be. */
+function quoteSlip(insurer: SimInsurer, quote: SimQuote): Buffer {
+  const escape = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
+  const lines = [
+    `Quote slip of ${insurer.slug} (simulated)`,
+    `Quote ${quote.id}`,
+    ...quote.limits.map(
+      (limit) => `Sum ${limit.insurance_sum}, deductible ${limit.deductible}: premium ${simulatedPremium(limit, insurer.pricingFactor)}`,
+    ),
+  ];
+  const text = lines.map((line, index) => `BT /F1 12 Tf 72 ${760 - index * 18} Td (${escape(line)}) Tj ET`).join('\n');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${Buffer.byteLength(text)} >>\nstream\n${text}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets = objects.map((object, index) => {
+    const offset = Buffer.byteLength(pdf);
+    pdf += `${index + 1} 0 obj\n${object}\nendobj\n`;
+    return offset;
+  });
+  const xref = Buffer.byteLength(pdf);
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -215,6 +248,7 @@ export class InsurerSimulator {
     app.use(express.json({ limit: '1mb' }));
     app.post('/insurers/:slug/quotes', (req, res) => this.receiveRequest(req, res));
     app.get('/insurers/:slug/quotes/:id', (req, res) => this.serveQuote(req, res));
+    app.get('/insurers/:slug/quotes/:id/slip.pdf', (req, res) => this.serveSlip(req, res));
     app.post('/insurers/:slug/_sim/behaviours', (req, res) => {
       const behaviours = (req.body as { behaviours?: unknown })?.behaviours;
       const insurer = this.insurers.get(String(req.params.slug));
@@ -376,7 +410,29 @@ export class InsurerSimulator {
       quote.behaviour === 'decline'
         ? []
         : quote.limits.map((limit) => ({ ...limit, premium: simulatedPremium(limit, insurer.pricingFactor) }));
+    if (quote.behaviour === 'quote-document') {
+      const slip = quoteSlip(insurer, quote);
+      const url = `${req.protocol}://${req.get('host') ?? ''}/insurers/${insurer.slug}/quotes/${encodeURIComponent(quote.id)}/slip.pdf`;
+      const sha256 = createHash('sha256').update(slip).digest('hex');
+      res.json({
+        id: quote.id,
+        quote_options: options,
+        documents: [{ type: 'application/pdf', filename: `quote-slip-${quote.id}.pdf`, url, sha256 }],
+      });
+      return;
+    }
     res.json({ id: quote.id, quote_options: options });
+  }
+
+  /** The quote slip a `quote-document` quote lists: the same bytes at every fetch, so its SHA-256 holds. */
+  private serveSlip(req: Request, res: Response): void {
+    const insurer = this.insurers.get(String(req.params.slug));
+    const quote = insurer?.quotes.get(String(req.params.id));
+    if (!insurer || !quote || quote.behaviour !== 'quote-document') {
+      res.status(404).json({ error: 'unknown quote slip' });
+      return;
+    }
+    res.type('application/pdf').send(quoteSlip(insurer, quote));
   }
 
   /** A quote with the optional terms: validity, currency, and per limit an offer with a subjectivity and one without. */

@@ -10,6 +10,8 @@ export { InsurerQuoteSchema, QuoteCallbackBody } from './quote-rules';
 export { cancelQuoteRequestsOfClosedTender } from './tender-closing';
 // dispatch/: the outbox that delivers quote requests to insurers
 export { QuoteDispatcher, type DispatcherObserver } from './dispatch/quote-dispatcher';
+export { PartnerError, Reason } from './dispatch/insurer-client';
+export type { FetchedDocuments, ListedDocument, QuoteDocumentFetcher, QuoteOfDocuments } from './dispatch/quote-documents';
 // callback/: an insurer's "your quote is ready"
 export { EarlyCallback } from './callback/early-callback.entity';
 export { parseCallback, receiveCallback } from './callback/quote-callback.service';

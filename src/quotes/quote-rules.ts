@@ -91,6 +91,35 @@ export const InsurerQuoteSchema = Type.Object(
         description: "Optional. ISO 4217; absent: the tender's currency (EUR).",
       }),
     ),
+    documents: Type.Optional(
+      Type.Union([
+        Type.Array(
+          Type.Object({
+            type: Type.String({
+              minLength: 1,
+              description: 'The content type: PDF, PNG, JPEG, DOCX, XLSX, plain text or CSV; checked against the bytes.',
+            }),
+            filename: Type.String({
+              minLength: 1,
+              description: 'A file name of at most 255 bytes, without path separators or control characters.',
+            }),
+            url: Type.String({
+              minLength: 1,
+              maxLength: LIMITS.documentUrl,
+              description:
+                "Where the gateway fetches it (GET, no redirects), within the insurer URL policy; with a Content-Length. The insurer's credential goes along only to its quote API's origin.",
+            }),
+            sha256: Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'The SHA-256 of the bytes, 64 hex digits.' }),
+          }),
+          {
+            maxItems: LIMITS.documentsPerQuote,
+            description:
+              'Optional. Quote documents (the slip): fetched with the quote and stored as its QUOTE documents; one that cannot be fetched or does not match fails the quote.',
+          },
+        ),
+        Type.Null(),
+      ]),
+    ),
   },
   {
     title: 'InsurerQuote',

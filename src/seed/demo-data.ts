@@ -62,8 +62,14 @@ export async function ensureDemoData(orm: MikroORM, simPort: number): Promise<Si
         secret: newWebhookSecret(),
       });
     await em.flush();
-    // Prices differ by insurer so the proposal has something to compare.
-    options.push({ slug, ...credentials, pricingFactor: 0.8 + (index % 5) * 0.1, webhookSecret: endpoint.secret });
+    // Prices differ by insurer so the proposal has something to compare; the first lists its quote slip with its quote.
+    options.push({
+      slug,
+      ...credentials,
+      pricingFactor: 0.8 + (index % 5) * 0.1,
+      webhookSecret: endpoint.secret,
+      ...(index === 0 ? { behaviour: 'quote-document' as const } : {}),
+    });
   }
   return options;
 }

@@ -1,16 +1,26 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Config } from '../../platform/config';
 import { DomainError } from '../../platform/errors/domain-error';
 import { sendProblem } from './problem';
 
-/** A request that takes longer than the configured time gets a 503 instead of keeping the client waiting. */
-export function requestTimeout(config: Config): RequestHandler {
-  return (_req, res, next) => {
-    const timer = setTimeout(() => {
-      if (!res.headersSent) sendProblem(res, new DomainError('SERVICE_UNAVAILABLE', 'The request took too long'));
-    }, config.requestTimeoutMs);
-    res.once('close', () => clearTimeout(timer));
-    res.once('finish', () => clearTimeout(timer));
+/**
+ * A request that takes longer than the configured time gets a 503 instead of keeping the client waiting. Paths under
+ * `exempt` (the document upload, which sets a deadline sized to its document) are left to their routes.
+ */
+export function requestTimeout(config: Config, exempt: readonly string[] = []): RequestHandler {
+  return (req, res, next) => {
+    if (exempt.some((prefix) => req.path.startsWith(`${prefix}/`))) return next();
+    answerWithin(res, config.requestTimeoutMs);
     next();
   };
+}
+
+/** A 503 if no answer was sent within `ms`; `onTimeout` also runs then (an upload stops taking bytes). */
+export function answerWithin(res: Response, ms: number, onTimeout?: () => void): void {
+  const timer = setTimeout(() => {
+    if (!res.headersSent) sendProblem(res, new DomainError('SERVICE_UNAVAILABLE', 'The request took too long'));
+    onTimeout?.();
+  }, ms);
+  res.once('close', () => clearTimeout(timer));
+  res.once('finish', () => clearTimeout(timer));
 }

@@ -31,6 +31,15 @@ export interface DocumentStore {
   presign(document: StoredDocument & { filename: string; contentType: string }, expiresAt: Date): Promise<string | null>;
   /** Removes the bytes of a deleted document (kept while another document has the same bytes, content-addressed). */
   remove(document: StoredDocument, stillUsed: boolean): Promise<void>;
-  /** Removes what uploads that never finished left behind, older than `before`. */
-  sweep(before: Date): Promise<number>;
+  /**
+   * Removes what uploads that never finished left behind, older than `before`: temporary bytes, and stored bytes no
+   * document refers to (a crash between storing them and recording the document).
+   */
+  sweep(before: Date, referenced: References): Promise<number>;
+}
+
+/** Which of the given keys some document row (in any state) still refers to: the sweeper's question to the database. */
+export interface References {
+  bySha256(values: string[]): Promise<Set<string>>;
+  byId(values: string[]): Promise<Set<string>>;
 }

@@ -12,7 +12,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { DocumentsConfig } from '../../platform/config';
 import { notFound } from '../../platform/errors/domain-error';
 import { contentDisposition } from './content-disposition';
-import type { DocumentStore, PendingBytes, StoredDocument } from './document-store';
+import type { DocumentStore, PendingBytes, References, StoredDocument } from './document-store';
 
 type S3Location = Extract<DocumentsConfig['store'], { kind: 's3' }>;
 
@@ -102,13 +102,24 @@ export class S3Store implements DocumentStore {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: this.keyOf(document) }));
   }
 
-  /** The temporary objects of uploads that failed or were interrupted (a crash, a delete that lost a race). */
-  async sweep(before: Date): Promise<number> {
-    const listed = await this.client.send(
-      new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: this.tmpPrefix, MaxKeys: 1000 }),
-    );
-    const stale = (listed.Contents ?? []).filter((object) => object.Key && object.LastModified && object.LastModified < before);
-    for (const object of stale) await this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: object.Key }));
-    return stale.length;
+  /**
+   * The temporary objects of uploads that failed or were interrupted (a crash, a delete that lost a race), and documents'
+   * objects no row names any more (a crash between the copy and the database's commit); up to 1000 of each per sweep.
+   */
+  async sweep(before: Date, referenced: References): Promise<number> {
+    const stale = async (prefix: string) => {
+      const listed = await this.client.send(new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: prefix, MaxKeys: 1000 }));
+      return (listed.Contents ?? [])
+        .filter((object) => object.Key && object.LastModified && object.LastModified < before)
+        .map((object) => object.Key!);
+    };
+    const temporary = await stale(this.tmpPrefix);
+    const own = this.location.prefix ? `${this.location.prefix}/` : '';
+    const documents = (await stale(own)).filter((key) => !key.startsWith(this.tmpPrefix) && !key.slice(own.length).includes('/'));
+    const used = await referenced.byId(documents.map((key) => key.slice(own.length)));
+    const unreferenced = documents.filter((key) => !used.has(key.slice(own.length)));
+    for (const key of [...temporary, ...unreferenced])
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: key }));
+    return temporary.length + unreferenced.length;
   }
 }

@@ -2,6 +2,8 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { abortReasonOf } from '../errors/normalize';
 import type { UrlAllowList } from './url-allow-list';
 
@@ -54,6 +56,19 @@ interface PartnerClientOptions {
 class AddressNotAllowed extends Error {}
 
 /**
+ * Takes a successful (2xx) answer's body as a stream, under the call's deadline and byte cap; the call's answer comes
+ * once it finished. What it throws of its own (not the exchange's fault) is thrown by the call as it is.
+ */
+export type BodyConsumer = (body: Readable, headers: IncomingMessage['headers']) => Promise<void>;
+
+/** A consumer's own failure, passed through the call unclassified. */
+class ConsumerFailed extends Error {
+  constructor(readonly original: unknown) {
+    super('the consumer of the answer failed');
+  }
+}
+
+/**
  * Connections to partners are kept alive and reused, a pool per origin (Node's agents key their pools by host and
  * port): a call to an insurer or a webhook endpoint called a moment ago skips the TCP (and TLS) handshake. A socket
  * joins the pool only after a complete answer; one that failed, timed out, overran the byte cap or was left unread
@@ -80,19 +95,22 @@ export class PartnerClient {
    * dropped.
    * `signal`: the caller's own end (the request a resolver calls for): when it aborts, the call stops at once, the
    * connection is closed, and the signal's reason is thrown as it is (it is no fault of the partner's).
+   * `consume`: a 2xx answer's body streams to it rather than being collected (a document: never held whole); the
+   * answer then has an empty body. Other answers are collected as usual.
    */
   async send(
     target: string,
     method: string,
     headers: Record<string, string>,
     body?: Buffer,
-    { statusOnly = false, signal }: { statusOnly?: boolean; signal?: AbortSignal } = {},
+    { statusOnly = false, signal, consume }: { statusOnly?: boolean; signal?: AbortSignal; consume?: BodyConsumer } = {},
   ): Promise<PartnerAnswer> {
     signal?.throwIfAborted();
     const refusal = this.options.urlAllowList.refusal(target);
     if (refusal) throw new PartnerCallFailed('notAllowed', `${sanitise(target, 300)}: ${refusal}`);
-    return this.exchange(new URL(target), method, headers, body, statusOnly, signal).catch((error: unknown) => {
+    return this.exchange(new URL(target), method, headers, body, { statusOnly, consume }, signal).catch((error: unknown) => {
       if (signal?.aborted) throw signal.reason;
+      if (error instanceof ConsumerFailed) throw error.original;
       throw this.classify(error);
     });
   }
@@ -125,7 +143,7 @@ export class PartnerClient {
     method: string,
     extraHeaders: Record<string, string>,
     payload: Buffer | undefined,
-    statusOnly: boolean,
+    { statusOnly, consume }: { statusOnly: boolean; consume?: BodyConsumer },
     callerSignal: AbortSignal | undefined,
   ): Promise<PartnerAnswer> {
     const { timeoutMs, maxResponseBytes } = this.options;
@@ -165,6 +183,25 @@ export class PartnerClient {
         const declared = Number(res.headers['content-length'] ?? 0);
         const tooLarge = () => new PartnerCallFailed('tooLarge', `answer over ${maxResponseBytes} bytes, reading stopped`);
         if (declared > maxResponseBytes) return settle(tooLarge());
+        const status = res.statusCode ?? 0;
+        if (consume && status >= 200 && status < 300) {
+          let streamed = 0;
+          // The exchange's own faults (the cap, a connection lost) are told apart from the consumer's.
+          let fault: Error | undefined;
+          const capped = new Transform({
+            transform(chunk: Buffer, _encoding, callback) {
+              streamed += chunk.length;
+              if (streamed > maxResponseBytes) callback((fault = tooLarge()));
+              else callback(null, chunk);
+            },
+          });
+          pipeline(res, capped).catch((error: unknown) => (fault ??= error as Error));
+          consume(capped, res.headers).then(
+            () => (fault ? settle(fault) : settle({ status, headers: res.headers, body: Buffer.alloc(0) })),
+            (error: unknown) => settle(fault ?? new ConsumerFailed(error)),
+          );
+          return;
+        }
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {

@@ -54,6 +54,10 @@ export const LIMITS = {
   /** The column holding it, control characters escaped (each at most six characters). */
   underwriterReasonStored: 3000,
   subjectivitiesPerOption: 20,
+  /** Documents an insurer system may list in one quote (spec 2.5 `documents`, an addition); each is fetched within the step. */
+  documentsPerQuote: 5,
+  /** A listed document's URL, in characters. */
+  documentUrl: 2048,
   subjectivityText: 500,
   /** The subjectivities of one quote in all, as JSON: what reading a tender's proposal holds stays bounded. */
   subjectivitiesBytesPerQuote: 32 * 1024,

@@ -4,6 +4,7 @@ import {
   PartnerClient,
   parseRetryAfter,
   sanitise,
+  type BodyConsumer,
   type PartnerAnswer,
   type PartnerFault,
 } from '../../platform/http/partner-client';
@@ -23,6 +24,7 @@ export const Reason = {
   tooLarge: 'insurer answer too large',
   invalidAcknowledgement: 'insurer sent an invalid acknowledgement',
   invalidQuote: 'insurer sent an invalid quote',
+  invalidDocument: 'insurer sent an invalid quote document',
   notAllowed: 'insurer address not allowed',
   internal: 'internal error',
   tenderClosed: 'tender closed',
@@ -73,8 +75,10 @@ type InsurerEndpoint = { quoteApiUrl: string; outboundCredential?: Insurer['outb
  */
 export class InsurerClient {
   private readonly partner: PartnerClient;
+  /** Quote documents: the same policy and deadline, their own byte cap (DOCUMENT_MAX_BYTES), made at the first one. */
+  private documents?: PartnerClient;
 
-  constructor(config: QuoteDispatchConfig) {
+  constructor(private readonly config: QuoteDispatchConfig) {
     this.partner = new PartnerClient({
       timeoutMs: config.timeoutMs,
       maxResponseBytes: MAX_RESPONSE_BYTES,
@@ -101,6 +105,28 @@ export class InsurerClient {
     );
   }
 
+  /**
+   * `GET url` of a document listed in a quote: its body streams to `consume`, at most `maxBytes`, under one deadline
+   * (QUOTE_TIMEOUT_MS). The insurer's credential goes along only to its own quote API's origin.
+   */
+  async fetchDocument(insurer: InsurerEndpoint, url: string, maxBytes: number, consume: BodyConsumer): Promise<void> {
+    this.documents ??= new PartnerClient({
+      timeoutMs: this.config.timeoutMs,
+      maxResponseBytes: maxBytes,
+      urlAllowList: this.config.urlAllowList,
+    });
+    const sameOrigin = URL.canParse(url) && new URL(url).origin === new URL(insurer.quoteApiUrl).origin;
+    await this.call(
+      { quoteApiUrl: '', outboundCredential: sameOrigin ? insurer.outboundCredential : undefined },
+      'GET',
+      url,
+      undefined,
+      { accept: '*/*' },
+      undefined,
+      { partner: this.documents, consume },
+    );
+  }
+
   private json(answer: PartnerAnswer, invalid: string): unknown {
     const text = answer.body.toString('utf8');
     try {
@@ -117,13 +143,15 @@ export class InsurerClient {
     body?: unknown,
     extraHeaders: Record<string, string> = {},
     signal?: AbortSignal,
+    { partner = this.partner, consume }: { partner?: PartnerClient; consume?: BodyConsumer } = {},
   ): Promise<PartnerAnswer> {
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (insurer.outboundCredential) headers.authorization = `Bearer ${insurer.outboundCredential}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const answer = await this.partner
+    const answer = await partner
       .send(`${insurer.quoteApiUrl}${path}`, method, headers, body === undefined ? undefined : Buffer.from(JSON.stringify(body)), {
         signal,
+        consume,
       })
       .catch((error: unknown) => {
         if (!(error instanceof PartnerCallFailed)) throw error;

@@ -2,6 +2,7 @@ import { LIMITS } from '../../platform/validation/rules';
 import { sanitise } from '../../platform/http/partner-client';
 import { PartnerError, Reason } from './insurer-client';
 import type { Limit } from '../quote-request.entity';
+import type { ListedDocument } from './quote-documents';
 import { readQuoteAnswer, type AnswerProblem, type AnswerRules, type QuoteAnswer } from '../quote-answer';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -39,4 +40,26 @@ export function parseQuote(body: unknown, expectedId: string, requested: readonl
   const { problems, answer } = readQuoteAnswer(body, requested, rules);
   if (!answer) throw invalidQuote(problems.slice(0, 3).map(described).join('; '));
   return answer;
+}
+
+const invalidDocument = (detail: string) => new PartnerError(Reason.invalidDocument, `malformed documents: ${detail}`, false);
+
+/**
+ * A quote's optional `documents` (an addition to spec 2.5): at most `LIMITS.documentsPerQuote` entries of
+ * `{type, filename, url, sha256}`, each a string; what each says is checked by the documents feature as it fetches it.
+ */
+export function parseListedDocuments(body: unknown): ListedDocument[] {
+  const listed = isRecord(body) ? body.documents : undefined;
+  if (listed === undefined || listed === null) return [];
+  if (!Array.isArray(listed)) throw invalidDocument('documents must be an array');
+  if (listed.length > LIMITS.documentsPerQuote) throw invalidDocument(`more than ${LIMITS.documentsPerQuote} documents`);
+  return listed.map((entry: unknown, index) => {
+    if (!isRecord(entry)) throw invalidDocument(`document ${index} is not an object`);
+    const { type, filename, url, sha256 } = entry;
+    for (const [name, value] of Object.entries({ type, filename, url, sha256 })) {
+      if (typeof value !== 'string' || value.length === 0 || value.length > LIMITS.documentUrl)
+        throw invalidDocument(`document ${index}: ${name} must be a string of 1 to ${LIMITS.documentUrl} characters`);
+    }
+    return { type, filename, url, sha256 } as ListedDocument;
+  });
 }

@@ -7,7 +7,8 @@ import { leaseIsFree, OutboxWorker, type Claimed, type Outbox } from '../../plat
 import { TenderStatus } from '../../tenders';
 import { sanitise } from '../../platform/http/partner-client';
 import { InsurerClient, PartnerError, Reason, retryDelay } from './insurer-client';
-import { parseAcknowledgement, parseQuote } from './insurer-payloads';
+import { parseAcknowledgement, parseListedDocuments, parseQuote } from './insurer-payloads';
+import type { FetchedDocuments, ListedDocument, QuoteDocumentFetcher } from './quote-documents';
 import { statusOfAnswer, storeOptions } from '../quote-answer-store';
 import { QuoteExpiry } from '../expiry/quote-expiry';
 import { claimEarlyCallback } from '../callback/quote-callback.service';
@@ -109,6 +110,8 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
       client?: InsurerClient;
       observer?: DispatcherObserver;
       listeners?: readonly QuoteEventListener[];
+      /** Fetches the documents a quote lists (the documents feature, given by the composition). */
+      documents?: QuoteDocumentFetcher;
     },
   ) {
     this.client = options.client ?? new InsurerClient(config);
@@ -256,39 +259,64 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
   private async fetchQuote(em: EntityManager, request: LeasedRequest): Promise<void> {
     const reference = request.insurerReference!;
     const now = new Date();
-    const answer = parseQuote(await this.client.fetchQuote(request.insurer, reference), reference, request.limits, {
+    const body = await this.client.fetchQuote(request.insurer, reference);
+    const answer = parseQuote(body, reference, request.limits, {
       zone: this.config.validityZone,
       now,
       earliestValidity: request.createdAt,
       refuseControls: false,
     });
+    const listed = parseListedDocuments(body);
+    // The documents are fetched, checked and stored before the quote's transaction, and become visible in it.
+    const documents = listed.length > 0 ? await this.fetchDocuments(request, listed) : undefined;
     const status = statusOfAnswer(answer, now);
-    await em.transactional(async (tx) => {
-      // Conditional on AVAILABLE: a close of the tender meanwhile made it CANCELLED, and no quote is stored.
-      const stored = await this.finish(tx, request, QuoteRequestStatus.AVAILABLE, {
-        status,
-        quotedAt: new Date(),
-        attempts: 0,
-        nextAttemptAt: null,
-        lastError: null,
-        lastErrorDetail: null,
-        quoteNote: answer.note,
-        validUntil: answer.validUntil,
-        currency: answer.currency,
-        underwriterReason: answer.reason,
+    let stored = false;
+    try {
+      stored = await em.transactional(async (tx) => {
+        // Conditional on AVAILABLE: a close of the tender meanwhile made it CANCELLED, and no quote is stored.
+        const updated = await this.finish(tx, request, QuoteRequestStatus.AVAILABLE, {
+          status,
+          quotedAt: new Date(),
+          attempts: 0,
+          nextAttemptAt: null,
+          lastError: null,
+          lastErrorDetail: null,
+          quoteNote: answer.note,
+          validUntil: answer.validUntil,
+          currency: answer.currency,
+          underwriterReason: answer.reason,
+        });
+        if (updated !== 1) return false; // the lease was lost (whoever holds it stores the quote), or the request was cancelled
+        const event = {
+          kind: 'quoteReceived' as const,
+          tender: request.tender,
+          quoteRequestId: request.id,
+          insurerId: request.insurer.id,
+          status,
+          at: new Date(),
+        };
+        for (const listener of this.options.listeners ?? []) await listener(tx, event);
+        await storeOptions(tx, request.id, answer.options);
+        await documents?.record(tx);
+        return true;
       });
-      if (stored !== 1) return; // the lease was lost (whoever holds it stores the quote), or the request was cancelled
-      const event = {
-        kind: 'quoteReceived' as const,
-        tender: request.tender,
+    } finally {
+      if (!stored) await documents?.discard();
+    }
+  }
+
+  private fetchDocuments(request: LeasedRequest, listed: ListedDocument[]): Promise<FetchedDocuments> {
+    const fetcher = this.options.documents;
+    if (!fetcher) throw new PartnerError(Reason.internal, 'the quote lists documents, and this dispatcher has no document store', false);
+    return fetcher.fetch(
+      {
         quoteRequestId: request.id,
+        tender: request.tender,
         insurerId: request.insurer.id,
-        status,
-        at: new Date(),
-      };
-      for (const listener of this.options.listeners ?? []) await listener(tx, event);
-      await storeOptions(tx, request.id, answer.options);
-    });
+        download: (url, maxBytes, consume) => this.client.fetchDocument(request.insurer, url, maxBytes, consume),
+      },
+      listed,
+    );
   }
 
   /**

@@ -16,6 +16,7 @@ import { DomainError, notFound } from '../../../platform/errors/domain-error';
 import { prepareOperation } from '../../graphql/prepared-operation';
 import { authorisedContext, requestScopeOf } from '../../http/request-context';
 import { methodNotAllowed } from '../../http/json-body';
+import { answerWithin } from '../../http/request-timeout';
 import { namesTag } from '../../http/entity-tag';
 import { assertNoQuery } from '../tenders/tender-query-params';
 import { REST_TENDER_DOCUMENTS } from './document-operations.graphql';
@@ -77,7 +78,13 @@ async function sendBytes(
  * behind `Tender.documents`); the upload URL and the gateway's download links need no bearer token, the URL is the
  * credential, and stream straight to and from the store.
  */
-export function documentRoutes(schema: GraphQLSchema, services: DocumentServices): Router {
+/**
+ * The slowest an upload may arrive, bytes per second: its deadline is REQUEST_TIMEOUT_MS plus its size at this rate (a
+ * 20 MiB document: 20 s more). The HTTP server's own limit on receiving a whole request (60 s) still applies.
+ */
+const UPLOAD_MIN_BYTES_PER_SECOND = 1024 * 1024;
+
+export function documentRoutes(schema: GraphQLSchema, services: DocumentServices, requestTimeoutMs: number): Router {
   const documents = prepareOperation(schema, REST_TENDER_DOCUMENTS);
   const router = Router();
 
@@ -114,6 +121,12 @@ export function documentRoutes(schema: GraphQLSchema, services: DocumentServices
   router.put(`${UPLOAD_PATH}/:token`, async (req, res) => {
     if (Object.keys(req.query).length > 0) throw new DomainError('BAD_USER_INPUT', 'An upload URL takes no query parameters');
     const length = req.headers['content-length'];
+    // Not the generic request timeout (a large upload takes longer): one sized to the document; past it, the upload
+    // stops and stores nothing.
+    const size = Math.min(Number(length ?? services.maxBytes) || services.maxBytes, services.maxBytes);
+    answerWithin(res, requestTimeoutMs + Math.ceil((size / UPLOAD_MIN_BYTES_PER_SECOND) * 1000), () =>
+      req.destroy(new Error('the upload took too long')),
+    );
     const document = await receiveUpload(
       requestScopeOf(res).em,
       services,

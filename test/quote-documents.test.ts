@@ -1,0 +1,172 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Role } from '../src/access';
+import { Document } from '../src/documents';
+import type { Tender } from '../src/tenders';
+import { createTender, createWorld, type World } from './helpers/fixtures';
+import { FAST_DISPATCH_ENV, getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { PDF, PNG, sha256 } from './helpers/documents';
+import { startS3Server, type S3Server } from './helpers/s3-server';
+import { startScriptedInsurer, type ScriptedInsurer } from './helpers/scripted-insurer';
+import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
+
+const LIMIT = { insurance_sum: 1_000_000, deductible: 10_000 };
+const REQUESTS = `query($id: ID!) { quoteRequests(tenderId: $id) { id status failureReason failureDetail insurer { id } } }`;
+
+let gateway: Gateway;
+let world: World;
+let tender: Tender;
+let broker: string;
+let scripted: ScriptedInsurer | undefined;
+let sims: SimulatedInsurers | undefined;
+let s3: S3Server | undefined;
+
+async function setUp(env: Record<string, string> = {}) {
+  gateway = await startGateway({ env: { ...FAST_DISPATCH_ENV, ...env } });
+  world = await createWorld(gateway.em());
+  tender = await createTender(gateway.em(), world);
+  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+}
+
+afterEach(async () => {
+  await scripted?.close();
+  scripted = undefined;
+  await sims?.close();
+  sims = undefined;
+  await gateway?.close();
+  await s3?.close();
+  s3 = undefined;
+});
+
+async function requestQuotes(insurerId: string) {
+  const { body } = await graphql(gateway, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
+    input: {
+      tenderId: tender.id,
+      insurerIds: [insurerId],
+      limits: [{ insuranceSum: LIMIT.insurance_sum, deductible: LIMIT.deductible }],
+      riskInformation: {},
+    },
+  });
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+}
+
+const settled = () =>
+  waitFor('the quote request to settle', async () => {
+    const { body } = await graphql(gateway, broker, REQUESTS, { id: tender.id });
+    const [request] = body.data.quoteRequests;
+    return ['QUOTED', 'DECLINED', 'FAILED'].includes(request?.status) && request;
+  });
+
+/** The broker's list of the tender's documents (REST). */
+const listed = async () => (await getJson(gateway, `/api/v1/tenders/${tender.id}/documents`, broker)).body.payload as any[];
+
+async function content(id: string): Promise<Buffer> {
+  const response = await fetch(`${gateway.url}/api/v1/tenders/${tender.id}/documents/${id}/content`, {
+    headers: { authorization: `Bearer ${broker}` },
+  });
+  expect(response.status).toBe(200);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+/** Asks the scripted insurer for a quote listing `documents`, and calls back; answers the settled request. */
+async function quoteListing(documents: unknown[]) {
+  await requestQuotes(scripted!.insurer.id);
+  const id = await waitFor('the acknowledgement', async () => scripted!.ids().at(-1));
+  expect(await scripted!.quote(id, { quote_options: [{ ...LIMIT, premium: 900 }], documents })).toBe(202);
+  return settled();
+}
+
+const slip = (path: string, bytes = PDF, type = 'application/pdf') => ({
+  type,
+  filename: 'quote-slip.pdf',
+  url: `${scripted!.url}${path}`,
+  sha256: sha256(bytes),
+});
+
+describe('quote documents an insurer system lists in its quote', () => {
+  it('the simulator quote with its slip: QUOTED, the slip listed for the broker and the insurer, downloadable byte for byte', async () => {
+    await setUp();
+    sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance', behaviour: 'quote-document' }]);
+    await requestQuotes(sims.insurers[0].id);
+    const request = await settled();
+    expect(request.status).toBe('QUOTED');
+    const [document] = await listed();
+    expect(document).toMatchObject({ kind: 'QUOTE', content_type: 'application/pdf', quote_request_id: request.id });
+    expect(document.filename).toMatch(/^quote-slip-.+\.pdf$/);
+    const bytes = await content(document._id);
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(sha256(bytes)).toBe(document.sha256);
+    expect(bytes.length).toBe(document.size);
+
+    const insurer = await tokenFor(gateway, Role.INSURER, { insurerId: sims.insurers[0].id });
+    const theirs = await getJson(gateway, `/public/v1/tenders/${tender.id}/documents`, insurer);
+    expect(theirs.body.payload.map((entry: any) => entry._id)).toEqual([document._id]);
+  });
+
+  it('with the S3 store: the slip lands in the bucket and its content link answers its bytes', async () => {
+    s3 = await startS3Server();
+    await setUp(s3.env);
+    sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance', behaviour: 'quote-document' }]);
+    await requestQuotes(sims.insurers[0].id);
+    expect((await settled()).status).toBe('QUOTED');
+    const [document] = await listed();
+    const objects = readdirSync(join(s3.directory, 'documents', 'tender-exchange')).filter((name) => name.endsWith('._S3rver_object'));
+    expect(objects).toContain(`${document._id}._S3rver_object`);
+    const redirect = await fetch(`${gateway.url}/api/v1/tenders/${tender.id}/documents/${document._id}/content`, {
+      headers: { authorization: `Bearer ${broker}` },
+      redirect: 'manual',
+    });
+    expect(redirect.status).toBe(302);
+    const bytes = Buffer.from(await (await fetch(redirect.headers.get('location')!)).arrayBuffer());
+    expect(sha256(bytes)).toBe(document.sha256);
+  });
+
+  it('a document that fails once (503) is fetched again with the quote: in the end each listed document exists once', async () => {
+    await setUp();
+    scripted = await startScriptedInsurer(gateway);
+    scripted.serve('/a.pdf', { body: PDF });
+    scripted.serve('/b.png', { status: 503, body: Buffer.from('busy') }, { body: PNG, type: 'image/png' });
+    const request = await quoteListing([slip('/a.pdf'), { ...slip('/b.png', PNG, 'image/png'), filename: 'terms.png' }]);
+    expect(request.status).toBe('QUOTED');
+    expect((await listed()).map((document) => document.filename)).toEqual(['quote-slip.pdf', 'terms.png']);
+    // Nothing of the failed attempt remains: no second row, visible or not.
+    expect(await gateway.em().count(Document, { tender: tender.id })).toBe(2);
+  });
+
+  it('an insurer that lists no documents sees no change: QUOTED, no documents', async () => {
+    await setUp();
+    scripted = await startScriptedInsurer(gateway);
+    expect((await quoteListing([])).status).toBe('QUOTED');
+    expect(await listed()).toEqual([]);
+  });
+
+  const failures: [string, (quote: ScriptedInsurer) => unknown[], string, Record<string, string>?][] = [
+    ['the wrong SHA-256', () => [{ ...slip('/a.pdf'), sha256: sha256('other bytes') }], 'insurer sent an invalid quote document'],
+    ['bytes not of the declared type', () => [{ ...slip('/a.pdf'), type: 'image/png' }], 'insurer sent an invalid quote document'],
+    ['a type that is not allowed', () => [{ ...slip('/a.pdf'), type: 'application/zip' }], 'insurer sent an invalid quote document'],
+    ['a file name with a path', () => [{ ...slip('/a.pdf'), filename: '../../etc/passwd' }], 'insurer sent an invalid quote document'],
+    ['no Content-Length', () => [slip('/chunked.pdf')], 'insurer sent an invalid quote document'],
+    ['a URL that is not http(s)', () => [{ ...slip('/a.pdf'), url: 'file:///etc/passwd' }], 'insurer address not allowed'],
+    ['an answer of 404', () => [slip('/missing.pdf')], 'insurer answered 404'],
+    ['more bytes than DOCUMENT_MAX_BYTES', () => [slip('/a.pdf')], 'insurer answer too large', { DOCUMENT_MAX_BYTES: '64' }],
+    [
+      'an unreachable address (retried, then given up)',
+      () => [{ ...slip('/a.pdf'), url: 'http://127.0.0.1:9/a.pdf' }],
+      'insurer unreachable (gave up after 4 attempts)',
+    ],
+    ['a malformed list', () => [{ filename: 'x.pdf' }], 'insurer sent an invalid quote document'],
+  ];
+  for (const [what, documents, reason, env] of failures) {
+    it(`a document with ${what} fails the quote (${reason}) and leaves no document`, async () => {
+      await setUp(env);
+      scripted = await startScriptedInsurer(gateway);
+      scripted.serve('/a.pdf', { body: PDF });
+      scripted.serve('/chunked.pdf', { body: PDF, chunked: true });
+      const request = await quoteListing(documents(scripted));
+      expect(request).toMatchObject({ status: 'FAILED', failureReason: reason });
+      expect(await listed()).toEqual([]);
+      expect(await gateway.em().count(Document, { tender: tender.id })).toBe(0);
+    });
+  }
+});
