@@ -1,3 +1,4 @@
+import { stopTelemetry } from './telemetry';
 import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import { isIP } from 'node:net';
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
       simServer?.close();
       await workerOrm?.close();
       await orm.close();
+      await stopTelemetry();
     } catch (error) {
       logger.error({ err: error }, 'shutdown failed');
       process.exit(1);

@@ -201,6 +201,18 @@ describe('the explorer at /graphiql', () => {
     expect(html).toContain('embeddable-sandbox');
   });
 
+  it('shows a browser without the internet a link from /graphql to the explorer at /graphiql, which opens', async () => {
+    const { page } = await openPage();
+    await page.goto(`${gateway.url}/graphql`);
+    // Apollo Sandbox's script cannot load (only the gateway answers): its message shows, and the link beside it.
+    await page.getByText('Apollo Sandbox cannot be loaded').waitFor();
+    const link = page.getByRole('link', { name: /graphiql/ });
+    await link.waitFor({ state: 'visible' });
+    await link.click();
+    await page.waitForURL(`${gateway.url}/graphiql`);
+    await page.locator('.graphiql-container').waitFor();
+  });
+
   it('answers a GET query from other clients only with a header a cross-site form cannot send (as docs/graphql.md says)', async () => {
     const url = `${gateway.url}/graphql?query=${encodeURIComponent('{ __typename }')}`;
     const plain = await fetch(url, { headers: { authorization: `Bearer ${analyst}` } });

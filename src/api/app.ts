@@ -68,7 +68,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   const quoteEvents = [quoteEventsToWebhooks];
   // On PostgreSQL background work has connections of its own: a burst of it never takes the requests'.
   const dispatcher = new QuoteDispatcher(workerOrm, config.quotes, { logger, observer: metrics.dispatcher, listeners: quoteEvents });
-  const webhooks = new WebhookDispatcher(workerOrm, config.webhooks, logger);
+  const webhooks = new WebhookDispatcher(workerOrm, config.webhooks, logger, metrics.webhooks);
   const documents: DocumentServices = {
     store: createDocumentStore(config.documents.store),
     // TokenService has already refused a configuration without a secret; links are never signed with a known key.

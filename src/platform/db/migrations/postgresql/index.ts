@@ -13,6 +13,7 @@ import { Migration20261125192043 } from './Migration20261125192043';
 import { Migration20261125194500 } from './Migration20261125194500';
 import { Migration20261125221832 } from './Migration20261125221832';
 import { Migration20261125230016 } from './Migration20261125230016';
+import { Migration20261126023346 } from './Migration20261126023346';
 
 /** Every migration in order; `npm run cli -- db:migration:create` generates a new one and adds it here. */
 export const postgresqlMigrations: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const postgresqlMigrations: MigrationObject[] = [
   { name: 'Migration20261125194500', class: Migration20261125194500 },
   { name: 'Migration20261125221832', class: Migration20261125221832 },
   { name: 'Migration20261125230016', class: Migration20261125230016 },
+  { name: 'Migration20261126023346', class: Migration20261126023346 },
 ];

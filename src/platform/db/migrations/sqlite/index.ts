@@ -14,6 +14,7 @@ import { Migration20261125192034 } from './Migration20261125192034';
 import { Migration20261125194501 } from './Migration20261125194501';
 import { Migration20261125221826 } from './Migration20261125221826';
 import { Migration20261125230011 } from './Migration20261125230011';
+import { Migration20261126023340 } from './Migration20261126023340';
 
 /** Every migration in order; `npm run cli -- db:migration:create` generates a new one and adds it here. */
 export const sqliteMigrations: MigrationObject[] = [
@@ -32,4 +33,5 @@ export const sqliteMigrations: MigrationObject[] = [
   { name: 'Migration20261125194501', class: Migration20261125194501 },
   { name: 'Migration20261125221826', class: Migration20261125221826 },
   { name: 'Migration20261125230011', class: Migration20261125230011 },
+  { name: 'Migration20261126023340', class: Migration20261126023340 },
 ];
