@@ -199,6 +199,10 @@ describe('the explorer at /graphiql', () => {
     const html = await response.text();
     expect(html).toMatch(/<!DOCTYPE html>/i);
     expect(html).toContain('embeddable-sandbox');
+    // The way on for a browser offline is in the HTML itself, beside Sandbox's message, not added by its script.
+    expect(html).toMatch(
+      /<div class="fallback">[^]*Apollo Sandbox cannot be loaded[^]*<\/p>\s*<p>[^<]*<a href="\/graphiql">open it at \/graphiql<\/a>/,
+    );
   });
 
   it('shows a browser without the internet a link from /graphql to the explorer at /graphiql, which opens', async () => {

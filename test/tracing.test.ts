@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -106,7 +107,7 @@ beforeAll(async () => {
     WEBHOOK_POLL_INTERVAL_MS: '20',
   });
   broker = await requestToken(target, await createClient(target, Role.BROKER, { brokerCompanyId: world.brokers[0].id }));
-}, 60_000);
+}, 150_000);
 
 afterAll(async () => {
   if (gateway?.alive()) await gateway.kill();
@@ -145,8 +146,27 @@ describe('OpenTelemetry traces, exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_
     const read = sql.filter((span) => descendsFrom(span, graphql, trace)).map((span) => String(attribute(span, 'db.query.text')));
     expect(read.some((text) => /^select t\.id as "t_id"/.test(text))).toBe(true);
     expect(new Set(sql.map((span) => attribute(span, 'db.system.name')))).toEqual(
-      new Set([process.env.DATABASE_URL?.startsWith('postgres') ? 'postgresql' : 'sqlite3']),
+      new Set([process.env.DATABASE_URL?.startsWith('postgres') ? 'postgresql' : 'better-sqlite3']),
     );
+  });
+
+  it("keeps a download link's credential out of its spans, as the logs do", async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const response = await fetch(`${gateway.url}/integration/v1/document-links/secret-link-credential-42`, {
+      headers: { traceparent: traceparentOf(traceId, randomBytes(8).toString('hex')) },
+    });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    const trace = await waitFor('the spans of the request', async () => {
+      const spans = otlp.spans.filter((span) => span.traceId === traceId);
+      return spans.some((span) => span.kind === SERVER) && spans;
+    });
+    expect(
+      attribute(
+        trace.find((span) => span.kind === SERVER)!,
+        'url.path',
+      ),
+    ).toBe('/integration/v1/document-links/<credential>');
+    expect(JSON.stringify(trace)).not.toContain('secret-link-credential-42');
   });
 
   it('sends traceparent to the insurer system, from a dispatch span linked to the request that queued the quote request', async () => {
@@ -223,4 +243,21 @@ describe('OpenTelemetry traces, exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_
     const call = await waitFor('the call span', async () => otlp.spans.find((s) => s.spanId === sentSpan));
     expect(call).toMatchObject({ kind: CLIENT, parentSpanId: span.spanId });
   });
+});
+
+describe('tracing off', () => {
+  it('loads no OpenTelemetry SDK without an OTLP endpoint (and with OTEL_SDK_DISABLED=true), only with one', () => {
+    // How many of the SDK's modules src/telemetry.ts (main.ts's first import) loads, in a process of its own.
+    const sdkModulesLoaded = (env: Record<string, string>) => {
+      const script =
+        "require('./src/telemetry'); console.log(Object.keys(require.cache).filter((f) => f.includes('@opentelemetry/sdk-')).length)";
+      const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
+      return Number(
+        execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { env: { ...clean, ...env }, encoding: 'utf8' }).trim(),
+      );
+    };
+    expect(sdkModulesLoaded({})).toBe(0);
+    expect(sdkModulesLoaded({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_SDK_DISABLED: 'true' })).toBe(0);
+    expect(sdkModulesLoaded({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' })).toBeGreaterThan(0);
+  }, 60_000);
 });
