@@ -1,3 +1,4 @@
+import './telemetry';
 import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import { isIP } from 'node:net';
@@ -8,6 +9,7 @@ import { createHttpServer } from './api/http/server';
 import { openDatabase, openWorkerDatabase } from './database';
 import { InsurerSimulator } from './insurer-sim/insurer-sim';
 import { createLogger } from './platform/logger';
+import { stopTracing } from './platform/telemetry/tracing-stop';
 import { ensureDemoData } from './seed/demo-data';
 import { showsBanner, startBanner, withoutPassword } from './start-banner';
 
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
       simServer?.close();
       await workerOrm?.close();
       await orm.close();
+      await stopTracing();
     } catch (error) {
       logger.error({ err: error }, 'shutdown failed');
       process.exit(1);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withJwtSecret } from '../src/auth';
-import { ConfigError, loadConfig } from '../src/platform/config';
+import { ConfigError, loadConfig, tracingEnabled } from '../src/platform/config';
 
 const emptyFolder = () => mkdtempSync(join(tmpdir(), 'tender-exchange-config-'));
 
@@ -19,6 +19,7 @@ describe('the configuration', () => {
       },
     });
     loadConfig(recording);
+    tracingEnabled(recording);
     const listed = new Set([...readFileSync('.env.example', 'utf8').matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((match) => match[1]));
     expect(read.size).toBeGreaterThan(30);
     expect([...read].filter((name) => !listed.has(name))).toEqual([]);
@@ -58,6 +59,22 @@ describe('the configuration', () => {
     expect(() => loadConfig({ DATA_DIR: emptyFolder(), LOG_LEVEL: 'loud' })).toThrow(
       /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"$/,
     );
+  });
+
+  it('refuses a DATABASE_URL of another database by its scheme, never echoing the URL and its password', () => {
+    const refuse = () => loadConfig({ DATA_DIR: emptyFolder(), DATABASE_URL: 'mysql://app:s3cret-pw@db.internal:3306/tenders' });
+    expect(refuse).toThrow('DATABASE_URL must be a SQLite file path, ":memory:" or postgres://..., got a "mysql:" URL');
+    expect(refuse).not.toThrow(/s3cret-pw|db\.internal/);
+  });
+
+  it('turns tracing on only with an OTLP endpoint, and off again with OTEL_SDK_DISABLED or OTEL_TRACES_EXPORTER=none', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(tracingEnabled({})).toBe(false);
+    expect(tracingEnabled({ OTEL_SERVICE_NAME: 'gateway' })).toBe(false);
+    expect(tracingEnabled(endpoint)).toBe(true);
+    expect(tracingEnabled({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' })).toBe(true);
+    expect(tracingEnabled({ ...endpoint, OTEL_SDK_DISABLED: 'true' })).toBe(false);
+    expect(tracingEnabled({ ...endpoint, OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
   });
 
   it('takes HOST as an address or a host name (unset: every interface) and names the variable when it is neither', () => {

@@ -199,6 +199,22 @@ describe('the explorer at /graphiql', () => {
     const html = await response.text();
     expect(html).toMatch(/<!DOCTYPE html>/i);
     expect(html).toContain('embeddable-sandbox');
+    // The way on for a browser offline is in the HTML itself, beside Sandbox's message, not added by its script.
+    expect(html).toMatch(
+      /<div class="fallback">[^]*Apollo Sandbox cannot be loaded[^]*<\/p>\s*<p>[^<]*<a href="\/graphiql">open it at \/graphiql<\/a>/,
+    );
+  });
+
+  it('shows a browser without the internet a link from /graphql to the explorer at /graphiql, which opens', async () => {
+    const { page } = await openPage();
+    await page.goto(`${gateway.url}/graphql`);
+    // Apollo Sandbox's script cannot load (only the gateway answers): its message shows, and the link beside it.
+    await page.getByText('Apollo Sandbox cannot be loaded').waitFor();
+    const link = page.getByRole('link', { name: /graphiql/ });
+    await link.waitFor({ state: 'visible' });
+    await link.click();
+    await page.waitForURL(`${gateway.url}/graphiql`);
+    await page.locator('.graphiql-container').waitFor();
   });
 
   it('answers a GET query from other clients only with a header a cross-site form cannot send (as docs/graphql.md says)', async () => {

@@ -272,6 +272,31 @@ describe('delivery, retries and the delivery log', () => {
     });
   });
 
+  it('/metrics shows webhook deliveries by state, attempts by outcome with their latency, and the age of the oldest pending one', async () => {
+    const scrape = async () => (await fetch(`${gateway.url}/metrics`)).text();
+    expect(await scrape()).toMatch(/^webhook_oldest_pending_delivery_age_seconds 0$/m);
+    // One endpoint fails once and then takes the event; the other asks to be called again in a minute.
+    receiver.answer((path, n) =>
+      path === '/later' ? { status: 503, headers: { 'retry-after': '60' } } : n === 1 ? { status: 500 } : { status: 200 },
+    );
+    await register(broker, 'broker', '/flaky');
+    await register(broker, 'broker', '/later');
+    await closeTender();
+    const text = await waitFor('the delivery and the postponed attempt to be counted', async () => {
+      const scraped = await scrape();
+      return /webhook_deliveries\{state="DELIVERED"\} 1/.test(scraped) && /outcome="retry"\} 2/.test(scraped) && scraped;
+    });
+    expect(text).toMatch(/^webhook_deliveries\{state="PENDING"\} 1$/m);
+    expect(text).toMatch(/^webhook_deliveries\{state="FAILED"\} 0$/m);
+    expect(text).toMatch(/^webhook_delivery_attempts_total\{outcome="delivered"\} 1$/m);
+    expect(text).toMatch(/^webhook_delivery_attempts_total\{outcome="retry"\} 2$/m);
+    expect(text).toMatch(/^webhook_delivery_attempt_duration_seconds_count\{outcome="delivered"\} 1$/m);
+    expect(text).toMatch(/^webhook_delivery_attempt_duration_seconds_bucket\{le="10",outcome="retry"\} 2$/m);
+    const age = Number(/^webhook_oldest_pending_delivery_age_seconds (\S+)$/m.exec(text)?.[1]);
+    expect(age).toBeGreaterThan(0);
+    expect(age).toBeLessThan(30);
+  });
+
   it('gives up after the retry schedule (FAILED, with the reason), and a replay sends it again with the same webhook-id', async () => {
     receiver.answer(() => ({ status: 500 }));
     const { _id } = await register(broker, 'broker', '/broken');

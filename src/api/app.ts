@@ -94,7 +94,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   const metrics = new Metrics(orm);
   // Who reacts to quotation events inside their transactions, whether a request or the dispatcher records them.
   const quoteEvents = [quoteEventsToWebhooks];
-  const webhooks = new WebhookDispatcher(workerOrm, config.webhooks, logger);
+  const webhooks = new WebhookDispatcher(workerOrm, config.webhooks, logger, metrics.webhooks);
   const documents: DocumentServices = {
     store: createDocumentStore(config.documents.store),
     // TokenService has already refused a configuration without a secret; links are never signed with a known key.

@@ -349,12 +349,23 @@ function urlAllowList(env: Env, name: string, refusePrivate: boolean, always: st
   }
 }
 
+/**
+ * Tracing is on when an OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) and
+ * neither OTEL_SDK_DISABLED=true nor OTEL_TRACES_EXPORTER=none says otherwise. The SDK reads the other OTEL_* settings.
+ */
+export function tracingEnabled(env: Env): boolean {
+  const endpoint = Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+  return endpoint && env.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true' && env.OTEL_TRACES_EXPORTER?.trim() !== 'none';
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   const dataDir = resolve(env.DATA_DIR ?? './data');
   const databaseUrl = env.DATABASE_URL || join(dataDir, 'tender-exchange.sqlite');
   if (/^[a-z]+:\/\//i.test(databaseUrl) && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
-    throw new ConfigError(`DATABASE_URL must be a SQLite file path, ":memory:" or postgres://..., got "${databaseUrl}"`);
+    // Only the scheme is named: the rest of a URL may hold a password.
+    const scheme = /^[a-z]+:/i.exec(databaseUrl)?.[0];
+    throw new ConfigError(`DATABASE_URL must be a SQLite file path, ":memory:" or postgres://..., got a "${scheme}" URL`);
   }
   const tokenDefaultTtl = integer(env, 'TOKEN_DEFAULT_TTL', 3600, 60, 31 * 24 * 3600);
   const tokenMaxTtl = integer(env, 'TOKEN_MAX_TTL', 24 * 3600, 60, 31 * 24 * 3600);

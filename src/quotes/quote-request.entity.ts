@@ -111,6 +111,13 @@ export class QuoteRequest {
   @Property({ type: Date, length: 3, nullable: true })
   leaseUntil?: Date | null;
 
+  /**
+   * The W3C `traceparent` of the request that queued it, when tracing is on: the dispatcher's spans link to that
+   * request's trace (docs/operations.md, Tracing).
+   */
+  @Property({ type: 'string', length: 64, nullable: true })
+  traceparent?: string | null;
+
   @Property({ type: 'string', length: 64 })
   requestedBy!: string;
 

@@ -11,6 +11,7 @@ import { QuoteRequest, type Limit } from './quote-request.entity';
 import { LIVE, QuoteRequestStatus, QuoteSource } from './quote-request-status';
 import type { QuoteEventListener } from './quote-events';
 import type { RequestQuotesInput } from './quote.types';
+import { currentTraceparent } from '../platform/telemetry/trace-context';
 
 /** Quotes may be asked for while the tender is open and no cover has been ordered. */
 const QUOTABLE: readonly TenderStatus[] = [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED];
@@ -107,6 +108,7 @@ export class QuoteRequestService {
           riskInformation,
           riskInformationBytes: jsonBytes(riskInformation),
           requestedBy: this.viewer.appId,
+          traceparent: currentTraceparent() ?? null,
           ...(insurer.integration === InsurerIntegration.MANUAL
             ? { status: QuoteRequestStatus.AWAITING_MANUAL, source: QuoteSource.MANUAL, nextAttemptAt: null }
             : { nextAttemptAt: now }),

@@ -3,7 +3,7 @@ export { WebhookDelivery } from './webhook-delivery.entity';
 export { WebhookEndpoint } from './webhook-endpoint.entity';
 export { WebhookReplay } from './webhook-replay.entity';
 export type { WebhookContext, WebhookPolicy } from './webhook-context';
-export { WebhookDispatcher } from './webhook-dispatcher';
+export { WebhookDispatcher, type WebhookObserver } from './webhook-dispatcher';
 export { EVENTS_FOR, newWebhookSecret } from './webhook-endpoint.service';
 export { WEBHOOK_EVENT_TYPES, WebhookDeliveryStatus, WebhookEventType } from './webhook-event-type';
 export { customerErasuresToWebhooks, documentEventsToWebhooks, quoteEventsToWebhooks, tenderChangesToWebhooks } from './webhook-listeners';

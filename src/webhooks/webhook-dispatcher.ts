@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import type { WebhookDeliveryConfig } from '../platform/config';
 import { dateOfColumn } from '../platform/db/column-values';
 import { leaseIsFree, leaseIsFreeFilter, OutboxWorker, type Claimed, type Outbox } from '../platform/db/outbox-worker';
+import { inLinkedSpan } from '../platform/telemetry/trace-context';
 import { PartnerCallFailed, PartnerClient, parseRetryAfter, sanitise, type PartnerFault } from '../platform/http/partner-client';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -67,6 +68,14 @@ const FAULTS: Record<PartnerFault, string> = {
   notAllowed: 'the endpoint address is not allowed',
 };
 
+/** What an attempt came to: delivered, to be made again, or the delivery's end as FAILED. */
+type AttemptOutcome = 'delivered' | 'retry' | 'failed';
+
+/** What the dispatcher reports of each attempt; the metrics count it. */
+export interface WebhookObserver {
+  attempted(outcome: AttemptOutcome, seconds: number): void;
+}
+
 type Outcome =
   | { delivered: true; statusCode: number }
   | { delivered: false; statusCode: number | null; error: string; final: boolean; gone?: boolean; retryAfterMs?: number };
@@ -92,6 +101,7 @@ export class WebhookDispatcher implements Outbox<string> {
     private readonly orm: MikroORM,
     private readonly config: WebhookDeliveryConfig,
     private readonly logger: Logger,
+    private readonly observer?: WebhookObserver,
   ) {
     this.client = new PartnerClient({ timeoutMs: config.timeoutMs, maxResponseBytes: MAX_ANSWER_BYTES, urlAllowList: config.urlAllowList });
     this.worker = new OutboxWorker(
@@ -176,20 +186,26 @@ export class WebhookDispatcher implements Outbox<string> {
     if (!delivery) return;
     const { endpoint } = delivery;
     if (endpoint.disabledAt || endpoint.owner.disabledAt) return void (await this.record(em, delivery, {}));
-    const outcome = await this.attempt(delivery).catch((error: unknown): Outcome => {
-      this.logger.error({ err: error, delivery: id }, 'webhook attempt failed unexpectedly');
-      return { delivered: false, statusCode: null, error: 'internal error', final: false };
-    });
+    const startedAt = performance.now();
+    const attributes = { 'webhook_delivery.id': id, 'webhook_endpoint.id': endpoint.id, 'webhook_delivery.attempt': delivery.attempts + 1 };
+    const outcome = await inLinkedSpan('webhook delivery', null, attributes, () => this.attempt(delivery)).catch(
+      (error: unknown): Outcome => {
+        this.logger.error({ err: error, delivery: id }, 'webhook attempt failed unexpectedly');
+        return { delivered: false, statusCode: null, error: 'internal error', final: false };
+      },
+    );
+    const seconds = (performance.now() - startedAt) / 1000;
     try {
-      await this.store(em, delivery, outcome);
+      this.observer?.attempted(await this.store(em, delivery, outcome), seconds);
     } catch (error) {
       // Counted at least: should this fail too, the lease runs out and the attempt is made again.
       this.logger.error({ err: error, delivery: id }, 'could not record a webhook attempt; recording the bare count');
       const bare: Outcome = outcome.delivered
         ? outcome
         : { ...outcome, gone: false, error: 'the attempt could not be recorded; see the logs' };
-      await this.store(this.orm.em.fork(), delivery, bare).catch((again: unknown) =>
-        this.logger.error({ err: again, delivery: id }, 'could not record a webhook attempt'),
+      await this.store(this.orm.em.fork(), delivery, bare).then(
+        (recorded) => this.observer?.attempted(recorded, seconds),
+        (again: unknown) => this.logger.error({ err: again, delivery: id }, 'could not record a webhook attempt'),
       );
     }
   }
@@ -240,7 +256,7 @@ export class WebhookDispatcher implements Outbox<string> {
     return new Date(Date.now() + Math.max(jittered, retryAfterMs ?? 0));
   }
 
-  private async store(em: EntityManager, delivery: WebhookDelivery, outcome: Outcome): Promise<void> {
+  private async store(em: EntityManager, delivery: WebhookDelivery, outcome: Outcome): Promise<AttemptOutcome> {
     const attempts = delivery.attempts + 1;
     const now = new Date();
     if (outcome.delivered) {
@@ -253,7 +269,7 @@ export class WebhookDispatcher implements Outbox<string> {
         deliveredAt: now,
         nextAttemptAt: null,
       });
-      return;
+      return 'delivered';
     }
     const next = outcome.final ? null : this.nextAttemptAt(attempts, outcome.retryAfterMs);
     const error = next || outcome.final ? outcome.error : `${outcome.error} (gave up after ${attempts} attempts)`;
@@ -278,6 +294,7 @@ export class WebhookDispatcher implements Outbox<string> {
         );
       }
     });
+    return next ? 'retry' : 'failed';
   }
 
   /** A conditional update only the lease holder can make; releases the lease. */

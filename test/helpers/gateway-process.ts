@@ -115,7 +115,8 @@ export async function spawnGateway(
   child.stdout!.on('data', (chunk) => (stdout += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://${env.HOST ?? '127.0.0.1'}:${port}`;
-  const deadline = Date.now() + 30_000;
+  // Generous: a start on a loaded machine (the suite's files run side by side) takes tens of seconds.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}: ${stderr}`);
     const healthy = await fetch(`${url}/healthz`).then(

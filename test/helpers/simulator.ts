@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { Role } from '../../src/access';
@@ -10,6 +10,8 @@ export interface SimulatedInsurers {
   simulator: InsurerSimulator;
   insurers: Insurer[];
   slugs: string[];
+  /** Every request the simulator's server received, in order: what the gateway sent, headers included. */
+  received: { method: string; path: string; headers: IncomingHttpHeaders }[];
   /** The simulator stops answering (connections refused) until `up()`. */
   down(): Promise<void>;
   up(): Promise<void>;
@@ -27,7 +29,12 @@ export async function startSimulatedInsurers(
 ): Promise<SimulatedInsurers> {
   // The server listens before the simulator exists: the insurers it is made for are registered with the server's port.
   const handler: { app?: Express } = {};
-  let server: Server = createServer((req, res) => handler.app!(req, res));
+  const received: SimulatedInsurers['received'] = [];
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
+    return handler.app!(req, res);
+  };
+  let server: Server = createServer(serve);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const em = gateway.em();
@@ -61,9 +68,10 @@ export async function startSimulatedInsurers(
     simulator,
     insurers,
     slugs,
+    received,
     down: close,
     up: async () => {
-      server = createServer((req, res) => simulator.app(req, res));
+      server = createServer(serve);
       await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     },
     close: async () => {

@@ -1,7 +1,6 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import type { Server } from 'node:http';
 import { HeaderMap } from '@apollo/server';
@@ -18,6 +17,7 @@ import { OperationGate } from './operation-gate';
 import { ASSUMED_ROWS, estimateRows } from './operation-cost';
 import { jitGateway, usesIntrospection } from './jit-executor';
 import { boundedNames, controlCharacterScreen } from './request-screening';
+import { sandboxWithOfflineLink } from './landing-page';
 
 /** Codes Apollo and graphql-js raise for a bad request; their messages are safe to show. */
 const CLIENT_ERROR_CODES = new Set([
@@ -222,7 +222,7 @@ export async function startApollo(
       requestPolicy,
       controlCharacterScreen,
       operationCost(schema, limits),
-      ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      sandboxWithOfflineLink(),
       // We send no cache hints; the plugin would otherwise wrap every field resolver of every request.
       ApolloServerPluginCacheControlDisabled(),
     ],

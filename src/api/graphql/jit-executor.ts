@@ -21,6 +21,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { inExecutionSpan } from './execution-span';
 import { setNewest } from '../../platform/bounded-map';
 import type { RequestContext } from '../../access';
 
@@ -117,9 +118,10 @@ export function jitGateway(schema: GraphQLSchema): JitGateway {
       // graphql-jit puts null where a variable inside a literal is absent (graphql-js takes the field's default or
       // leaves it out) and passes a null on where graphql-js refuses it: such a request runs through graphql-js.
       if (jit.nestedVariables.every((name) => coerced.coerced[name] != null)) {
-        const result = (await jit.query.query(undefined, context, withInputDefaults(schema, operation, variables))) as ExecutionResult<
-          Record<string, unknown>
-        >;
+        const query = jit.query;
+        const result = (await inExecutionSpan(operation, async () =>
+          query.query(undefined, context, withInputDefaults(schema, operation, variables)),
+        )) as ExecutionResult<Record<string, unknown>>;
         // graphql-jit's errors have a read-only message, which plugins (graphql-armor) rewrite: plain copies.
         return result.errors ? { ...result, errors: result.errors.map(writableError) } : result;
       }

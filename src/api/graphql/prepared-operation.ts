@@ -1,8 +1,9 @@
-import { parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { getOperationAST, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { DomainError } from '../../platform/errors/domain-error';
 import { asDomainError } from '../../platform/errors/normalize';
 import type { RequestContext } from '../../access';
+import { inExecutionSpan } from './execution-span';
 
 interface PreparedOperation {
   run(context: RequestContext, variables: Record<string, unknown>): Promise<Record<string, unknown>>;
@@ -21,9 +22,10 @@ export function prepareOperation(schema: GraphQLSchema, source: string): Prepare
   const compiled = compileQuery(schema, document);
   if (!isCompiledQuery(compiled))
     throw new Error(`Prepared operation does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);
+  const operation = getOperationAST(document)!;
   return {
     async run(context, variables) {
-      const result = await compiled.query(undefined, context, variables);
+      const result = await inExecutionSpan(operation, async () => compiled.query(undefined, context, variables));
       const [first] = result.errors ?? [];
       if (first) {
         const domainError = asDomainError(first.originalError);

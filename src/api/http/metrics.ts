@@ -3,6 +3,7 @@ import type { SqlEntityManager } from '@mikro-orm/knex';
 import type { IRoute, RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { type DispatcherObserver, QuoteRequestStatus, QuoteRequest } from '../../quotes';
+import { type WebhookObserver, WebhookDelivery, WebhookDeliveryStatus } from '../../webhooks';
 
 /** Prometheus metrics of one app instance (its own registry, so several apps can share a process). */
 export class Metrics {
@@ -31,6 +32,20 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly webhookAttempts = new Counter({
+    name: 'webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts by outcome: delivered, retry (scheduled again), failed (the delivery ended FAILED)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly webhookLatency = new Histogram({
+    name: 'webhook_delivery_attempt_duration_seconds',
+    help: 'Webhook delivery attempts: the call to the endpoint, by outcome',
+    labelNames: ['outcome'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
   constructor(orm: MikroORM) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
@@ -51,11 +66,47 @@ export class Metrics {
         for (const [state, count] of counts) this.set({ state }, count);
       },
     });
+    new Gauge({
+      name: 'webhook_deliveries',
+      help: 'Webhook deliveries by state (finished ones are kept for WEBHOOK_RETENTION)',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      async collect() {
+        const em = orm.em.fork() as SqlEntityManager;
+        const counts = new Map<string, number>(Object.values(WebhookDeliveryStatus).map((state) => [state, 0]));
+        const table = em.getMetadata().get(WebhookDelivery.name).tableName;
+        const rows: { status: string; count: number | string }[] = await em
+          .getKnex()(table)
+          .select('status')
+          .count({ count: '*' })
+          .groupBy('status');
+        for (const row of rows) counts.set(row.status, Number(row.count));
+        for (const [state, count] of counts) this.set({ state }, count);
+      },
+    });
+    new Gauge({
+      name: 'webhook_oldest_pending_delivery_age_seconds',
+      help: 'Age of the oldest PENDING webhook delivery (0 when none is pending)',
+      registers: [this.registry],
+      async collect() {
+        const oldest = await orm.em
+          .fork()
+          .findOne(WebhookDelivery, { status: WebhookDeliveryStatus.PENDING }, { orderBy: { createdAt: 'asc' }, fields: ['createdAt'] });
+        this.set(oldest ? Math.max(0, (Date.now() - oldest.createdAt.getTime()) / 1000) : 0);
+      },
+    });
   }
 
   readonly dispatcher: DispatcherObserver = {
     retryScheduled: () => this.retries.inc(),
     failed: () => this.failures.inc(),
+  };
+
+  readonly webhooks: WebhookObserver = {
+    attempted: (outcome, seconds) => {
+      this.webhookAttempts.inc({ outcome });
+      this.webhookLatency.observe({ outcome }, seconds);
+    },
   };
 
   /** Labels requests by their route pattern (`/api/v1/tenders/:id`), never by raw path, to bound cardinality. */

@@ -3,7 +3,8 @@ import { DomainError } from '../../platform/errors/domain-error';
 import { BEARER_CHALLENGE, toProblem } from '../../platform/errors/error-mapping';
 import { asDomainError } from '../../platform/errors/normalize';
 import type { Logger } from 'pino';
-import { loggablePath, requestIdOf } from './request-logging';
+import { loggablePath } from '../../platform/http/loggable-path';
+import { requestIdOf } from './request-logging';
 
 export function sendProblem(res: Response, error: DomainError, headers: Record<string, string> = {}): void {
   const problem = toProblem(error);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Level, Logger } from 'pino';
+import { loggablePath } from '../../platform/http/loggable-path';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -13,12 +14,6 @@ export const requestIdOf = (req: Request): string | undefined => (req as Request
  * (`req`, `res`, `responseTime`). Not pino-http itself: it built two child loggers and serialisers for every
  * request, whether its line was written or not, about a tenth of an unchanged poll's cost (docs/benchmark.md).
  */
-/**
- * A request's path as the logs may keep it: a document's upload URL and download link are credentials in their
- * path (no bearer token goes with them), so that segment is replaced; anyone reading logs could use it otherwise.
- */
-export const loggablePath = (path: string): string => path.replace(/(\/document-(?:uploads|links)\/)[^/?#]+/, '$1<credential>');
-
 export function requestLogging(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const given = req.headers['x-request-id'];

@@ -15,6 +15,7 @@ import { claimEarlyCallback } from '../callback/quote-callback.service';
 import type { QuoteEventListener, QuoteEventTender } from '../quote-events';
 import { DISPATCHABLE, QuoteRequestStatus } from '../quote-request-status';
 import { QuoteRequest, type Limit } from '../quote-request.entity';
+import { inLinkedSpan } from '../../platform/telemetry/trace-context';
 
 const DISPATCHABLE_SQL = DISPATCHABLE.map((status) => `'${status}'`).join(', ');
 /** Rows of partners other than the busy ones (whose ids are the parameters). */
@@ -27,7 +28,7 @@ const notOf = (busy: readonly string[]) => (busy.length > 0 ? ` and insurer_id n
  */
 const LEASE = `update quote_request set lease_owner = ?, lease_until = ?
   where id = ? and status in (${DISPATCHABLE_SQL}) and ${leaseIsFree()}
-  returning id, status, attempts, limits, risk_information, insurer_reference, tender_id, insurer_id, created_at,
+  returning id, status, attempts, limits, risk_information, insurer_reference, tender_id, insurer_id, created_at, traceparent,
     (select t.status from tender t where t.id = quote_request.tender_id) as tender_status,
     (select t.broker_company_id from tender t where t.id = quote_request.tender_id) as broker_company_id,
     (select i.quote_api_url from insurer i where i.id = quote_request.insurer_id) as quote_api_url,
@@ -45,6 +46,7 @@ interface LeasedRow {
   broker_company_id: string;
   insurer_id: string;
   created_at: unknown;
+  traceparent: string | null;
   /** Null only for an insurer registered MANUAL, whose requests are never dispatched. */
   quote_api_url: string | null;
   outbound_credential: string | null;
@@ -59,6 +61,8 @@ interface LeasedRequest {
   riskInformation: Record<string, unknown>;
   insurerReference: string | null;
   createdAt: Date;
+  /** The queuing request's trace, which the step's span links to. */
+  traceparent: string | null;
   tender: QuoteEventTender;
   insurer: { id: string; quoteApiUrl: string; outboundCredential?: string };
 }
@@ -72,6 +76,7 @@ function leasedRequest(row: LeasedRow): LeasedRequest {
     riskInformation: jsonOfColumn<Record<string, unknown>>(row.risk_information),
     insurerReference: row.insurer_reference,
     createdAt: dateOfColumn(row.created_at),
+    traceparent: row.traceparent,
     tender: { id: row.tender_id, status: row.tender_status, brokerCompanyId: row.broker_company_id },
     insurer: { id: row.insurer_id, quoteApiUrl: row.quote_api_url ?? '', outboundCredential: row.outbound_credential ?? undefined },
   };
@@ -185,7 +190,13 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
     return this.orm.em.getConnection().execute(sql, params, method) as Promise<T>;
   }
 
-  async process(request: LeasedRequest): Promise<void> {
+  /** Each step is a trace of its own, linked to the request that queued the quote request. */
+  process(request: LeasedRequest): Promise<void> {
+    const attributes = { 'quote_request.id': request.id, 'quote_request.status': request.status, 'insurer.id': request.insurer.id };
+    return inLinkedSpan('quote_request dispatch', request.traceparent, attributes, () => this.step(request));
+  }
+
+  private async step(request: LeasedRequest): Promise<void> {
     const em = this.orm.em.fork();
     try {
       // A request recorded while its tender was being closed: nothing is sent for a closed tender.

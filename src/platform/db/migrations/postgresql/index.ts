@@ -14,6 +14,7 @@ import { Migration20261125194500 } from './Migration20261125194500';
 import { Migration20261125221832 } from './Migration20261125221832';
 import { Migration20261125230016 } from './Migration20261125230016';
 import { Migration20261126023022 } from './Migration20261126023022';
+import { Migration20261126023346 } from './Migration20261126023346';
 import { Migration20261126023743 } from './Migration20261126023743';
 import { Migration20261126025208 } from './Migration20261126025208';
 import { Migration20261126031253 } from './Migration20261126031253';
@@ -35,6 +36,7 @@ export const postgresqlMigrations: MigrationObject[] = [
   { name: 'Migration20261125221832', class: Migration20261125221832 },
   { name: 'Migration20261125230016', class: Migration20261125230016 },
   { name: 'Migration20261126023022', class: Migration20261126023022 },
+  { name: 'Migration20261126023346', class: Migration20261126023346 },
   { name: 'Migration20261126023743', class: Migration20261126023743 },
   { name: 'Migration20261126025208', class: Migration20261126025208 },
   { name: 'Migration20261126031253', class: Migration20261126031253 },

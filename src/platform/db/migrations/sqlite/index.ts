@@ -15,6 +15,7 @@ import { Migration20261125194501 } from './Migration20261125194501';
 import { Migration20261125221826 } from './Migration20261125221826';
 import { Migration20261125230011 } from './Migration20261125230011';
 import { Migration20261126023014 } from './Migration20261126023014';
+import { Migration20261126023340 } from './Migration20261126023340';
 import { Migration20261126023737 } from './Migration20261126023737';
 import { Migration20261126025150 } from './Migration20261126025150';
 import { Migration20261126031245 } from './Migration20261126031245';
@@ -37,6 +38,7 @@ export const sqliteMigrations: MigrationObject[] = [
   { name: 'Migration20261125221826', class: Migration20261125221826 },
   { name: 'Migration20261125230011', class: Migration20261125230011 },
   { name: 'Migration20261126023014', class: Migration20261126023014 },
+  { name: 'Migration20261126023340', class: Migration20261126023340 },
   { name: 'Migration20261126023737', class: Migration20261126023737 },
   { name: 'Migration20261126025150', class: Migration20261126025150 },
   { name: 'Migration20261126031245', class: Migration20261126031245 },
