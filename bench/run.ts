@@ -450,10 +450,14 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
           const [ours, theirs] = await Promise.all(
             [gw, ref].map(async (host) => (await fetch(`${host}${path}`, { headers: auth })).text()),
           );
-          if (ours !== theirs)
+          if (ours !== theirs) {
+            // Where they part: the first differing character and what surrounds it.
+            let at = 0;
+            while (ours[at] === theirs[at]) at++;
             throw new Error(
-              `the ${reference.name} answers ${path} differently from the gateway:\n${ours.slice(0, 400)}\n${theirs.slice(0, 400)}`,
+              `the ${reference.name} answers ${path} differently from the gateway, at ${at}:\n${ours.slice(Math.max(0, at - 200), at + 200)}\n${theirs.slice(Math.max(0, at - 200), at + 200)}`,
             );
+          }
         }
         console.log(`  the ${reference.name} answers byte for byte as the gateway does`);
       }
