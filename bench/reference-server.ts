@@ -20,7 +20,7 @@ const inMemory = process.env.REFERENCE_STANDING === 'memory';
 const db = new Database(url, { readonly: true, fileMustExist: true });
 db.pragma('cache_size = -65536');
 
-const COLUMNS = `t.id, t.status, t.product, t.tax_rate, t.policy_number, t.policy_confirmed_at, t.policy_document_id, t.changes_metadata, t.created_at, t.updated_at,
+const COLUMNS = `t.id, t.status, t.product, t.tax_rate, t.policy_number, t.policy_confirmed_at, t.policy_document_id, t.changes_metadata, t.erased_at, t.created_at, t.updated_at,
   l.id as l_id, l.name as l_name,
   c.id as c_id, c.company_id as c_company_id, c.name as c_name, c.address_street as c_street, c.address_house_number as c_house,
   c.address_zip as c_zip, c.address_city as c_city, c.address_country as c_country,
@@ -100,6 +100,7 @@ function tender(row: Row) {
             document_id: row.policy_document_id,
           }
         : null,
+    erased_at: iso(row.erased_at),
   };
 }
 

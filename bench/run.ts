@@ -24,6 +24,18 @@ import { pacedPosts } from './paced-posts';
 import { documentsScenario, type DocumentsResult } from './documents';
 import { BENCH_DOCUMENT_STORE, benchDocumentStore } from './document-store';
 import { productionStart } from './production-start';
+import {
+  DAY_QUOTE_RATE,
+  DAY_SECONDS,
+  dayInTheMarket,
+  dayRateLimit,
+  pagesOf,
+  printDay,
+  referenceDay,
+  tendersOfClients,
+  type DayResult,
+  type MarketClient,
+} from './day-in-the-market';
 import { loopbackCertificate } from './hostile-attacks';
 import {
   HEAVY_CONNECTIONS,
@@ -44,6 +56,7 @@ import {
  * Prints figures and the targets of issue 6 beside them, writes `bench/results/<time>-<engine>.json`, and
  * never fails on a number. BENCH_SCENARIOS (default "reads,access-log,callback,hostile,documents") picks the read scenarios, the access log's cost (a broker's page with ACCESS_LOG on and off), the callback, the
  * hostile load (bench/hostile.ts) and ten concurrent 20 MiB document uploads and downloads (bench/documents.ts).
+ * "day" (bench/day-in-the-market.ts) runs last: many partners at once, on a gateway restarted with a real rate limit.
  * BENCH_DOCUMENT_STORE (default "filesystem"; "s3": an s3rver on loopback, bench/document-store.ts) picks the gateway's
  * document store.
  */
@@ -54,7 +67,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const CALLBACK_RATE = Number(process.env.BENCH_CALLBACK_RATE ?? 200);
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? CALLBACK_RATE * 10);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgresql').split(',') as DatabaseEngine[];
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'reads,access-log,callback,hostile,documents').split(','));
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'reads,access-log,callback,hostile,documents,day').split(','));
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** As `npm run start:prod` runs the gateway: its environment settings and node options, read from package.json. */
 const PRODUCTION = productionStart();
@@ -67,6 +80,8 @@ const MEMORY_REFERENCE_PORT = GATEWAY_PORT + 3;
 /** The same gateway with ACCESS_LOG=off, for the access log's cost (BENCH_SCENARIOS "access-log"). */
 const ACCESS_LOG_OFF_PORT = GATEWAY_PORT + 4;
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
+/** The day scenario's simulated insurers that quote. */
+const MARKET_INSURERS = 3;
 
 interface Figure {
   scenario: string;
@@ -329,12 +344,25 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     const slow = Array.from({ length: SLOW_INSURERS }, (_, i) =>
       em.create(Insurer, { name: `Trickling Insurance ${i}`, quoteApiUrl: trickling.url, createdAt: new Date() }),
     );
+    // The day scenario's market: simulated insurers that quote, each with its client for the callbacks.
+    const market = Array.from({ length: MARKET_INSURERS }, (_, i) =>
+      em.create(Insurer, {
+        name: `Market Insurance ${i}`,
+        quoteApiUrl: insurerSystem.url.replace(/bench$/, `market-${i}`),
+        createdAt: new Date(),
+      }),
+    );
     await em.flush();
     const healthyClient = await new ApiClientService(orm.em.fork()).create({
       role: Role.INSURER,
       insurerId: healthy.id,
       description: 'bench healthy insurer',
     });
+    const marketClients = [];
+    for (const insurer of market)
+      marketClients.push(
+        await new ApiClientService(orm.em.fork()).create({ role: Role.INSURER, insurerId: insurer.id, description: 'bench market' }),
+      );
     console.log(`seeded ${TENDERS} tenders in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
 
     const gw = `http://127.0.0.1:${GATEWAY_PORT}`;
@@ -344,6 +372,12 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
       insurers: [
         { slug: 'bench', appId: insurerClient.client.appId, secret: insurerClient.secret, behaviour: 'silent' },
         { slug: 'healthy', appId: healthyClient.client.appId, secret: healthyClient.secret, behaviour: 'quote' },
+        ...marketClients.map((created, i) => ({
+          slug: `market-${i}`,
+          appId: created.client.appId,
+          secret: created.secret,
+          behaviour: 'quote' as const,
+        })),
       ],
     });
 
@@ -366,7 +400,7 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
       ...documentStore.env,
       ...more,
     });
-    const gateway = start(gatewayArgs, gatewayEnv(GATEWAY_PORT));
+    let gateway = start(gatewayArgs, gatewayEnv(GATEWAY_PORT));
     processes.push(gateway);
     const rss = watchRss(gateway.pid!);
     gatewayRss = rss;
@@ -416,10 +450,14 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
           const [ours, theirs] = await Promise.all(
             [gw, ref].map(async (host) => (await fetch(`${host}${path}`, { headers: auth })).text()),
           );
-          if (ours !== theirs)
+          if (ours !== theirs) {
+            // Where they part: the first differing character and what surrounds it.
+            let at = 0;
+            while (ours[at] === theirs[at]) at++;
             throw new Error(
-              `the ${reference.name} answers ${path} differently from the gateway:\n${ours.slice(0, 400)}\n${theirs.slice(0, 400)}`,
+              `the ${reference.name} answers ${path} differently from the gateway, at ${at}:\n${ours.slice(Math.max(0, at - 200), at + 200)}\n${theirs.slice(Math.max(0, at - 200), at + 200)}`,
             );
+          }
         }
         console.log(`  the ${reference.name} answers byte for byte as the gateway does`);
       }
@@ -641,6 +679,78 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
       );
     }
 
+    let day: (DayResult & { rateLimit: number; peakRssBytes: number }) | undefined;
+    if (SCENARIOS.has('day')) {
+      // Many clients: two per broker company and per seeded insurer, one per market insurer.
+      const clients: MarketClient[] = [];
+      for (const company of seeded.brokerCompanies)
+        for (let i = 0; i < 2; i++)
+          clients.push({
+            name: `broker ${company.companyId} #${i}`,
+            headers: await tokenHeaders(gw, orm, { role: Role.BROKER, brokerCompanyId: company.id }),
+            listPath: '/api/v1/tenders',
+          });
+      for (const [i, insurer] of [...seeded.insurers, ...seeded.insurers, ...market].entries())
+        clients.push({
+          name: `insurer ${insurer.name} #${i}`,
+          headers: await tokenHeaders(gw, orm, { role: Role.INSURER, insurerId: insurer.id }),
+          listPath: '/public/v1/tenders',
+        });
+      const hostileClient: MarketClient = {
+        name: 'hostile broker',
+        headers: await tokenHeaders(gw, orm, { role: Role.BROKER, brokerCompanyId: seeded.brokerCompanies[0].id }),
+        listPath: '/api/v1/tenders',
+      };
+      // Quote requests for open tenders, each by its broker's client (the market insurers are new to every tender).
+      const brokerOf = new Map(
+        seeded.brokerCompanies.map((company) => [company.id, clients.find((c) => c.name.includes(company.companyId))!]),
+      );
+      const asks = (
+        await orm.em.fork().find(
+          Tender,
+          { status: { $in: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED] } },
+          {
+            fields: ['id', 'brokerCompany'],
+            limit: Math.ceil(DAY_QUOTE_RATE * DAY_SECONDS),
+            orderBy: { id: 'asc' },
+          },
+        )
+      ).map((tender, i) => ({
+        tenderId: tender.id,
+        insurerId: market[i % market.length].id,
+        headers: brokerOf.get(tender.brokerCompany.id)!.headers,
+      }));
+      const rateLimit = dayRateLimit(clients.length, seeded.brokerCompanies.length * 2);
+
+      let reference: DayResult['reference'];
+      if (withReference) {
+        // The reads against the in-memory reference at the same rate, each of its answers first checked byte for byte.
+        const tenders = await tendersOfClients(gw, clients);
+        const memory = `http://127.0.0.1:${MEMORY_REFERENCE_PORT}`;
+        for (const path of [...pagesOf('/api/v1/tenders'), ...new Set(tenders.flat().map((id) => `/api/v1/tenders/${id}`))]) {
+          const [ours, theirs] = await Promise.all(
+            [gw, memory].map(async (host) => (await fetch(`${host}${path}`, { headers: auth })).text()),
+          );
+          if (ours !== theirs) throw new Error(`the memory reference answers ${path} differently from the gateway`);
+        }
+        console.log('  day: the memory reference answers every page and tender of the mix byte for byte as the gateway does');
+        reference = await referenceDay(memory, clients, auth, tenders);
+      }
+
+      // A fresh production start with a real rate limit: well-behaved clients stay under it, the hostile one does not.
+      const previous = gateway;
+      const gone = new Promise((resolve) => previous.once('exit', resolve));
+      previous.kill('SIGTERM');
+      await Promise.race([gone, sleep(15_000)]);
+      gateway = start(gatewayArgs, gatewayEnv(GATEWAY_PORT, { RATE_LIMIT_PER_MINUTE: String(rateLimit) }));
+      processes.push(gateway);
+      await waitFor('the day gateway', async () => (await fetch(`${gw}/readyz`)).ok, 60_000);
+      const dayRss = watchRss(gateway.pid!);
+      const result = await dayInTheMarket(orm.em.fork(), gw, clients, asks, hostileClient);
+      day = { ...result, reference, rateLimit, peakRssBytes: dayRss.stop() };
+      printDay(day, rateLimit, clients.length, day.peakRssBytes);
+    }
+
     const by = (name: string) =>
       figures.find((f) => f.scenario.startsWith(name)) ?? { requestsPerSecond: NaN, p50Ms: NaN, cpuMsPerRequest: NaN };
     /** Each ratio against both references: the one that reads the token's standing per request and the in-memory one. */
@@ -792,6 +902,23 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
         : []),
       line('gateway RSS at peak (before hostile)', `${(peakRss / 2 ** 20).toFixed(0)} MB`, 'target < 200 MB', peakRss < 200 * 2 ** 20),
       line('start to ready', `${readyMs} ms`, 'target < 2000 ms', readyMs < 2000),
+      ...(day
+        ? [
+            ...day.gateway.kinds
+              .filter((k) => k.kind.startsWith('poll') || k.kind === 'page')
+              .map((k) => line(`day: ${k.kind} p99`, `${k.p99Ms} ms`, 'target < 50 ms', k.p99Ms < 50)),
+            ...(day.reference?.kinds ?? [])
+              .filter((k) => k.kind.startsWith('poll') || k.kind === 'page')
+              .map((k) => line(`day, memory reference: ${k.kind} p99`, `${k.p99Ms} ms`, '(printed)')),
+            line('day: quote requests lost', String(day.quotes.lost), 'target 0', day.quotes.lost === 0),
+            line(
+              'day: gateway peak RSS',
+              `${(day.peakRssBytes / 2 ** 20).toFixed(0)} MB`,
+              'target < 200 MB',
+              day.peakRssBytes < 200 * 2 ** 20,
+            ),
+          ]
+        : []),
       ...(hostile ? [line('hostile load survived', hostile.survived ? 'yes' : 'NO', 'target yes', hostile.survived)] : []),
     ];
     console.log(`\n  targets (printed, not asserted)\n${targets.map((line) => `  ${line}`).join('\n')}`);
@@ -816,7 +943,7 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     };
     writeFileSync(
       file,
-      `${JSON.stringify({ engine, machine, settings, figures, ratios, callback: { sent: callback.sent, honoured: callback.honoured, drainMs: callback.drainMs, within20Ms: callback.within20Ms, insurerTraffic: insurerSystem.traffic }, peakRssBytes: peakRss, readyMs, hostile, documents }, null, 2)}\n`,
+      `${JSON.stringify({ engine, machine, settings, figures, ratios, callback: { sent: callback.sent, honoured: callback.honoured, drainMs: callback.drainMs, within20Ms: callback.within20Ms, insurerTraffic: insurerSystem.traffic }, peakRssBytes: peakRss, readyMs, hostile, documents, day }, null, 2)}\n`,
     );
     console.log(`\n  wrote ${file}`);
   } finally {
