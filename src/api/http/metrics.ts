@@ -54,16 +54,8 @@ export class Metrics {
       labelNames: ['state'] as const,
       registers: [this.registry],
       async collect() {
-        const em = orm.em.fork() as SqlEntityManager;
-        const counts = new Map<string, number>(Object.values(QuoteRequestStatus).map((state) => [state, 0]));
-        const table = em.getMetadata().get(QuoteRequest.name).tableName;
-        const rows: { status: string; count: number | string }[] = await em
-          .getKnex()(table)
-          .select('status')
-          .count({ count: '*' })
-          .groupBy('status');
-        for (const row of rows) counts.set(row.status, Number(row.count));
-        for (const [state, count] of counts) this.set({ state }, count);
+        for (const [state, count] of await countByStatus(orm, QuoteRequest.name, Object.values(QuoteRequestStatus)))
+          this.set({ state }, count);
       },
     });
     new Gauge({
@@ -72,16 +64,8 @@ export class Metrics {
       labelNames: ['state'] as const,
       registers: [this.registry],
       async collect() {
-        const em = orm.em.fork() as SqlEntityManager;
-        const counts = new Map<string, number>(Object.values(WebhookDeliveryStatus).map((state) => [state, 0]));
-        const table = em.getMetadata().get(WebhookDelivery.name).tableName;
-        const rows: { status: string; count: number | string }[] = await em
-          .getKnex()(table)
-          .select('status')
-          .count({ count: '*' })
-          .groupBy('status');
-        for (const row of rows) counts.set(row.status, Number(row.count));
-        for (const [state, count] of counts) this.set({ state }, count);
+        for (const [state, count] of await countByStatus(orm, WebhookDelivery.name, Object.values(WebhookDeliveryStatus)))
+          this.set({ state }, count);
       },
     });
     new Gauge({
@@ -122,4 +106,18 @@ export class Metrics {
     });
     next();
   };
+}
+
+/** Rows of an outbox table by status, every known status present (0 when none): one grouped count. */
+async function countByStatus(orm: MikroORM, entityName: string, states: readonly string[]): Promise<Map<string, number>> {
+  const em = orm.em.fork() as SqlEntityManager;
+  const counts = new Map<string, number>(states.map((state) => [state, 0]));
+  const table = em.getMetadata().get(entityName).tableName;
+  const rows: { status: string; count: number | string }[] = await em
+    .getKnex()(table)
+    .select('status')
+    .count({ count: '*' })
+    .groupBy('status');
+  for (const row of rows) counts.set(row.status, Number(row.count));
+  return counts;
 }
