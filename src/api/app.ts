@@ -163,7 +163,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   app.set('etag', false);
   // The client's address comes from X-Forwarded-For only from the proxies named in TRUST_PROXY.
   app.set('trust proxy', config.trustProxy);
-  app.use(requestLogging(logger), metrics.middleware, securityHeaders, refuseMalformedUrls);
+  app.use(requestLogging(logger, metrics.recordRequest), securityHeaders, refuseMalformedUrls);
   if (config.corsOrigins.length > 0) app.use(corsPolicy(config));
   app.use(operationsRoutes(orm, metrics));
   // The pages and files for people (before authentication, like the health checks) have a per-address budget of their own.

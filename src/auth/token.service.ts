@@ -171,14 +171,15 @@ export class TokenService {
 
   /**
    * The viewer of a verified token (`verifyHeader`), if the token is not revoked, its client exists and is
-   * enabled, and the token is of the client's current token generation.
+   * enabled, and the token is of the client's current token generation. `fork` gives the EntityManager to read a
+   * client with, when one has to be read.
    */
-  async confirmStanding(em: EntityManager, viewer: Viewer): Promise<Viewer> {
+  async confirmStanding(fork: () => EntityManager, viewer: Viewer): Promise<Viewer> {
     // From memory: every authenticated request asks this (docs/architecture.md, "Token standing"). A token that
     // shows this instance is behind (a client created or enabled elsewhere a moment ago) has its client read once.
     let refusal = this.standing.refusal(viewer.appId, viewer.tokenGeneration, viewer.jti);
     if (refusal === undefined) {
-      await this.standing.load(em, viewer.appId);
+      await this.standing.load(fork(), viewer.appId);
       refusal = this.standing.refusal(viewer.appId, viewer.tokenGeneration, viewer.jti, true);
     }
     if (refusal) throw unauthenticated(refusal);

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/knex';
-import type { IRoute, RequestHandler } from 'express';
+import type { IRoute, Request } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { type DispatcherObserver, QuoteRequestStatus, QuoteRequest } from '../../quotes';
 import { type WebhookObserver, WebhookDelivery, WebhookDeliveryStatus } from '../../webhooks';
@@ -93,18 +93,28 @@ export class Metrics {
     },
   };
 
-  /** Labels requests by their route pattern (`/api/v1/tenders/:id`), never by raw path, to bound cardinality. */
-  readonly middleware: RequestHandler = (req, res, next) => {
-    const stop = this.latency.startTimer();
-    res.on('finish', () => {
-      // express types the matched route as `any`: it is the route's IRoute once one matched.
-      const matched = req.route as IRoute | undefined;
-      const route = matched ? `${req.baseUrl}${matched.path}` : req.baseUrl || 'unmatched';
-      const labels = { method: req.method, route, status: String(res.statusCode) };
-      this.requests.inc(labels);
-      stop(labels);
-    });
-    next();
+  /** Each label set's counter and histogram children: prom-client hashes the labels on every call otherwise. */
+  private readonly requestSeries = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
+
+  /**
+   * An answered request, labelled by its route pattern (`/api/v1/tenders/:id`), never by raw path, to bound
+   * cardinality (methods are the parser's known ones, statuses three digits). Called by the request log.
+   */
+  readonly recordRequest = (req: Request, statusCode: number, seconds: number): void => {
+    // express types the matched route as `any`: it is the route's IRoute once one matched.
+    const matched = req.route as IRoute | undefined;
+    const route = matched ? `${req.baseUrl}${matched.path}` : req.baseUrl || 'unmatched';
+    const key = `${req.method} ${statusCode} ${route}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      const labels = { method: req.method, route, status: String(statusCode) };
+      const counter = this.requests.labels(labels);
+      const histogram = this.latency.labels(labels);
+      series = { count: () => counter.inc(), observe: (value) => histogram.observe(value) };
+      this.requestSeries.set(key, series);
+    }
+    series.count();
+    series.observe(seconds);
   };
 }
 

@@ -62,15 +62,23 @@ class RequestScope {
   private viewer?: Promise<Viewer>;
   private context?: Promise<GatewayContext>;
   private forked?: EntityManager;
-  private readonly ended = new AbortController();
+  /** Made when a resolver first asks for the signal: most requests never do, and an abort reason is an Error. */
+  private ended?: AbortController;
 
   constructor(
     private readonly deps: ContextDeps,
     private readonly req: Request,
-    res: Response,
-  ) {
-    // 'close' follows the answer (REQUEST_TIMEOUT_MS's 503 included) and a client that went away alike.
-    res.once('close', () => this.ended.abort(new RequestEnded()));
+    private readonly res: Response,
+  ) {}
+
+  /** Aborted when the request ends: 'close' follows the answer (REQUEST_TIMEOUT_MS's 503 included) and a client gone alike. */
+  get signal(): AbortSignal {
+    if (!this.ended) {
+      const ended = (this.ended = new AbortController());
+      if (this.res.closed) ended.abort(new RequestEnded());
+      else this.res.once('close', () => ended.abort(new RequestEnded()));
+    }
+    return this.ended.signal;
   }
 
   /** This request's own EntityManager fork. */
@@ -95,7 +103,8 @@ class RequestScope {
   /** The verified viewer whose token and client are in good standing: what every authenticated route needs. */
   authenticatedViewer(): Promise<Viewer> {
     if (!this.viewer) {
-      this.viewer = Promise.resolve().then(() => this.deps.tokens.confirmStanding(this.deps.orm.em.fork(), this.verifiedViewer()));
+      // The standing is in memory; a fork (a new EntityManager) is made only when a client has to be read.
+      this.viewer = Promise.resolve().then(() => this.deps.tokens.confirmStanding(() => this.deps.orm.em.fork(), this.verifiedViewer()));
       this.viewer.catch(() => undefined); // whoever asks sees the rejection; an unasked one is no unhandled rejection
     }
     return this.viewer;
@@ -108,8 +117,13 @@ class RequestScope {
 
   private build(viewer: Viewer): GatewayContext {
     const made = new Map<unknown, unknown>();
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getters below belong to the context object
+    const scope = this;
     const context: GatewayContext = {
-      em: this.em,
+      // Forked when first used: a poll answered 304 reads its revision without one.
+      get em() {
+        return scope.em;
+      },
       viewer,
       rows: new RowBudget(this.deps.maxRowsPerOperation),
       once: <T>(create: (context: RequestContext) => T): T => {
@@ -127,7 +141,9 @@ class RequestScope {
       erasure: this.deps.erasure,
       tokenStanding: this.deps.tokens.standing,
       publicOrigin: this.deps.publicUrl ?? `${this.req.protocol}://${this.req.get('host')}`,
-      signal: this.ended.signal,
+      get signal() {
+        return scope.signal;
+      },
       accessLog: this.deps.accessLog,
     };
     return context;

@@ -21,6 +21,6 @@ export function answerWithin(res: Response, ms: number, onTimeout?: () => void):
     if (!res.headersSent) sendProblem(res, new DomainError('SERVICE_UNAVAILABLE', 'The request took too long'));
     onTimeout?.();
   }, ms);
+  // 'close' follows the answer's 'finish' as well as a connection lost before it.
   res.once('close', () => clearTimeout(timer));
-  res.once('finish', () => clearTimeout(timer));
 }

@@ -11,6 +11,7 @@ import type { QBFilterQuery, EntityManager as SqlEntityManager } from '@mikro-or
 import { Tender } from '../tender.entity';
 import { TenderInvitation } from '../tender-invitation.entity';
 import { dateOfColumn } from '../../platform/db/column-values';
+import { QueryTemplates } from '../../platform/db/query-templates';
 import { TENDER_FIELD_LIST, type Shape, type TenderRecord } from './tender-fields';
 
 interface TenderRecordQuery {
@@ -27,6 +28,8 @@ const columnValue = <V>(column: unknown, read: (column: unknown) => V): V | null
 /** Where each value is in a result row, and how it reads back into the record. */
 interface ReadModel {
   columns: RawQueryFragment;
+  /** The statements of this model, per shape of their filter. */
+  templates: QueryTemplates;
   joins: readonly { property: string; alias: string }[];
   read(row: Row): TenderRecord;
 }
@@ -76,6 +79,7 @@ function readModelOf(metadata: MetadataStorage): ReadModel {
   });
   model = {
     columns: raw(columns.join(', ')),
+    templates: new QueryTemplates(),
     joins,
     read(row) {
       const record: Record<string, unknown> = {};
@@ -126,25 +130,25 @@ function shapeReader(
  * filter queries, so visibility is still decided by `visibleTenders` alone.
  */
 export async function findTenderRecords(em: EntityManager, { where, page }: TenderRecordQuery): Promise<TenderRecord[]> {
-  const sqlEm = em as SqlEntityManager;
-  let filter = where as QBFilterQuery<Tender>;
-  if (page) {
-    // A deferred join: the page's ids come from the tender table and its indexes alone, and the relations are
-    // joined for those rows only; joined before the offset, SQLite looked up the relations of every skipped row.
-    const ids = sqlEm
-      .createQueryBuilder(Tender, 'page')
-      .select('page.id')
-      .where(filter)
-      .orderBy(page.orderBy)
-      .limit(page.limit, page.offset);
-    filter = { id: { $in: ids.getKnexQuery() } };
-  }
   const model = readModelOf(em.getMetadata());
-  const qb = sqlEm.createQueryBuilder(Tender, 't').select(model.columns);
-  for (const { property, alias } of model.joins) qb.join(`t.${property}`, alias);
-  qb.where(filter);
-  if (page) qb.orderBy(page.orderBy);
-  const rows = await qb.execute<Row[]>('all', false);
+  const build = ({ where, offset, limit }: { where: FilterQuery<Tender>; offset?: number; limit?: number }) => {
+    const sqlEm = em as SqlEntityManager;
+    let filter = where as QBFilterQuery<Tender>;
+    if (page) {
+      // A deferred join: the page's ids come from the tender table and its indexes alone, and the relations are
+      // joined for those rows only; joined before the offset, SQLite looked up the relations of every skipped row.
+      const ids = sqlEm.createQueryBuilder(Tender, 'page').select('page.id').where(filter).orderBy(page.orderBy).limit(limit, offset);
+      filter = { id: { $in: ids.getKnexQuery() } };
+    }
+    const qb = sqlEm.createQueryBuilder(Tender, 't').select(model.columns);
+    for (const { property, alias } of model.joins) qb.join(`t.${property}`, alias);
+    qb.where(filter);
+    if (page) qb.orderBy(page.orderBy);
+    return qb.getKnexQuery();
+  };
+  // The order shapes the statement as it is; the filter's values and the page's bounds are bound.
+  const literal = page ? JSON.stringify(page.orderBy) : 'one';
+  const rows = await model.templates.rows(em, literal, { where, offset: page?.offset, limit: page?.limit }, build);
   return rows.map((row) => model.read(row));
 }
 
