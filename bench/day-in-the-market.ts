@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/core';
 import { QuoteRequest, QuoteRequestStatus } from '../src/quotes';
@@ -218,6 +219,21 @@ export interface DayResult {
     statuses: Record<string, number>;
   };
   hostile: { sent: number; rateLimited: number; statuses: Record<string, number> };
+  /**
+   * What tells the gateway's delays from the load generator's: the tender reads the gateway answered within 50 ms by
+   * its own histogram (from a request's arrival to its answer), and the load generator's event-loop delay (it also
+   * plays the simulated insurers).
+   */
+  apart?: { gatewayReadsWithin50Ms: number; loadGeneratorDelayP99Ms: number; loadGeneratorDelayMaxMs: number };
+}
+
+/** The gateway's answered tender reads (GET of a tenders route), all and within `seconds`, by its latency histogram. */
+async function tenderReadsAnswered(gw: string, seconds: number): Promise<{ all: number; within: number }> {
+  const lines = (await (await fetch(`${gw}/metrics`)).text())
+    .split('\n')
+    .filter((line) => line.startsWith('http_request_duration_seconds_bucket') && line.includes('method="GET"') && /route="[^"]*\/tenders/.test(line));
+  const sum = (le: string) => lines.filter((line) => line.includes(`le="${le}"`)).reduce((total, line) => total + Number(line.split(' ').pop()), 0);
+  return { all: sum('+Inf'), within: sum(String(seconds)) };
 }
 
 /** The ids of the tenders each client reads one by one (a few of its first page), in the order of `clients`. */
@@ -272,6 +288,9 @@ export async function dayInTheMarket(
   const mutation = 'mutation ($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }';
   const toAsk = asks.slice(0, Math.floor(DAY_QUOTE_RATE * DAY_SECONDS));
   let queued = 0;
+  const before = await tenderReadsAnswered(gw, 0.05);
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
   const started = performance.now();
   await Promise.all([
     readMix(gw, partners, DAY_SECONDS, reads),
@@ -308,6 +327,8 @@ export async function dayInTheMarket(
     }),
   ]);
   const elapsed = (performance.now() - started) / 1000;
+  delay.disable();
+  const after = await tenderReadsAnswered(gw, 0.05);
   for (const agent of [quoteAgent, hostileAgent, ...partners.map((partner) => partner.agent)]) agent.destroy();
 
   // Nothing lost: every request queued meanwhile ends (quoted, or the simulated insurer's other outcome) within the bound.
@@ -335,6 +356,11 @@ export async function dayInTheMarket(
       rateLimited: hostileStatuses.get('429') ?? 0,
       statuses: Object.fromEntries(hostileStatuses),
     },
+    apart: {
+      gatewayReadsWithin50Ms: ((after.within - before.within) / Math.max(1, after.all - before.all)) * 100,
+      loadGeneratorDelayP99Ms: delay.percentile(99) / 1e6,
+      loadGeneratorDelayMaxMs: delay.max / 1e6,
+    },
   };
 }
 
@@ -356,6 +382,10 @@ ${row(quotes.mutation)}
     quote requests: ${quotes.asked} asked, ${quotes.queued} queued, ${quotes.ended} ended ${quotes.drainMs} ms after the load, lost = ${quotes.lost}; mutations by status ${JSON.stringify(quotes.statuses)}
     hostile client: ${hostile.sent} sent, ${hostile.rateLimited} answered 429, by status ${JSON.stringify(hostile.statuses)}
     gateway peak RSS ${(peakRssBytes / 2 ** 20).toFixed(0)} MiB`);
+  if (result.apart)
+    console.log(
+      `    tender reads the gateway answered within 50 ms by its own histogram: ${result.apart.gatewayReadsWithin50Ms.toFixed(1)} %; the load generator's event-loop delay p99 ${result.apart.loadGeneratorDelayP99Ms.toFixed(1)} ms, max ${result.apart.loadGeneratorDelayMaxMs.toFixed(1)} ms`,
+    );
   if (reference)
     console.log(`    memory reference, the same reads at the same rate (polls answered in full): ${reference.requestsPerSecond} req/s, statuses ${JSON.stringify(reference.statuses)}, ${reference.errors} errors
 ${reference.kinds.map(row).join('\n')}`);

@@ -173,9 +173,10 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
 
   // Spec 1 and 4: /public/v1 and /api/v1 only read, whatever the path; the writes are GraphQL and /integration/v1.
   app.use(readOnlyApis());
+  // The partners' polls first: every router a request passes before its own is matched against it.
+  app.use(tenderRoutes(schema));
   app.use(authRoutes(deps, config));
   app.use(graphqlRoutes(apollo));
-  app.use(tenderRoutes(schema));
   app.use(quoteCallbackRoutes());
   app.use(webhookEndpointRoutes(schema));
   app.use(documentRoutes(schema, documents, config.requestTimeoutMs));

@@ -5,6 +5,7 @@ import { notFound } from '../../platform/errors/domain-error';
 import { Tender } from '../tender.entity';
 import type { TenderHistoryEntry } from '../tender-history-entry.entity';
 import { countInvitations, countTenders, recordOfEntity } from './tender-record';
+import { countAtRevision } from '../feed/tender-feed';
 import { TENDER_FIELD_LIST, type TenderRecord } from './tender-fields';
 import type { TenderHistoryEntryView, TenderView } from './tender.types';
 
@@ -23,6 +24,24 @@ export function countVisibleTenders(em: EntityManager, viewer: Viewer, filters: 
   const scope = scopeOf(viewer);
   if (scope.kind === 'insurer' && filters.length === 0) return countInvitations(em, scope.insurerId);
   return countTenders(em, { $and: [tendersCountedFor(viewer), ...filters] });
+}
+
+/** Up to this many invitations, an insurer's lists read its invitations rather than walk every tender (below). */
+const FEW_INVITATIONS = 1_000;
+
+/**
+ * The filter (a new one per statement: its raw fragment is consumed) that lists the tenders the viewer may see
+ * fastest. Both forms of an insurer's rule select the same tenders. EXISTS walks the sort key's index and probes
+ * each tender's invitations, so a page costs the tenders it passes: for an insurer invited to a handful, every
+ * tender (21 ms on 100 000). The counted form reads the insurer's invitations and sorts them, which costs what they
+ * are (74 ms for 31 000). Which one wins turns at about a thousand invitations on 100 000 tenders
+ * (docs/benchmark.md#a-day-in-the-market); the insurer's invitations are counted once per revision of its feed.
+ */
+export async function listedTenders(em: EntityManager, viewer: Viewer): Promise<() => FilterQuery<Tender>> {
+  const scope = scopeOf(viewer);
+  if (scope.kind !== 'insurer') return () => tendersVisibleTo(viewer);
+  const invitations = await countAtRevision(em, viewer, 'invitations', () => countInvitations(em, scope.insurerId));
+  return invitations <= FEW_INVITATIONS ? () => tendersCountedFor(viewer) : () => tendersVisibleTo(viewer);
 }
 
 /** A tender the viewer may see, or NOT_FOUND. */

@@ -7,7 +7,7 @@ import type { TenderRecord } from './tender-fields';
 import { afterPosition, cursorAfter, positionOf, positionOfRecord, signatureOf, type OrderKey, type Position } from './tender-cursor';
 import { keepPositions, nearestKept } from './kept-positions';
 import { ALL_STATUSES } from '../tender-status';
-import { countVisibleTenders, presentTender, visibleTenders } from './tender-access';
+import { countVisibleTenders, listedTenders, presentTender, visibleTenders } from './tender-access';
 import { countAtRevision, currentRevisionOf, feedRevisionOf } from '../feed/tender-feed';
 import { SortDirection, TenderSortField, type TenderListArgs, type TenderPage, type TenderView } from './tender.types';
 import { PageRules } from '../../platform/validation/rules';
@@ -37,9 +37,10 @@ export class TenderReadService {
     // The count has a statement of its own, without the joins of the page or the cursor. The visibility filter and
     // a position are built per statement: a raw fragment in them is consumed by the query it is used in.
     const keys = orderKeys(args);
+    const visible = await listedTenders(this.em, this.viewer);
     const filterKey = JSON.stringify([args.status ?? null, args.lineOfBusinessId ?? null, args.updatedSince?.getTime() ?? null]);
     const list: ListQuery = {
-      where: (after) => ({ $and: [visibleTenders(this.viewer), ...filters, ...(after ? [afterPosition(this.em, keys, after)] : [])] }),
+      where: (after) => ({ $and: [visible(), ...filters, ...(after ? [afterPosition(this.em, keys, after)] : [])] }),
       orderBy: keys.map((key) => ({ [key.field]: key.direction })),
     };
     // One tender beyond the page tells whether there is a next one.
