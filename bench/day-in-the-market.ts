@@ -231,8 +231,12 @@ export interface DayResult {
 async function tenderReadsAnswered(gw: string, seconds: number): Promise<{ all: number; within: number }> {
   const lines = (await (await fetch(`${gw}/metrics`)).text())
     .split('\n')
-    .filter((line) => line.startsWith('http_request_duration_seconds_bucket') && line.includes('method="GET"') && /route="[^"]*\/tenders/.test(line));
-  const sum = (le: string) => lines.filter((line) => line.includes(`le="${le}"`)).reduce((total, line) => total + Number(line.split(' ').pop()), 0);
+    .filter(
+      (line) =>
+        line.startsWith('http_request_duration_seconds_bucket') && line.includes('method="GET"') && /route="[^"]*\/tenders/.test(line),
+    );
+  const sum = (le: string) =>
+    lines.filter((line) => line.includes(`le="${le}"`)).reduce((total, line) => total + Number(line.split(' ').pop()), 0);
   return { all: sum('+Inf'), within: sum(String(seconds)) };
 }
 

@@ -21,4 +21,4 @@ export { TenderLifecycleResolver } from './lifecycle/tender-lifecycle.resolver';
 export { TenderLifecycleService, type TenderChangeListener } from './lifecycle/tender-lifecycle.service';
 // feed/: the revision of what each audience sees
 export { TenderFeed } from './feed/tender-feed.entity';
-export { feedRevisionOf, insurersInvited, partiesChanged, tenderChanged } from './feed/tender-feed';
+export { currentRevisionOf, feedRevisionOf, insurersInvited, partiesChanged, tenderChanged } from './feed/tender-feed';
