@@ -16,10 +16,10 @@ import { percentile } from './hostile';
  * time to end, and those that did not are counted as lost.
  */
 export const DAY_SECONDS = Number(process.env.BENCH_DAY_SECONDS ?? 20);
-const DAY_RATE = Number(process.env.BENCH_DAY_RATE ?? 800);
+const DAY_RATE = Number(process.env.BENCH_DAY_RATE ?? 150);
 const DAY_CONNECTIONS = Number(process.env.BENCH_DAY_CONNECTIONS ?? 200);
 export const DAY_QUOTE_RATE = Number(process.env.BENCH_DAY_QUOTE_RATE ?? 10);
-const DAY_HOSTILE_RATE = Number(process.env.BENCH_DAY_HOSTILE_RATE ?? 500);
+const DAY_HOSTILE_RATE = Number(process.env.BENCH_DAY_HOSTILE_RATE ?? 100);
 /** Unmeasured seconds at the same rate first: the restarted gateway's JIT and caches. */
 const WARM_UP_SECONDS = 3;
 /** How long the quote requests of the scenario get to end after it, seconds. */

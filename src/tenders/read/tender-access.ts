@@ -35,7 +35,7 @@ const FEW_INVITATIONS = 1_000;
  * each tender's invitations, so a page costs the tenders it passes: for an insurer invited to a handful, every
  * tender (21 ms on 100 000). The counted form reads the insurer's invitations and sorts them, which costs what they
  * are (74 ms for 31 000). Which one wins turns at about a thousand invitations on 100 000 tenders
- * (docs/benchmark.md#a-day-in-the-market); the insurer's invitations are counted once per revision of its feed.
+ * (docs/benchmark.md#a-day-in-the-market-issue-31); the insurer's invitations are counted once per revision of its feed.
  */
 export async function listedTenders(em: EntityManager, viewer: Viewer): Promise<() => FilterQuery<Tender>> {
   const scope = scopeOf(viewer);
