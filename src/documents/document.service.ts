@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertMay, mayAddDocument } from '../access';
-import { findVisibleTender } from '../tenders';
+import { findVisibleTender, lockTenderRow } from '../tenders';
 import { QuoteRequest } from '../quotes';
 import { DomainError, badInput, forbidden, notFound } from '../platform/errors/domain-error';
 import { problemsOf } from '../platform/validation/validate';
@@ -82,9 +82,8 @@ export async function createDocumentUpload(
 }
 
 /**
- * New documents (PENDING) for a tender, within its maximum: counted and inserted under a lock on the tender's row
- * (an update of it that changes nothing: a row lock on PostgreSQL, the write lock on SQLite), so concurrent additions cannot together
- * pass it. Held are the AVAILABLE documents and the slots not yet expired.
+ * New documents (PENDING) for a tender, within its maximum: counted and inserted under the tender's row lock
+ * (`lockTenderRow`), so concurrent additions cannot together pass it. Held are the AVAILABLE documents and the slots not yet expired.
  */
 export async function reserveDocuments(
   em: EntityManager,
@@ -92,7 +91,7 @@ export async function reserveDocuments(
   create: (tx: EntityManager) => Document[],
 ): Promise<Document[]> {
   return em.transactional(async (tx) => {
-    await tx.getConnection().execute('update tender set status = status where id = ?', [tenderId], 'run', tx.getTransactionContext());
+    await lockTenderRow(tx, tenderId);
     const held = await tx.count(Document, {
       tender: tenderId,
       $or: [{ state: DocumentState.AVAILABLE }, { uploadExpiresAt: { $gt: new Date() } }],

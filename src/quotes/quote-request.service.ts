@@ -3,7 +3,7 @@ import { assertMay, type Viewer } from '../access';
 import { newId } from '../platform/db/ids';
 import { DomainError, badInput, type FieldProblem } from '../platform/errors/domain-error';
 import { Insurer, InsurerIntegration } from '../insurers';
-import { TenderInvitation, insurersInvited, Tender, findVisibleTender, TenderStatus } from '../tenders';
+import { TenderInvitation, insurersInvited, Tender, findVisibleTender, lockTenderRow, TenderStatus } from '../tenders';
 import { LIMITS, isHttpUrl } from '../platform/validation/rules';
 import { RequestQuotesRules } from './quote-rules';
 import { problemsOf, refused } from '../platform/validation/validate';
@@ -148,12 +148,10 @@ export class QuoteRequestService {
   /**
    * The bounds of a tender's quote requests (docs/quotation.md, "Requesting"): one live request per insurer, and
    * LIMITS.quoteRequestsPerTender in all; and none for a tender whose customer was erased. Checked inside the transaction that writes them, one request for the
-   * tender at a time: the no-op write takes the tender's row lock on PostgreSQL and SQLite's write lock (a read
-   * first would start a snapshot that another instance's write makes stale, and the upgrade would fail at once),
-   * so each counts what the one before it committed. The tender's version is not touched.
+   * tender at a time, under the tender's row lock (`lockTenderRow`), so each counts what the one before it committed.
    */
   private async checkRoomFor(tx: EntityManager, tenderId: string, insurers: readonly Insurer[]): Promise<void> {
-    await tx.getConnection().execute('update tender set version = version where id = ?', [tenderId], 'run', tx.getTransactionContext());
+    await lockTenderRow(tx, tenderId);
     // Read under the lock an erasure takes too (privacy/): a request never stores the customer's details after it.
     const [{ erased_at: erasedAt }] = (await tx
       .getConnection()

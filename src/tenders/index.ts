@@ -3,6 +3,7 @@ export { LineOfBusiness } from './line-of-business.entity';
 export { TenderHistoryEntry } from './tender-history-entry.entity';
 export { TenderInvitation } from './tender-invitation.entity';
 export { Tender } from './tender.entity';
+export { lockTenderRow } from './tender-lock';
 export { ALL_STATUSES, OPEN_STATUSES, TenderStatus, statusChangeKey } from './tender-status';
 export { LineOfBusinessId, PolicyDocumentationBody } from './tender-rules';
 // who sees a tender, and how much of it: read, feed and webhooks all apply this rule
