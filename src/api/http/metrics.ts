@@ -48,26 +48,20 @@ export class Metrics {
 
   constructor(orm: MikroORM) {
     collectDefaultMetrics({ register: this.registry });
-    new Gauge({
-      name: 'quote_requests',
-      help: 'Quote requests by state',
-      labelNames: ['state'] as const,
-      registers: [this.registry],
-      async collect() {
-        for (const [state, count] of await countByStatus(orm, QuoteRequest.name, Object.values(QuoteRequestStatus)))
-          this.set({ state }, count);
-      },
-    });
-    new Gauge({
-      name: 'webhook_deliveries',
-      help: 'Webhook deliveries by state (finished ones are kept for WEBHOOK_RETENTION)',
-      labelNames: ['state'] as const,
-      registers: [this.registry],
-      async collect() {
-        for (const [state, count] of await countByStatus(orm, WebhookDelivery.name, Object.values(WebhookDeliveryStatus)))
-          this.set({ state }, count);
-      },
-    });
+    stateGauge(
+      this.registry,
+      orm,
+      { name: 'quote_requests', help: 'Quote requests by state' },
+      QuoteRequest.name,
+      Object.values(QuoteRequestStatus),
+    );
+    stateGauge(
+      this.registry,
+      orm,
+      { name: 'webhook_deliveries', help: 'Webhook deliveries by state (finished ones are kept for WEBHOOK_RETENTION)' },
+      WebhookDelivery.name,
+      Object.values(WebhookDeliveryStatus),
+    );
     new Gauge({
       name: 'webhook_oldest_pending_delivery_age_seconds',
       help: 'Age of the oldest PENDING webhook delivery (0 when none is pending)',
@@ -94,7 +88,7 @@ export class Metrics {
   };
 
   /** Each label set's counter and histogram children: prom-client hashes the labels on every call otherwise. */
-  private readonly requestSeries = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
+  private readonly requestSeries = new Map<string, { counter: { inc(): void }; histogram: { observe(seconds: number): void } }>();
 
   /**
    * An answered request, labelled by its route pattern (`/api/v1/tenders/:id`), never by raw path, to bound
@@ -108,14 +102,31 @@ export class Metrics {
     let series = this.requestSeries.get(key);
     if (!series) {
       const labels = { method: req.method, route, status: String(statusCode) };
-      const counter = this.requests.labels(labels);
-      const histogram = this.latency.labels(labels);
-      series = { count: () => counter.inc(), observe: (value) => histogram.observe(value) };
+      series = { counter: this.requests.labels(labels), histogram: this.latency.labels(labels) };
       this.requestSeries.set(key, series);
     }
-    series.count();
-    series.observe(seconds);
+    series.counter.inc();
+    series.histogram.observe(seconds);
   };
+}
+
+/** A gauge of an outbox table's rows by state, every known state present (0 when none), counted when scraped. */
+function stateGauge(
+  registry: Registry,
+  orm: MikroORM,
+  { name, help }: { name: string; help: string },
+  entityName: string,
+  states: readonly string[],
+): void {
+  new Gauge({
+    name,
+    help,
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      for (const [state, count] of await countByStatus(orm, entityName, states)) this.set({ state }, count);
+    },
+  });
 }
 
 /** Rows of an outbox table by status, every known status present (0 when none): one grouped count. */
