@@ -37,7 +37,8 @@ export class QueryTemplates {
     build: (parameters: P) => Knex.QueryBuilder,
   ): Promise<Record<string, unknown>[]> {
     const values: (string | number)[] = [];
-    const shape = shapeOf(parameters, values);
+    const rawKeys: string[] = [];
+    const shape = shapeOf(parameters, values, rawKeys);
     const key = shape === undefined ? undefined : `${literal}|${shape}`;
     let template = key === undefined ? null : this.shapes.get(key);
     if (key !== undefined && template === undefined) {
@@ -50,7 +51,8 @@ export class QueryTemplates {
       const { sql, bindings } = build(parameters).toSQL();
       return connection.execute(sql, [...bindings], 'all', context);
     }
-    releaseRawKeys(parameters);
+    // MikroORM keeps a raw fragment used as a key until a query consumes it; a templated run consumes none.
+    for (const key of rawKeys) RawQueryFragment.getKnownFragment(key);
     const bindings = template.slots.map((slot) => ('parameter' in slot ? values[slot.parameter] : slot.constant));
     return connection.execute(template.sql, bindings, 'all', context);
   }
@@ -66,9 +68,9 @@ const STAND_IN_SPACING = 1_000;
 
 /**
  * The shape of `value` as a string (undefined when it cannot be templated), its strings and numbers appended to
- * `values` in the order the walk meets them.
+ * `values` in the order the walk meets them, and the keys of its raw fragments to `rawKeys`.
  */
-function shapeOf(value: unknown, values: (string | number)[]): string | undefined {
+function shapeOf(value: unknown, values: (string | number)[], rawKeys: string[]): string | undefined {
   if (typeof value === 'string') {
     values.push(value);
     return 's';
@@ -83,7 +85,7 @@ function shapeOf(value: unknown, values: (string | number)[]): string | undefine
   if (Array.isArray(value)) {
     const items: string[] = [];
     for (const item of value) {
-      const shape = shapeOf(item, values);
+      const shape = shapeOf(item, values, rawKeys);
       if (shape === undefined) return undefined;
       items.push(shape);
     }
@@ -95,11 +97,12 @@ function shapeOf(value: unknown, values: (string | number)[]): string | undefine
     let name = key;
     if (RawQueryFragment.isKnownFragment(key)) {
       const fragment = RawQueryFragment.getKnownFragment(key, false)!;
-      const params = shapeOf(fragment.params, values);
+      rawKeys.push(key);
+      const params = shapeOf(fragment.params, values, rawKeys);
       if (params === undefined) return undefined;
       name = `raw(${fragment.sql})${params}`;
     }
-    const shape = shapeOf(item, values);
+    const shape = shapeOf(item, values, rawKeys);
     if (shape === undefined) return undefined;
     entries.push(`${JSON.stringify(name)}:${shape}`);
   }
@@ -150,14 +153,4 @@ function standInIndex(binding: unknown, count: number): number | undefined {
         ? (binding - STAND_IN_NUMBER) / STAND_IN_SPACING
         : NaN;
   return Number.isInteger(index) && index >= 0 && index < count ? index : undefined;
-}
-
-/** MikroORM keeps a raw fragment used as a key until a query consumes it; a templated run consumes none. */
-function releaseRawKeys(value: unknown): void {
-  if (Array.isArray(value)) for (const item of value) releaseRawKeys(item);
-  if (!isPlainObject(value)) return;
-  for (const [key, item] of Object.entries(value)) {
-    if (RawQueryFragment.isKnownFragment(key)) RawQueryFragment.getKnownFragment(key);
-    releaseRawKeys(item);
-  }
 }
