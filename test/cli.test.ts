@@ -242,7 +242,7 @@ describe('operator CLI', () => {
 });
 
 describe('customers:erase', () => {
-  it("erases the customer's personal data, answers the same erasure again with nothing changed, and refuses misuse with exit code 2", async () => {
+  it("erases the customer's personal data, erases again what reached it since when asked again, and refuses misuse with exit code 2", async () => {
     const folder = freshFolder();
     const orm = await openDatabase(
       loadConfig({ DATABASE_URL: await databaseUrlFor(folder), DATA_DIR: folder, JWT_SECRET: TEST_JWT_SECRET }),
@@ -274,11 +274,14 @@ describe('customers:erase', () => {
     expect(first).toMatchObject({ customer_id: customerId, already_erased: false, tenders: 1, documents: 0, persons: 1 });
     const again = await cli(folder, 'customers:erase', customerId, '--reason', 'Ticket 8');
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain(`was erased before, at ${first.erased_at}: nothing changed`);
+    expect(again.stdout).toContain(
+      `customer ${customerId} was erased before; erased again: 1 tenders kept without personal data, 0 documents deleted, 1 persons in charge erased`,
+    );
 
     const { tenders } = await tenderRows(folder);
     expect(tenders.map((tender) => [tender.id, tender.customer.name, tender.erasedAt?.toISOString()])).toEqual([
       [tenderId, '', first.erased_at],
     ]);
-  });
+    // Seven runs of the CLI, each a process of its own: room on a loaded machine.
+  }, 120_000);
 });

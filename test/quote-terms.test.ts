@@ -101,7 +101,11 @@ describe('quote terms (spec 2.5, optional)', () => {
           { ...LIMIT, premium: 900, subjectivities: [{ text: 'Multi-factor authentication for remote access', stage: 'PRE_BIND' }] },
           { ...LIMIT, premium: 1200 },
           { ...LIMIT, premium: 1300 }, // the same offer as the one before, dearer: dropped
-          { ...OTHER_LIMIT, premium: 2000, subjectivities: [{ text: 'Signed proposal form\u0007', stage: 'POST_BIND' }] },
+          {
+            ...OTHER_LIMIT,
+            premium: 2000,
+            subjectivities: [{ text: 'Signed proposal form\u0007\u200b\u2028\u{f0000}', stage: 'POST_BIND' }],
+          },
         ],
       }),
     ).toBe(202);
@@ -118,7 +122,8 @@ describe('quote terms (spec 2.5, optional)', () => {
     expect(request.options.map((o: any) => [o.insuranceSum, o.premium, o.currency, o.subjectivities])).toEqual([
       [1_000_000, 900, 'CHF', [{ text: 'Multi-factor authentication for remote access', stage: 'PRE_BIND' }]],
       [1_000_000, 1200, 'CHF', []],
-      [2_000_000, 2000, 'CHF', [{ text: 'Signed proposal form\\u0007', stage: 'POST_BIND' }]],
+      // An insurer's text is kept, what the one text rule refuses shown escaped (a person's would be refused).
+      [2_000_000, 2000, 'CHF', [{ text: 'Signed proposal form\\u0007\\u200b\\u2028\\u{f0000}', stage: 'POST_BIND' }]],
     ]);
     await waitFor('the simulator quote', async () => (await requestsAs(broker)).every((r) => r.status === 'QUOTED'));
 

@@ -356,7 +356,7 @@ program
   .command('customers:erase <customer_id>')
   .description(
     'erase what identifies the customer and the persons of its tenders (GDPR art. 17; the tenders and their figures stay). ' +
-      'Erasing again changes nothing. Exit code 0 erased (or erased before), 2 usage error (no such customer, a bad reason)',
+      'Erasing again removes whatever personal data reached its tenders since, and is recorded too. Exit code 0 erased (or erased again), 2 usage error (no such customer, a bad reason)',
   )
   .requiredOption('--reason <text>', 'why, kept with the record of the erasure: a reference such as a ticket number, not the customer')
   .option('--json', 'machine-readable output')
@@ -380,9 +380,7 @@ program
         documents: erasure.documents,
         persons: erasure.persons,
       },
-      erasure.alreadyErased
-        ? `customer ${erasure.customerId} was erased before, at ${erasure.erasedAt.toISOString()}: nothing changed`
-        : `customer ${erasure.customerId} erased: ${erasure.tenders} tenders kept without personal data, ${erasure.documents} documents deleted, ${erasure.persons} persons in charge erased`,
+      `customer ${erasure.customerId} ${erasure.alreadyErased ? 'was erased before; erased again' : 'erased'}: ${erasure.tenders} tenders kept without personal data, ${erasure.documents} documents deleted, ${erasure.persons} persons in charge erased`,
     );
   });
 

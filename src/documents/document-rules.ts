@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Reference } from '../platform/validation/rules';
+import { Reference, replaceForbidden, text } from '../platform/validation/rules';
 
 /** The content types a document may have; each is checked against the bytes (upload-check.ts). */
 export const DOCUMENT_CONTENT_TYPES = [
@@ -28,7 +28,15 @@ const FILENAME_BYTES = 255;
 export const documentUploadRules = (maxBytes: number) =>
   Type.Object({
     tenderId: Reference,
-    filename: Type.String({ minLength: 1, maxLength: 1024, description: 'a file name of 1 to 255 bytes' }),
+    // The one text rule, one line: a control character (CR and LF too), an invisible or bidi format character or a
+    // separator is refused, naming it, not replaced (docs/documents.md).
+    filename: text({
+      max: 1024,
+      lines: 'line',
+      required: true,
+      description:
+        'a file name of 1 to 255 bytes, one line, without control, invisible format, bidi, separator, private-use or unassigned characters',
+    }),
     contentType: Type.Union(
       DOCUMENT_CONTENT_TYPES.map((type) => Type.Literal(type)),
       { description: `one of ${DOCUMENT_CONTENT_TYPES.join(', ')}` },
@@ -39,14 +47,17 @@ export const documentUploadRules = (maxBytes: number) =>
   });
 
 /**
- * A file name safe to store and to send back in Content-Disposition: the last path segment only, control, bidi and
- * quoting characters replaced, at most 255 bytes (UTF-8, cut on a character boundary, the extension kept). Null
- * when nothing is left.
+ * A file name safe to store and to send back in Content-Disposition: the last path segment only, what the text rule
+ * refuses (rules.ts: controls, invisible and bidi format characters, separators, private-use and unassigned code
+ * points) and quoting characters replaced, at most 255 bytes (UTF-8, cut on a character boundary, the extension
+ * kept). Null when nothing is left. A person's name that the rule refuses never reaches it (the schema refuses it);
+ * an insurer's listed document whose name it would change is refused (quote-document-fetch.ts).
  */
 export function safeFilename(given: string): string | null {
   const base = given.split(/[/\\]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  let name = base.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069"*:<>?|]/g, '_').trim();
+  let name = replaceForbidden(base, '_')
+    .replace(/["*:<>?|]/g, '_')
+    .trim();
   name = name.replace(/^\.+/, '');
   if (name === '') return null;
   if (Buffer.byteLength(name) <= FILENAME_BYTES) return name;

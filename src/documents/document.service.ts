@@ -82,8 +82,9 @@ export async function createDocumentUpload(
 }
 
 /**
- * New documents (PENDING) for a tender, within its maximum: counted and inserted under the tender's row lock
- * (`lockTenderRow`), so concurrent additions cannot together pass it. Held are the AVAILABLE documents and the slots not yet expired.
+ * New documents (PENDING) for a tender, within its maximum, and none for a tender whose customer was erased (a
+ * document may hold anything personal): counted and inserted under the tender's row lock (`lockTenderRow`), so
+ * concurrent additions cannot together pass it. Held are the AVAILABLE documents and the slots not yet expired.
  */
 export async function reserveDocuments(
   em: EntityManager,
@@ -92,6 +93,13 @@ export async function reserveDocuments(
 ): Promise<Document[]> {
   return em.transactional(async (tx) => {
     await lockTenderRow(tx, tenderId);
+    // Read under the lock an erasure takes too (privacy/): no document is added to a tender after its customer's erasure.
+    const [{ erased_at: erasedAt }] = (await tx
+      .getConnection()
+      .execute('select erased_at from tender where id = ?', [tenderId], 'all', tx.getTransactionContext())) as { erased_at: unknown }[];
+    if (erasedAt !== null) {
+      throw new DomainError('CONFLICT', "The personal data of this tender's customer was erased: the tender takes no new documents");
+    }
     const held = await tx.count(Document, {
       tender: tenderId,
       $or: [{ state: DocumentState.AVAILABLE }, { uploadExpiresAt: { $gt: new Date() } }],

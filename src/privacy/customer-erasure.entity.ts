@@ -1,19 +1,20 @@
-import { Entity, Enum, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/core';
 import { newId } from '../platform/db/ids';
 import { LIMITS } from '../platform/validation/rules';
 import { ErasureTrigger } from './erasure-trigger';
 
 /**
- * The record of one customer's erasure (GDPR art. 17): who, when, why, and how much. It holds no personal data:
+ * The record of one erasure of a customer (GDPR art. 17): who, when, why, and how much. It holds no personal data:
  * the customer is named by its id, the actor by its app_id, and the reason is checked not to name the customer.
- * One per customer: erasing again finds it and changes nothing.
+ * Erasing a customer again (it removes what its tenders held since) writes a record of its own.
  */
 @Entity({ tableName: 'customer_erasure' })
+@Index({ name: 'customer_erasure_customer_idx', properties: ['customerId', 'erasedAt'] })
 export class CustomerErasure {
   @PrimaryKey({ type: 'string', length: 36 })
   id: string = newId();
 
-  @Property({ type: 'string', length: 36, unique: 'customer_erasure_customer_unique' })
+  @Property({ type: 'string', length: 36 })
   customerId!: string;
 
   @Property({ type: Date, length: 3 })
@@ -29,7 +30,7 @@ export class CustomerErasure {
   @Property({ type: 'string', length: LIMITS.reason })
   reason!: string;
 
-  /** The customer's tenders, documents deleted, and persons in charge erased or replaced, at the erasure. */
+  /** The customer's tenders, documents deleted, and persons in charge erased or replaced, by this erasure. */
   @Property({ type: 'integer' })
   tenders!: number;
 

@@ -1,4 +1,4 @@
-import { LIMITS } from '../platform/validation/rules';
+import { LIMITS, textProblem as textRuleProblem } from '../platform/validation/rules';
 import { problemsOf } from '../platform/validation/validate';
 import { parseTimestamp } from '../platform/validation/timestamp';
 import { sanitise } from '../platform/http/partner-client';
@@ -52,7 +52,7 @@ export interface AnswerRules {
   now: Date;
   /** A validity before this is refused (the request's creation for an insurer system; now for a person). */
   earliestValidity: Date;
-  /** Whether text with control characters is refused (a person's input) or kept with them escaped (an insurer's). */
+  /** Whether text the text rule refuses is refused (a person's input) or kept with it escaped (an insurer's). */
   refuseControls: boolean;
 }
 
@@ -96,16 +96,15 @@ export function parseValidUntil(value: unknown, zone: string): Date | undefined 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const absent = (value: unknown) => value === undefined || value === null;
 const shown = (value: unknown, max = 100) => sanitise(JSON.stringify(value) ?? 'nothing', max);
-/** Text as stored: an insurer's control characters escaped (a person's are refused before). */
+/** Text as stored: what the text rule refuses escaped in an insurer's (a person's is refused before). */
 const stored = (text: string) => sanitise(text, Number.MAX_SAFE_INTEGER);
-// eslint-disable-next-line no-control-regex
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 function textProblem(value: unknown, max: number, rules: AnswerRules): string | undefined {
   if (typeof value !== 'string') return `must be a string, got ${shown(value)}`;
   if (value.trim().length === 0) return 'must not be blank';
   if (value.length > max) return `must be at most ${max} characters, got ${value.length}`;
-  if (rules.refuseControls && CONTROLS.test(value)) return 'must not contain control characters or bidi overrides';
+  // A person's text obeys the one text rule (one line); an insurer's is kept with what it refuses escaped (`stored`).
+  if (rules.refuseControls) return textRuleProblem(value, 'line');
   return undefined;
 }
 

@@ -4,7 +4,7 @@ import { newId } from '../platform/db/ids';
 import { DomainError, badInput, type FieldProblem } from '../platform/errors/domain-error';
 import { Insurer, InsurerIntegration } from '../insurers';
 import { TenderInvitation, insurersInvited, Tender, findVisibleTender, lockTenderRow, TenderStatus } from '../tenders';
-import { LIMITS, isHttpUrl } from '../platform/validation/rules';
+import { LIMITS, isHttpUrl, jsonTextProblems } from '../platform/validation/rules';
 import { RequestQuotesRules } from './quote-rules';
 import { problemsOf, refused } from '../platform/validation/validate';
 import { QuoteRequest, type Limit } from './quote-request.entity';
@@ -47,6 +47,8 @@ function riskInformationOf(
   if (Buffer.byteLength(JSON.stringify(additional)) > LIMITS.freeJsonBytes) {
     problems.push({ parameter: 'riskInformation.additional', message: `must be at most ${LIMITS.freeJsonBytes / 1024} KiB of JSON` });
   }
+  // Free text inside the JSON obeys the one text rule of every free-text field.
+  problems.push(...jsonTextProblems(additional, 'riskInformation.additional'));
   const risk: Record<string, unknown> = { ...additional };
   if (input.turnover) {
     if (!refused(problems, 'riskInformation.turnover.currency') && !CURRENCIES.has(input.turnover.currency))

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/core';
 import { type TenderChangeListener, TenderStatus } from '../tenders';
 import { Reason } from './dispatch/insurer-client';
 import { LIVE, QuoteRequestStatus } from './quote-request-status';
@@ -24,3 +25,24 @@ export const cancelQuoteRequestsOfClosedTender: TenderChangeListener = async (em
     },
   );
 };
+
+/**
+ * Erasing a customer (privacy/) cancels the open quote requests of its tenders in the erasure's transaction, as a
+ * close does: their risk information is gone, QUEUED ones are not sent, and no answer (an insurer's text, its
+ * documents, a manual answer) is stored for them afterwards. Answers how many were cancelled.
+ */
+export function cancelQuoteRequestsOfErasedCustomer(em: EntityManager, customerId: string): Promise<number> {
+  return em.nativeUpdate(
+    QuoteRequest,
+    { tender: { customer: customerId }, status: { $in: [...LIVE] } },
+    {
+      status: QuoteRequestStatus.CANCELLED,
+      failureReason: Reason.customerErased,
+      failureDetail: "the customer's personal data was erased",
+      nextAttemptAt: null,
+      leaseOwner: null,
+      leaseUntil: null,
+      updatedAt: new Date(),
+    },
+  );
+}

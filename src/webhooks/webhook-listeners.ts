@@ -95,12 +95,15 @@ export const documentEventsToWebhooks: DocumentEventListener = async (em, event)
   if (event.insurerIds.length > 0) await enqueueWebhookEvent(em, { ...base, audience: { insurerIds: event.insurerIds } });
 };
 
-/** A customer was erased: each broker company of its tenders hears of it, by ids only (its tenders among them). */
+/**
+ * A customer was erased: each broker company of its tenders hears of it, by ids only (its tenders among them). Once
+ * per erasure: erasing again (which removes what the tenders held since) is told again.
+ */
 export const customerErasuresToWebhooks: CustomerErasureListener = async (em, event) => {
   for (const [brokerCompanyId, tenderIds] of event.tendersByBrokerCompany) {
     await enqueueWebhookEvent(em, {
       type: WebhookEventType.CUSTOMER_ERASED,
-      key: `customer-erased:${event.customerId}:${brokerCompanyId}`,
+      key: `customer-erased:${event.customerId}:${brokerCompanyId}:${event.at.getTime()}`,
       occurredAt: event.at,
       data: { customer_id: event.customerId, tender_ids: tenderIds },
       audience: { brokerCompanyId },

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { BREAK, GraphQLError, visit, type ASTNode, type DocumentNode, type ValidationRule } from 'graphql';
-import { controlCharacterIn } from '../../platform/validation/control-characters';
+import { controlCharacterIn } from '../../platform/validation/rules';
 
 /**
  * The longest name a document may use: operations, fragments, aliases, variables, fields, arguments, keys of
@@ -74,7 +74,7 @@ function inVariables(variables: Record<string, unknown>): Found | undefined {
 
 /**
  * Every string a GraphQL request brings, in its document or its variables, is refused (400 `BAD_USER_INPUT`)
- * when it holds a control character (control-characters.ts): once, here, before anything runs or is stored.
+ * when it holds a C0 control character (rules.ts `controlCharacterIn`, the part of the text rule every string obeys): once, here, before anything runs or is stored.
  * GraphQL's escapes (`\u{0}`, `\u0000`) reach the strings past the raw-body screen, which sees only JSON's.
  */
 export const controlCharacterScreen: ApolloServerPlugin = {

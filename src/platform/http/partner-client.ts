@@ -6,16 +6,22 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { abortReasonOf } from '../errors/normalize';
 import type { UrlAllowList } from './url-allow-list';
+import { escapeForbidden } from '../validation/rules';
 
 /** The longest Retry-After the gateway honours; beyond it the caller's own schedule applies. */
 const MAX_RETRY_AFTER_MS = 3_600_000;
 const MAX_DETAIL = 1000;
 
-/** Control characters (NUL above all: PostgreSQL text cannot hold it) are shown escaped, and the text is cut. */
+/**
+ * A partner's text kept safely: what the one text rule refuses (controls, NUL above all, which PostgreSQL text cannot
+ * hold; invisible and bidi format characters; separators; private-use and unassigned code points) is shown escaped,
+ * a lone surrogate as U+FFFD, and the text is cut (never inside a surrogate pair).
+ */
 export function sanitise(text: string, max = MAX_DETAIL): string {
-  // eslint-disable-next-line no-control-regex
-  const escaped = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return escaped.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD').slice(0, max);
+  const escaped = escapeForbidden(text);
+  if (escaped.length <= max) return escaped;
+  const cut = escaped.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
 /** A Retry-After header (seconds or an HTTP date) in milliseconds, at most an hour; undefined when absent or garbage. */

@@ -1,4 +1,5 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TSchema, type TString } from '@sinclair/typebox';
+import type { FieldProblem } from '../errors/domain-error';
 import { TIMESTAMP_RULE } from './timestamp';
 
 /**
@@ -96,51 +97,190 @@ export const LIMITS = {
 } as const;
 
 /**
- * Characters no text field holds: C0 and C1 controls (line breaks, ESC of ANSI escapes, DEL, CSI) and the bidi
- * embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which make a name read differently from what
- * it is. As a character class body for the patterns below (ajv compiles them with the `u` flag).
+ * The one text rule of every free-text field, by Unicode general category (docs/errors-and-limits.md "Text"). No text
+ * holds:
+ * - Cc, controls (C0, DEL, C1: ESC of ANSI escapes, NUL, CSI), except tab, line feed and carriage return in text
+ *   that may span lines;
+ * - Cf, format characters: invisible (zero-width spaces, U+2060, the BOM, the soft hyphen) or reordering what a
+ *   reader sees (bidi marks, embeddings, overrides, isolates, U+061C); except the zero-width joiner inside an emoji
+ *   sequence (👩‍💻), and the zero-width (non-)joiner between letters of the scripts that are written with them
+ *   (Arabic, Syriac and the Indic scripts);
+ * - Zl and Zp (U+2028, U+2029): line breaks no one-line field holds, and not every reader breaks at;
+ * - Co (private use), Cn (unassigned in the Unicode version of the runtime's ICU, noncharacters included) and Cs
+ *   (a lone surrogate, which is no character at all).
+ * One-line fields also refuse tab, line feed and carriage return. Built once here as regular expression sources: the
+ * schemas' `pattern` (ajv compiles them with the `u` flag, and the OpenAPI document shows them), the precise message
+ * naming the code point (`textProblem`), the escaping of an insurer's text (`escapeForbidden`) and file names all
+ * use them.
  */
-const HIDDEN_CONTROLS = '\\p{Cc}\\u202A-\\u202E\\u2066-\\u2069';
-/** Blank is only whitespace (Z*) and invisible format characters (Cf: zero-width spaces and joiners, the BOM). */
+const JOINING_SCRIPTS = [
+  'Arabic',
+  'Syriac',
+  'Devanagari',
+  'Bengali',
+  'Gurmukhi',
+  'Gujarati',
+  'Oriya',
+  'Tamil',
+  'Telugu',
+  'Kannada',
+  'Malayalam',
+  'Sinhala',
+]
+  .map((script) => `\\p{scx=${script}}`)
+  .join('');
+const EMOJI_JOINER = '(?<=\\p{Extended_Pictographic}[\\u{FE0F}\\p{Emoji_Modifier}]?)\\u200D(?=\\p{Extended_Pictographic})';
+const SCRIPT_JOINER = `(?<=[${JOINING_SCRIPTS}])[\\u200C\\u200D](?=[${JOINING_SCRIPTS}])`;
+const NEVER = `[\\p{Zl}\\p{Zp}\\p{Co}\\p{Cn}\\p{Cs}]|(?!${EMOJI_JOINER}|${SCRIPT_JOINER})\\p{Cf}`;
+/** Whether a field is one line (names, codes, file names) or may span lines (reasons, notes). */
+export type TextLines = 'line' | 'lines';
+const FORBIDDEN: Record<TextLines, string> = {
+  line: `(?:\\p{Cc}|${NEVER})`,
+  lines: `(?:(?![\\t\\n\\r])\\p{Cc}|${NEVER})`,
+};
+/** Blank is only whitespace (Z*) and invisible format characters (Cf). */
 const VISIBLE = '[^\\p{Z}\\p{Cf}\\s]';
-const NO_CONTROLS = 'without control characters or bidi overrides';
-/** One line of text: no control or bidi character. */
-const SINGLE_LINE = `^[^${HIDDEN_CONTROLS}]*$`;
-/** One line that is not blank. */
-const SINGLE_LINE_NOT_BLANK = `^(?=[^${HIDDEN_CONTROLS}]*${VISIBLE})[^${HIDDEN_CONTROLS}]*$`;
-/** Text that may span lines (tab, line feed, carriage return), otherwise as a single line. */
-const MULTI_LINE = `^(?:[\\t\\n\\r]|[^${HIDDEN_CONTROLS}])*$`;
-const MULTI_LINE_NOT_BLANK = `^(?=(?:[\\t\\n\\r]|[^${HIDDEN_CONTROLS}])*${VISIBLE})(?:[\\t\\n\\r]|[^${HIDDEN_CONTROLS}])*$`;
+const textPattern = (lines: TextLines, required: boolean) =>
+  `^${required ? `(?=[\\s\\S]*${VISIBLE})` : ''}(?:(?!${FORBIDDEN[lines]})[\\s\\S])*$`;
+const forbiddenIn = { line: new RegExp(FORBIDDEN.line, 'u'), lines: new RegExp(FORBIDDEN.lines, 'u') };
+const forbiddenEverywhere = { line: new RegExp(FORBIDDEN.line, 'gu'), lines: new RegExp(FORBIDDEN.lines, 'gu') };
+const NO_CONTROLS = 'without control, invisible format, bidi, separator, private-use or unassigned characters';
+
+const CATEGORIES: [RegExp, string][] = [
+  [/[\t\n\r]/u, 'a line break or tab, which a one-line field does not hold'],
+  [/\p{Cc}/u, 'a control character (Cc)'],
+  [/\p{Cf}/u, 'an invisible format character (Cf)'],
+  [/\p{Zl}/u, 'the line separator (Zl)'],
+  [/\p{Zp}/u, 'the paragraph separator (Zp)'],
+  [/\p{Co}/u, 'a private-use character (Co)'],
+  [/\p{Cs}/u, 'a lone surrogate (Cs)'],
+  [/\p{Cn}/u, 'an unassigned code point (Cn)'],
+];
+const codePointName = (codePoint: number) => `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** The first character of `text` the rule refuses, as `U+200B`, with its category; undefined when there is none. */
+function forbiddenCharacterIn(text: string, lines: TextLines): { codePoint: string; category: string; position: number } | undefined {
+  const found = forbiddenIn[lines].exec(text);
+  if (!found) return undefined;
+  const character = String.fromCodePoint(text.codePointAt(found.index)!);
+  const [, category] = CATEGORIES.find(([pattern]) => pattern.test(character)) ?? [undefined, 'a character no text holds'];
+  // Positions count characters (code points), as lengths do.
+  return { codePoint: codePointName(character.codePointAt(0)!), category, position: [...text.slice(0, found.index)].length + 1 };
+}
+
+/**
+ * What the text rule says of `text`, as a field's message (`must not contain U+200B (character 5): an invisible
+ * format character (Cf)`); undefined when it keeps it.
+ */
+export function textProblem(text: string, lines: TextLines): string | undefined {
+  const found = forbiddenCharacterIn(text, lines);
+  return found ? `must not contain ${found.codePoint} (character ${found.position}): ${found.category}` : undefined;
+}
+
+/**
+ * A partner's text (an insurer's reason, a subjectivity, an error detail) kept safely rather than refused: what the
+ * rule refuses is shown escaped (`\u200b`, `\u{f0000}`), a lone surrogate as U+FFFD. The people's text is refused
+ * instead (`textProblem`).
+ */
+export function escapeForbidden(text: string, lines: TextLines = 'lines'): string {
+  return text.replace(forbiddenEverywhere[lines], (character) => {
+    const codePoint = character.codePointAt(0)!;
+    if (codePoint >= 0xd800 && codePoint <= 0xdfff) return '\uFFFD';
+    const hex = codePoint.toString(16);
+    return codePoint > 0xffff ? `\\u{${hex}}` : `\\u${hex.padStart(4, '0')}`;
+  });
+}
+
+/**
+ * The problems of free-form JSON a person gives (risk information): every string obeys the text rule (lines allowed),
+ * every key the one-line rule. Each problem names its place under `parameter` (`riskInformation.notes[0]`).
+ */
+export function jsonTextProblems(value: unknown, parameter: string): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const pending: [unknown, string][] = [[value, parameter]];
+  while (pending.length > 0) {
+    const [current, path] = pending.pop()!;
+    if (typeof current === 'string') {
+      const problem = textProblem(current, 'lines');
+      if (problem) problems.push({ parameter: path, message: problem });
+    } else if (Array.isArray(current)) current.forEach((item, index) => pending.push([item, `${path}[${index}]`]));
+    else if (typeof current === 'object' && current !== null) {
+      for (const [key, item] of Object.entries(current)) {
+        const problem = textProblem(key, 'line');
+        if (problem) problems.push({ parameter: path, message: `a key ${problem}` });
+        else pending.push([item, `${path}.${key}`]);
+      }
+    }
+  }
+  return problems;
+}
+
+/** Every character the rule refuses in a one-line text replaced by `replacement` (file names). */
+export const replaceForbidden = (text: string, replacement: string): string => text.replace(forbiddenEverywhere.line, replacement);
+
+/**
+ * Text compared as a reader sees it: NFKC, case folded (upper then lower case folds ß to ss, ﬁ to fi), without
+ * default-ignorable code points (U+034F, variation selectors, joiners), whitespace runs as one space. Whether a text
+ * names someone is judged on this form, so invisible or look-alike characters hide no name.
+ */
+export function comparableText(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toUpperCase()
+    .toLowerCase()
+    .normalize('NFKC')
+    .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
+    .replace(/\s+/gu, ' ')
+    .trim();
+}
+
+/**
+ * A free-text field's schema: the text rule as its `pattern` and `x-text` (which the checker reads to name the
+ * refused code point: validate.ts), at most `max` characters.
+ */
+export const text = (options: { max: number; lines: TextLines; required: boolean; min?: number; description?: string }): TString =>
+  Type.String({
+    ...(options.min !== undefined ? { minLength: options.min } : options.required && options.lines === 'line' ? { minLength: 1 } : {}),
+    maxLength: options.max,
+    pattern: textPattern(options.lines, options.required),
+    'x-text': options.lines,
+    description:
+      options.description ??
+      `${options.required ? `1 to ${options.max} characters, not blank` : `at most ${options.max} characters`}, ${NO_CONTROLS}${options.lines === 'lines' ? ' (line breaks allowed)' : ''}`,
+  });
 
 /** One line of 1 to `max` characters, not blank: names, products, codes. */
-export const requiredText = (max: number): TSchema =>
-  Type.String({
-    minLength: 1,
-    maxLength: max,
-    pattern: SINGLE_LINE_NOT_BLANK,
-    description: `1 to ${max} characters, not blank, ${NO_CONTROLS}`,
-  });
+export const requiredText = (max: number): TString => text({ max, lines: 'line', required: true });
 /** One line of at most `max` characters, possibly empty. */
-export const optionalText = (max: number): TSchema =>
-  Type.String({ maxLength: max, pattern: SINGLE_LINE, description: `at most ${max} characters, ${NO_CONTROLS}` });
+export const optionalText = (max: number): TString => text({ max, lines: 'line', required: false });
 /** Text that may span lines, 1 to `max` characters, not blank: reasons. */
-export const requiredMultiLineText = (max: number): TSchema =>
-  Type.String({
-    maxLength: max,
-    pattern: MULTI_LINE_NOT_BLANK,
-    description: `1 to ${max} characters, not blank, ${NO_CONTROLS} (line breaks allowed)`,
-  });
+export const requiredMultiLineText = (max: number): TString => text({ max, lines: 'lines', required: true });
 /** Text that may span lines, at most `max` characters, possibly empty. */
-export const optionalMultiLineText = (max: number): TSchema =>
-  Type.String({ maxLength: max, pattern: MULTI_LINE, description: `at most ${max} characters, ${NO_CONTROLS} (line breaks allowed)` });
+export const optionalMultiLineText = (max: number): TString => text({ max, lines: 'lines', required: false });
+
+/**
+ * The control characters no string of any request holds, whatever its field (GraphQL's request screen): C0 other than
+ * tab, line feed and carriage return, the part of the text rule that also keeps ids, keys and JSON values storable.
+ * NUL above all: PostgreSQL text cannot hold it (the statement fails), SQLite stores it and hands it on to insurers
+ * and webhook receivers. The raw-body screen (src/api/http/json-body.ts) refuses NUL anywhere in a JSON body already.
+ */
+// eslint-disable-next-line no-control-regex
+const C0_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+
+/** The first such control character in `text`, as `U+0000`; undefined when there is none. */
+export function controlCharacterIn(value: string): string | undefined {
+  const found = C0_CONTROL.exec(value);
+  return found ? codePointName(found[0].charCodeAt(0)) : undefined;
+}
 /** Absent, null, or `schema`: GraphQL's nullable input fields. */
 export const nullable = <T extends TSchema>(schema: T) =>
   Type.Optional(Type.Union([schema, Type.Null()], { description: schema.description }));
 
-export const Reference = Type.String({
-  minLength: 1,
-  maxLength: LIMITS.reference,
-  pattern: SINGLE_LINE,
+export const Reference = text({
+  min: 1,
+  max: LIMITS.reference,
+  lines: 'line',
+  required: false,
   description: `a string of 1 to ${LIMITS.reference} characters, ${NO_CONTROLS}`,
 });
 export const Amount = Type.Number({ minimum: 0, maximum: MAX_AMOUNT, description: `a non-negative amount up to ${MAX_AMOUNT}` });
@@ -154,7 +294,8 @@ export const Timestamp = Type.String({ format: 'date-time', description: TIMESTA
 export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'an ISO 4217 code such as EUR' });
 export const Email = Type.String({
   maxLength: LIMITS.email,
-  pattern: `^[^\\s@${HIDDEN_CONTROLS}]+@[^\\s@${HIDDEN_CONTROLS}]+\\.[^\\s@${HIDDEN_CONTROLS}]+$`,
+  pattern: `^(?:(?!${FORBIDDEN.line})[^\\s@])+@(?:(?!${FORBIDDEN.line})[^\\s@])+\\.(?:(?!${FORBIDDEN.line})[^\\s@])+$`,
+  'x-text': 'line',
   description: 'an email address',
 });
 export const HttpUrl = Type.String({

@@ -2,6 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { badInput, type FieldProblem } from '../errors/domain-error';
 import { parseTimestamp } from './timestamp';
+import { textProblem, type TextLines } from './rules';
 
 // Lengths count characters (code points), as PostgreSQL's varchar(n) does.
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
@@ -45,6 +46,14 @@ function problemOf(error: ErrorObject): { at: string[]; message: string } {
     }
     case 'additionalProperties':
       return { at: [...at, (error.params as { additionalProperty: string }).additionalProperty], message: 'unknown field' };
+    case 'pattern': {
+      // A text field (rules.ts `text`): the message names the character the rule refuses, and where it is.
+      const lines = (error.parentSchema as { 'x-text'?: TextLines } | undefined)?.['x-text'];
+      const refused = lines && typeof error.data === 'string' ? textProblem(error.data, lines) : undefined;
+      if (refused) return { at, message: refused };
+      const rule = (error.parentSchema as TSchema | undefined)?.description;
+      return { at, message: rule ? `must be ${rule}` : (error.message ?? 'invalid') };
+    }
     default: {
       const rule = (error.parentSchema as TSchema | undefined)?.description;
       return { at, message: rule ? `must be ${rule}` : (error.message ?? 'invalid') };

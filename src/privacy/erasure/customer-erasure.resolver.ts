@@ -23,7 +23,7 @@ export class CustomerErasureResolver {
   @Mutation(() => CustomerErasureView, {
     description:
       'Erases what identifies the customer and the persons of its tenders (GDPR art. 17); the tenders and their figures stay. ' +
-      'Idempotent: erasing again answers the first erasure with alreadyErased true.',
+      "Afterwards the customer's tenders take no new personal data. Idempotent in effect: erasing again removes whatever personal data they hold by then, is recorded, and answers alreadyErased true.",
   })
   async eraseCustomer(
     @Arg('customerId', () => ID) customerId: string,

@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { Address, Customer, Person } from '../../parties';
-import { QuoteOption, QuoteRequest } from '../../quotes';
+import { QuoteOption, QuoteRequest, cancelQuoteRequestsOfErasedCustomer } from '../../quotes';
 import { Tender, insurersInvited, partiesChanged, tenderChanged } from '../../tenders';
 import { deleteTenderDocuments, removeDocumentBytes } from '../../documents';
 import { badInput, notFound } from '../../platform/errors/domain-error';
 import { problemsOf } from '../../platform/validation/validate';
+import { comparableText } from '../../platform/validation/rules';
 import { CustomerErasure } from '../customer-erasure.entity';
-import type { ErasureTrigger } from '../erasure-trigger';
+import { ErasureTrigger } from '../erasure-trigger';
 import type { ErasureServices } from '../privacy-context';
 import { EraseCustomerRules } from '../privacy-rules';
 import { ERASED, erasedJson } from './erased-values';
@@ -23,7 +24,10 @@ export interface ErasureRequest {
 
 export interface ErasureOutcome {
   erasure: CustomerErasure;
-  /** The customer had been erased before: nothing changed. */
+  /**
+   * The customer had been erased before: this erasure removed again what its tenders held since (a request), or
+   * nothing (the retention sweep, which erases only customers not erased yet).
+   */
   alreadyErased: boolean;
 }
 
@@ -38,13 +42,16 @@ const NOT_DUE = `select 1 from tender t where t.customer_id = ? and (t.status no
  * the customer's name, company id and address; its tenders' risk information strings, history reasons and
  * persons in charge; its quote requests' stored risk information and insurers' free text; its documents (their
  * bytes after the commit). What the market needs stays: tenders, statuses, dates, products, lines of business,
- * limits, premiums. Claiming the customer row first makes it idempotent and safe on several instances: a second
- * erasure finds the record of the first and changes nothing.
+ * limits, premiums; the open quote requests are cancelled (no answer is stored for them afterwards). Claiming the
+ * customer row first makes it safe on several instances: a second erasure waits for the first. Erasing again is
+ * idempotent in effect: a request erases whatever personal data the tenders hold by then the same way, and is
+ * recorded as an erasure of its own; the retention sweep leaves an erased customer alone.
  */
 export async function eraseCustomer(em: EntityManager, services: ErasureServices, request: ErasureRequest): Promise<ErasureOutcome | null> {
   const problems = problemsOf(EraseCustomerRules, { customerId: request.customerId, reason: request.reason });
   if (problems.length > 0) throw badInput('The erasure is invalid', problems);
   const reason = request.reason.trim();
+  let documentsDeleted = 0;
   const outcome = await em.fork().transactional(async (tx) => {
     // The customer's row first, written before anything is read: of two erasures at once (two instances, a request
     // and the retention sweep) the second waits here for the first to commit (PostgreSQL's row lock, SQLite's one
@@ -52,7 +59,13 @@ export async function eraseCustomer(em: EntityManager, services: ErasureServices
     const locked = await tx.nativeUpdate(Customer, { id: request.customerId }, { id: request.customerId });
     if (locked === 0) throw notFound(`Customer ${request.customerId} not found`);
     const customer = await tx.findOneOrFail(Customer, { id: request.customerId }, { refresh: true });
-    if (customer.erasedAt) return { erasure: await tx.findOneOrFail(CustomerErasure, { customerId: customer.id }), alreadyErased: true };
+    const alreadyErased = Boolean(customer.erasedAt);
+    if (alreadyErased && request.trigger === ErasureTrigger.RETENTION) {
+      return {
+        erasure: await tx.findOneOrFail(CustomerErasure, { customerId: customer.id }, { orderBy: { erasedAt: 'desc' } }),
+        alreadyErased,
+      };
+    }
     if (namesTheCustomer(reason, customer)) {
       throw badInput('The erasure is invalid', [
         { parameter: 'reason', message: 'must not name the customer: it is kept after the erasure' },
@@ -60,7 +73,9 @@ export async function eraseCustomer(em: EntityManager, services: ErasureServices
     }
     if (request.endedBefore && (await notDue(tx, customer.id, request.endedBefore))) return null;
     const at = new Date();
-    await tx.nativeUpdate(Customer, { id: customer.id }, { erasedAt: at, name: ERASED, companyId: ERASED, address: new Address() });
+    // Erased again: the customer and its tenders keep the time of their first erasure.
+    const erasedAt = customer.erasedAt ?? at;
+    await tx.nativeUpdate(Customer, { id: customer.id }, { erasedAt, name: ERASED, companyId: ERASED, address: new Address() });
 
     const tenders = await tx.find(
       Tender,
@@ -72,14 +87,23 @@ export async function eraseCustomer(em: EntityManager, services: ErasureServices
       if (tender.riskInformation) tender.riskInformation = erasedJson(tender.riskInformation) as Record<string, unknown>;
     }
     await tx.flush();
-    await tx.nativeUpdate(Tender, { customer: customer.id }, { erasedAt: at, updatedAt: at });
+    // The version too: a status change that read a tender before this commit fails its optimistic lock (CONFLICT)
+    // rather than storing a reason on an erased tender (docs/privacy.md "After the erasure").
+    const platform = tx.getPlatform();
+    await execute(tx, 'update tender set erased_at = coalesce(erased_at, ?), updated_at = ?, version = version + 1 where customer_id = ?', [
+      platform.processDateProperty(at),
+      platform.processDateProperty(at),
+      customer.id,
+    ]);
     await execute(
       tx,
       `update tender_history_entry set reason = ? where reason is not null and tender_id in (select id from tender where customer_id = ?)`,
       [ERASED, customer.id],
     );
+    await cancelQuoteRequestsOfErasedCustomer(tx, customer.id);
     await eraseQuoteRequests(tx, customer.id);
     const documents = await deleteTenderDocuments(tx, tenderIds);
+    documentsDeleted = documents;
     const persons = await erasePersons(tx, customer.id, tenders);
 
     const tendersByBrokerCompany = new Map<string, string[]>();
@@ -115,20 +139,27 @@ export async function eraseCustomer(em: EntityManager, services: ErasureServices
     });
     for (const listener of services.listeners) await listener(tx, { customerId: customer.id, tendersByBrokerCompany, at });
     await tx.flush();
-    return { erasure, alreadyErased: false };
+    return { erasure, alreadyErased };
   });
   // The bytes go once the documents are gone for good; if this fails or the process stops first, the sweeper
   // finishes it (documents/document-removal.entity.ts), so an error here is not the erasure's.
-  if (outcome && !outcome.alreadyErased && outcome.erasure.documents > 0) {
+  if (documentsDeleted > 0) {
     await removeDocumentBytes(em.fork(), services.documents).catch(() => undefined);
   }
   return outcome;
 }
 
-/** A reason that would keep what the erasure removes: the customer's name or company id. */
+/**
+ * A reason that would keep what the erasure removes: the customer's name or company id, compared as a reader sees
+ * them (rules.ts `comparableText`: NFKC, case folded, without default-ignorable code points), so neither case,
+ * full-width letters nor an invisible character hides the name.
+ */
 function namesTheCustomer(reason: string, customer: Customer): boolean {
-  const text = reason.toLowerCase();
-  return [customer.name, customer.companyId].some((value) => value.trim().length >= 3 && text.includes(value.trim().toLowerCase()));
+  const text = comparableText(reason);
+  return [customer.name, customer.companyId].some((value) => {
+    const name = comparableText(value);
+    return name.length >= 3 && text.includes(name);
+  });
 }
 
 async function notDue(tx: EntityManager, customerId: string, before: Date): Promise<boolean> {

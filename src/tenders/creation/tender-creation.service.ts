@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { assertMay, type Viewer } from '../../access';
 import { badInput } from '../../platform/errors/domain-error';
-import { LIMITS } from '../../platform/validation/rules';
+import { LIMITS, jsonTextProblems } from '../../platform/validation/rules';
 import { CreateTenderRules } from '../tender-rules';
 import { problemsOf } from '../../platform/validation/validate';
 import { flushInTransaction } from '../../platform/db/flush-in-transaction';
@@ -33,6 +33,8 @@ export class TenderCreationService {
     if (input.riskInformation && Buffer.byteLength(JSON.stringify(input.riskInformation)) > LIMITS.freeJsonBytes) {
       problems.push({ parameter: 'riskInformation', message: `at most ${LIMITS.freeJsonBytes / 1024} KiB of JSON` });
     }
+    // Free text inside the JSON obeys the one text rule of every free-text field.
+    if (input.riskInformation) problems.push(...jsonTextProblems(input.riskInformation, 'riskInformation'));
     const [lineOfBusiness, brokerCompany, existingCustomer] = await Promise.all([
       this.em.findOne(LineOfBusiness, { id: input.lineOfBusinessId }),
       this.em.findOne(BrokerCompany, { id: input.brokerCompanyId }),

@@ -46,16 +46,29 @@ export type TenderChangeListener = (em: EntityManager, change: TenderChange) => 
 
 /** How a transition is carried out beyond the table: checks and preparations of the operation. */
 interface TransitionSteps {
-  reason?: string | null;
+  /** The reason as given, checked by `validReason` once the tender is loaded. */
+  reason?: { given: string | null | undefined; required: boolean };
   /** Runs before the status check. */
   guard?: (tender: Tender) => void;
   prepare?: (tender: Tender) => Promise<void> | void;
 }
 
-/** The reason as stored: trimmed, null when empty; its rules (required or not, length) first. */
-function validReason(reason: string | null | undefined, required: boolean): string | null {
+/**
+ * The reason as stored: trimmed, null when empty; its rules (required or not, length, the text rule) first. A tender
+ * whose customer was erased takes no free text, which could name a person (docs/privacy.md "After the erasure"): its
+ * reason must be empty, and is not required.
+ */
+function validReason(reason: string | null | undefined, required: boolean, tender: Tender): string | null {
   const trimmed = reason?.trim() ?? '';
-  const problems = problemsOf(required ? RequiredReason : OptionalReason, trimmed, 'parameter', 'reason');
+  if (tender.erasedAt && trimmed !== '') {
+    throw badInput('The reason is invalid', [
+      {
+        parameter: 'reason',
+        message: "must be empty: the personal data of this tender's customer was erased, and its tenders keep no free text",
+      },
+    ]);
+  }
+  const problems = problemsOf(required && !tender.erasedAt ? RequiredReason : OptionalReason, trimmed, 'parameter', 'reason');
   if (problems.length > 0) throw badInput('The reason is invalid', problems);
   return trimmed === '' ? null : trimmed;
 }
@@ -75,13 +88,13 @@ export class TenderLifecycleService {
 
   /** Closing ends the tender; the listeners (quotes) cancel what hangs on it in the same transaction. */
   closeTender(tenderId: string, reason: string): Promise<Tender> {
-    return this.change(tenderId, 'closeTender', { reason: validReason(reason, true) });
+    return this.change(tenderId, 'closeTender', { reason: { given: reason, required: true } });
   }
 
   /** A reopened tender starts over: an earlier order to cover no longer stands. */
   reopenTender(tenderId: string, reason?: string | null): Promise<Tender> {
     return this.change(tenderId, 'reopenTender', {
-      reason: validReason(reason, false),
+      reason: { given: reason, required: false },
       prepare: (tender) => {
         tender.orderedOption = null;
         tender.awardedInsurer = null;
@@ -170,6 +183,7 @@ export class TenderLifecycleService {
     const rule = TRANSITIONS[operation];
     assertMay(this.viewer, operation);
     const tender = await this.load(tenderId);
+    const reason = steps.reason ? validReason(steps.reason.given, steps.reason.required, tender) : null;
     steps.guard?.(tender);
     if (!rule.from.includes(tender.status)) {
       throw new DomainError(
@@ -190,10 +204,10 @@ export class TenderLifecycleService {
       actorRole: this.viewer.role,
       fromStatus: from,
       toStatus: rule.to,
-      reason: steps.reason ?? null,
+      reason,
     });
     // Optimistic locking: the version check fails the later of two concurrent changes (CONFLICT, platform/errors/normalize.ts).
-    await this.flushWith({ kind: 'statusChanged', tender, from, to: rule.to, by: this.viewer, reason: steps.reason ?? null, at: now });
+    await this.flushWith({ kind: 'statusChanged', tender, from, to: rule.to, by: this.viewer, reason, at: now });
     return tender;
   }
 
