@@ -78,6 +78,7 @@ export async function exportProposal(
     addedBy: viewer.appId,
     addedByRole: viewer.role,
     state: DocumentState.AVAILABLE,
+    store: documents.store.name,
     createdAt: exportedAt,
   });
   await store(documents, document, bytes);

@@ -63,7 +63,7 @@ const taxOf = (premium: number, premiumWithTax: number): number => Math.round((p
  * and each validity that ended before `exportedAt` (an expiry changes what the comparison shows: the quote reads
  * EXPIRED and is no longer ranked). Nothing else the advice shows changes without one of these.
  */
-export function stateOf(tender: Tender, { proposal }: ProposalResult, exportedAt: Date): Date {
+function stateOf(tender: Tender, { proposal }: ProposalResult, exportedAt: Date): Date {
   let latest = tender.updatedAt.getTime();
   for (const { quoteRequest } of proposal.entries) {
     latest = Math.max(latest, quoteRequest.updatedAt.getTime());
