@@ -4,7 +4,7 @@ import { Role } from '../src/access';
 import { Insurer } from '../src/insurers';
 import { QuoteOption, QuoteRequest, QuoteRequestStatus } from '../src/quotes';
 import { SubjectivityStage } from '../src/quotes/quote-request-status';
-import type { Tender } from '../src/tenders';
+import { Tender } from '../src/tenders';
 import { createTender, createWorld, receivedQuote, type World } from './helpers/fixtures';
 import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 import { sha256 } from './helpers/documents';
@@ -12,9 +12,12 @@ import { startS3Server, type S3Server } from './helpers/s3-server';
 
 /**
  * The advice export (issue 29, item 4): the comparison a broker showed its client, as an ADVICE document whose SHA-256
- * is in the tender's history. The gateway's clock is fixed, so the same data give the same bytes.
+ * is in the tender's history. The content's one time is the proposal's state (its last change, `STATE_AT` here); the
+ * export's own time (the gateway's clock, `MADE_AT` unless a test moves it) is only in the history entry.
  */
 const MADE_AT = '2026-03-02T09:30:00.000Z';
+const STATE_AT = '2026-03-01T08:00:00.000Z';
+let clock = new Date(MADE_AT);
 
 const EXPORT = /* GraphQL */ `
   mutation ($tenderId: ID!, $format: AdviceFormat!) {
@@ -84,7 +87,7 @@ describe('exportProposal', () => {
   };
 
   beforeAll(async () => {
-    gateway = await startGateway({ dispatch: false, clock: () => new Date(MADE_AT) });
+    gateway = await startGateway({ dispatch: false, clock: () => clock });
     world = await createWorld(gateway.em());
     const em = gateway.em();
     mueller = em.create(Insurer, { name: 'Müller Versicherung', quoteApiUrl: 'http://127.0.0.1:1/mueller', createdAt: new Date() });
@@ -116,6 +119,10 @@ describe('exportProposal', () => {
     const failedRequest = (await gateway.em().findOneOrFail(QuoteOption, { id: failed.id })).quoteRequest.id;
     await gateway.em().nativeDelete(QuoteOption, { id: failed.id });
     await gateway.em().nativeUpdate(QuoteRequest, { id: failedRequest }, { status: QuoteRequestStatus.FAILED, failureReason: 'TIMEOUT' });
+    // The proposal's state: the tender last changed before its quotes, the latest of which changed at STATE_AT.
+    await gateway.em().nativeUpdate(Tender, { id: tender.id }, { updatedAt: new Date('2026-02-27T12:00:00.000Z') });
+    await gateway.em().nativeUpdate(QuoteRequest, { tender: tender.id }, { updatedAt: new Date('2026-02-28T12:00:00.000Z') });
+    await gateway.em().nativeUpdate(QuoteRequest, { id: declinedRequest }, { updatedAt: new Date(STATE_AT) });
 
     broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
     otherBroker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[1].id });
@@ -143,6 +150,62 @@ describe('exportProposal', () => {
     }
   });
 
+  it('the same proposal exported at two times gives byte-identical documents dated by its state; the history has each export time', async () => {
+    const later = '2026-03-02T17:45:12.345Z';
+    for (const format of ['PDF', 'CSV', 'JSON'] as const) {
+      clock = new Date(MADE_AT);
+      const first = (await exportAs(broker, format)).body.data.exportProposal;
+      clock = new Date(later);
+      const second = (await exportAs(broker, format)).body.data.exportProposal;
+      clock = new Date(MADE_AT);
+      expect([format, second.sha256]).toEqual([format, first.sha256]);
+      const bytes = (await content(second.document.id)).bytes;
+      expect(sha256(bytes)).toBe(first.sha256);
+      expect(bytes.includes(MADE_AT) || bytes.includes(later)).toBe(false);
+      const history = (await graphql(gateway, broker, HISTORY, { id: tender.id })).body.data.tender.history;
+      const atOf = (documentId: string) =>
+        history.find((entry: { adviceExport: { documentId: string } | null }) => entry.adviceExport?.documentId === documentId).at;
+      expect([atOf(first.document.id), atOf(second.document.id)]).toEqual([MADE_AT, later]);
+    }
+  });
+
+  it("the PDF's creation and modification dates are the proposal's state, not the export's time", async () => {
+    clock = new Date('2026-03-05T10:00:00.000Z');
+    const { body } = await exportAs(broker, 'PDF');
+    clock = new Date(MADE_AT);
+    const { bytes } = await content(body.data.exportProposal.document.id);
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const pdf = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
+    const info = (await pdf.getMetadata()).info as Record<string, string>;
+    await pdf.destroy();
+    expect([info.CreationDate, info.ModDate]).toEqual(['D:20260301080000Z', 'D:20260301080000Z']);
+    expect(await firstPageText(bytes)).toContain(`As of: ${STATE_AT}`);
+  });
+
+  it('a change of the proposal changes the SHA-256 and the time it states, and so does a validity that ends', async () => {
+    const before = (await exportAs(broker, 'JSON')).body.data.exportProposal.sha256;
+    const alpha = await gateway.em().findOneOrFail(QuoteRequest, { tender: tender.id, insurer: world.insurers[0].id });
+    const changedAt = '2026-03-01T09:00:00.000Z';
+    await gateway.em().nativeUpdate(QuoteRequest, { id: alpha.id }, { updatedAt: new Date(changedAt) });
+    const changed = (await exportAs(broker, 'JSON')).body.data.exportProposal;
+    await gateway.em().nativeUpdate(QuoteRequest, { id: alpha.id }, { updatedAt: new Date('2026-02-28T12:00:00.000Z') });
+    expect(changed.sha256).not.toBe(before);
+    expect(JSON.parse((await content(changed.document.id)).bytes.toString('utf8')).asOf).toBe(changedAt);
+    expect((await exportAs(broker, 'JSON')).body.data.exportProposal.sha256).toBe(before);
+
+    // Müller's quote is valid until 2026-04-30T22:00Z: exported after that, it shows EXPIRED, as of when it ended.
+    clock = new Date('2026-05-02T00:00:00.000Z');
+    const expired = (await exportAs(broker, 'JSON')).body.data.exportProposal;
+    clock = new Date('2026-06-01T00:00:00.000Z');
+    const expiredLater = (await exportAs(broker, 'JSON')).body.data.exportProposal;
+    clock = new Date(MADE_AT);
+    expect(expired.sha256).not.toBe(before);
+    expect(expiredLater.sha256).toBe(expired.sha256);
+    const advice = JSON.parse((await content(expired.document.id)).bytes.toString('utf8'));
+    expect(advice.asOf).toBe('2026-04-30T22:00:00.000Z');
+    expect(advice.cheapest.map((best: { insurer: string }) => best.insurer)).toEqual(['Alpha Insurance']);
+  });
+
   it('the PDF names every insurer with its outcome and the premiums as it shows them, umlauts included', async () => {
     const { body } = await exportAs(broker, 'PDF');
     expect(body.data.exportProposal.document).toMatchObject({ kind: 'ADVICE', contentType: 'application/pdf', addedByRole: 'broker' });
@@ -160,7 +223,7 @@ describe('exportProposal', () => {
     expect(text).toContain('premium 1,234.50 EUR');
     expect(text).toContain('premium with tax 1,469.06 EUR');
     expect(text).toContain('Sprinkleranlage geprüft');
-    expect(text).toContain(`Made at: ${MADE_AT}`);
+    expect(text).toContain(`As of: ${STATE_AT}`);
   });
 
   it('the PDF embeds its fonts: no standard font a reader would have to substitute', async () => {
@@ -185,7 +248,7 @@ describe('exportProposal', () => {
     expect(rows[1].reason).toBe('Outside our appetite');
     expect(rows[3].subjectivities).toBe('PRE_BIND: Sprinkleranlage geprüft');
     expect(rows[3].valid_until).toBe('2026-04-30T22:00:00.000Z');
-    expect(rows.every((row) => row.made_at === MADE_AT)).toBe(true);
+    expect(rows.every((row) => row.as_of === STATE_AT)).toBe(true);
   });
 
   it('a CSV field a spreadsheet would run as a formula is written as text', async () => {
@@ -203,7 +266,8 @@ describe('exportProposal', () => {
     const { type, bytes } = await content(body.data.exportProposal.document.id);
     expect(type).toMatch(/^application\/json/);
     const advice = JSON.parse(bytes.toString('utf8'));
-    expect(advice).toMatchObject({ schema: 'tender-exchange/advice/v1', tenderId: tender.id, madeAt: MADE_AT, taxRate: 0.19 });
+    expect(advice).toMatchObject({ schema: 'tender-exchange/advice/v2', tenderId: tender.id, asOf: STATE_AT, taxRate: 0.19 });
+    expect(advice).not.toHaveProperty('madeAt');
     expect(advice.insurers.map((entry: { name: string; outcome: string }) => [entry.name, entry.outcome])).toEqual([
       ['Alpha Insurance', 'QUOTED'],
       ['Beta Insurance', 'DECLINED'],

@@ -83,14 +83,18 @@ describe('the S3 store', () => {
     expect(objects().sort()).toEqual(kept.sort());
   });
 
-  it('a presigned link opens nothing after its expiry, nor after the document was deleted', async () => {
+  it("a download link is the gateway's, redirecting to a presigned link only as long as needed; nothing after its expiry, nor after the document was deleted", async () => {
     const tender = await createTender(gateway.em(), world, {});
     await addDocument(gateway, broker, { tenderId: tender.id, kind: 'RISK' });
     const query = `query ($id: ID!) { tender(id: $id) { documents { downloadUrl } } }`;
     const early = (await graphql(gateway, broker, query, { id: tender.id })).body.data.tender.documents[0].downloadUrl;
+    expect(early.startsWith(`${gateway.url}/integration/v1/document-links/`)).toBe(true);
+    const redirect = await fetch(early, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    expect(Number(new URL(redirect.headers.get('location')!).searchParams.get('X-Amz-Expires'))).toBeLessThanOrEqual(60);
     expect((await fetch(early)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    expect((await fetch(early)).status).toBe(403);
+    expect((await fetch(early)).status).toBe(404);
 
     const fresh = (await graphql(gateway, broker, query, { id: tender.id })).body.data.tender.documents[0].downloadUrl;
     expect((await fetch(fresh)).status).toBe(200);

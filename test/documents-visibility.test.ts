@@ -11,8 +11,9 @@ import { startS3Server, type S3Server } from './helpers/s3-server';
 /**
  * Who sees which document (issue 28, "Nothing leaks"): every kind × every role × every tender state, through the
  * REST list, the REST content, GraphQL's Tender.documents and its download links, and the DOCUMENT_ADDED event.
- * Insurer A and B both quoted; C was never invited; the second broker company owns none of it. On both stores: the
- * filesystem's own links and S3's presigned ones.
+ * Insurer A and B both quoted; C was never invited; the second broker company owns none of it. On both stores (the
+ * gateway's links, which redirect to a presigned link for a document in S3). Links that outlive a change of the
+ * tender are test/documents-links.test.ts.
  */
 type Viewer = 'broker' | 'otherBroker' | 'internal' | 'analyst' | 'insurerA' | 'insurerB' | 'insurerC';
 type State = 'open' | 'closed' | 'wonByA' | 'wonByB';

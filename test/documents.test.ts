@@ -211,9 +211,11 @@ describe('links and upload URLs cannot be reused', () => {
     );
     const link: string = body.data.tender.documents[0].downloadUrl;
     expect((await fetch(link)).status).toBe(200);
-    const [documentId, expiry, mac] = link.split('/').pop()!.split('.');
-    expect(documentId).toBe(id);
+    const [documentId, expiry, role, party, mac] = link.split('/').pop()!.split('.');
+    expect([documentId, role, party]).toEqual([id, 'broker', world.brokers[0].id]);
     expect((await fetch(link.replace(`${documentId}.${expiry}`, `${documentId}.${Number(expiry) + 60_000}`))).status).toBe(404);
+    // Whom the link was given to is signed too: another broker company's name in it opens nothing.
+    expect((await fetch(link.replace(`.broker.${party}.`, `.broker.${world.brokers[1].id}.`))).status).toBe(404);
     const other = await addDocument(gateway, broker, { tenderId: own.id, kind: 'RISK' }, PNG.subarray(0) && PDF);
     expect((await fetch(link.replace(documentId, other))).status).toBe(404);
     expect(mac.length).toBe(43);

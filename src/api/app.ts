@@ -20,7 +20,8 @@ import {
   LinkSigner,
   QuoteDocumentFetch,
   UPLOAD_PATH,
-  createDocumentStore,
+  DocumentStores,
+  nameDocumentStores,
   policyDocumentCheck,
   sweepDocuments,
   type DocumentServices,
@@ -96,7 +97,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   const quoteEvents = [quoteEventsToWebhooks];
   const webhooks = new WebhookDispatcher(workerOrm, config.webhooks, logger, metrics.webhooks);
   const documents: DocumentServices = {
-    store: createDocumentStore(config.documents.store),
+    store: new DocumentStores(config.documents),
     // TokenService has already refused a configuration without a secret; links are never signed with a known key.
     links: new LinkSigner(config.jwtSecret ?? missing('JWT_SECRET')),
     maxBytes: config.documents.maxBytes,
@@ -104,6 +105,8 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     listeners: [documentEventsToWebhooks],
     clock,
   };
+  // Rows from before each document named its store are in the one configured now (docs/operations.md).
+  await nameDocumentStores(orm.em.fork(), documents.store.name);
   // On PostgreSQL background work has connections of its own: a burst of it never takes the requests'. The documents a
   // quote lists are fetched into the document store (quotes declare the port; documents, above them, implement it).
   const dispatcher = new QuoteDispatcher(workerOrm, config.quotes, {

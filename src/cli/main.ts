@@ -14,7 +14,7 @@ import { schemaSdl } from '../api/graphql/schema';
 import { openApiDocument } from '../api/rest/openapi/openapi-document';
 import { InsurerIntegration, InsurerService } from '../insurers';
 import { InsurerChecker, type InsurerCheckReport } from '../quotes';
-import { createDocumentStore } from '../documents';
+import { DocumentStores, moveDocumentsToConfiguredStore } from '../documents';
 import { customerDataExport, ErasureTrigger, eraseCustomer, presentErasure } from '../privacy';
 import { customerErasuresToWebhooks } from '../webhooks';
 import { LIMITS, isHttpUrl } from '../platform/validation/rules';
@@ -365,7 +365,7 @@ program
     const outcome = await withDatabase((orm) =>
       eraseCustomer(
         orm.em.fork(),
-        { documents: { store: createDocumentStore(config.documents.store) }, listeners: [customerErasuresToWebhooks] },
+        { documents: { store: new DocumentStores(config.documents) }, listeners: [customerErasuresToWebhooks] },
         { customerId, reason: options.reason, by: 'cli', trigger: ErasureTrigger.REQUEST },
       ),
     );
@@ -382,6 +382,60 @@ program
       },
       `customer ${erasure.customerId} ${erasure.alreadyErased ? 'was erased before; erased again' : 'erased'}: ${erasure.tenders} tenders kept without personal data, ${erasure.documents} documents deleted, ${erasure.persons} persons in charge erased`,
     );
+  });
+
+/** A store's name as DOCUMENT_STORE spells it. */
+function storeName(value: string): string {
+  if (value !== 'filesystem' && !/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[\w\-./]*)?$/.test(value)) {
+    throw new InvalidArgumentError('expected filesystem or s3://bucket/prefix');
+  }
+  return value.replace(/\/+$/, '');
+}
+
+program
+  .command('documents:migrate-store')
+  .description(
+    'copy every document from the store its row names into the configured DOCUMENT_STORE (size and SHA-256 checked), ' +
+      'then point its row at it; idempotent and resumable (run it again after a failure). Exit code 0 all moved, 1 some failed',
+  )
+  .option('--from <store>', 'move only the documents of this store (filesystem or s3://bucket/prefix)', storeName)
+  .option('--json', 'machine-readable output')
+  .action(async (options: { from?: string; json?: boolean }) => {
+    const config = loadConfig();
+    const stores = new DocumentStores(config.documents);
+    const bar =
+      options.json || !process.stderr.isTTY
+        ? undefined
+        : new SingleBar({ stream: process.stderr, format: 'moving documents [{bar}] {value}/{total}, {eta}s left' });
+    let started = false;
+    const report = await withDatabase((orm) =>
+      moveDocumentsToConfiguredStore(orm.em.fork(), stores, {
+        from: options.from,
+        onProgress: (done, total) => {
+          if (!started) bar?.start(total, 0);
+          started = true;
+          bar?.update(done);
+        },
+      }),
+    );
+    bar?.stop();
+    print(
+      options.json,
+      {
+        to: report.to,
+        moved: report.moved,
+        already_there: report.alreadyThere,
+        failed: report.failed.map((failure) => ({ document_id: failure.documentId, store: failure.store, reason: failure.reason })),
+      },
+      [
+        `${report.moved} documents moved into ${report.to}; ${report.alreadyThere} were there already`,
+        ...report.failed.map((failure) => `  failed: document ${failure.documentId} in ${failure.store}: ${failure.reason}`),
+        ...(report.failed.length > 0
+          ? [`${report.failed.length} documents not moved: they stay readable in their store; run the command again`]
+          : []),
+      ].join('\n'),
+    );
+    if (report.failed.length > 0) process.exitCode = 1;
   });
 
 program

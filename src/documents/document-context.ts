@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { TenderContext } from '../tenders';
-import type { DocumentStore } from './storage/document-store';
+import type { DocumentStores } from './storage/document-stores';
 import type { LinkSigner } from './document-links';
 import type { DocumentKind } from './document-kind';
 
@@ -19,7 +19,8 @@ export type DocumentEventListener = (em: EntityManager, event: DocumentAdded) =>
 
 /** What the document operations need beside a request's context: built once by the composition. */
 export interface DocumentServices {
-  store: DocumentStore;
+  /** The configured store for new bytes; each document's own store for reading and removing its bytes. */
+  store: DocumentStores;
   links: LinkSigner;
   maxBytes: number;
   linkTtlMs: number;

@@ -15,6 +15,10 @@ export class DocumentRemoval {
   @Property({ type: 'string', length: 64 })
   sha256!: string;
 
+  /** The store the bytes are in (the document's own; null: the configured store). */
+  @Property({ type: 'string', length: 255, nullable: true })
+  store?: string | null;
+
   @Property({ type: Date, length: 3 })
   createdAt: Date = new Date();
 }

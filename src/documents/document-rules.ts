@@ -67,3 +67,9 @@ export function safeFilename(given: string): string | null {
   while (Buffer.byteLength(stem + extension) > FILENAME_BYTES) stem = [...stem].slice(0, -1).join('');
   return stem + extension;
 }
+
+/**
+ * How long the S3 store's presigned link that the content route and a download link redirect to stays valid (at most
+ * DOCUMENT_LINK_TTL): only long enough to follow the redirect, since visibility was checked when it was handed out.
+ */
+export const REDIRECT_TTL_MS = 60_000;

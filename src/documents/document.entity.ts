@@ -53,6 +53,14 @@ export class Document {
   @Enum({ items: () => DocumentState, type: 'string', length: 16 })
   state: DocumentState = DocumentState.PENDING;
 
+  /**
+   * The store its bytes are in, as DOCUMENT_STORE names it (`filesystem`, `s3://bucket/prefix`): read from there
+   * whatever the gateway now writes to (storage/document-stores.ts). Null only on rows from before stores were named,
+   * until the start fills in the configured store (`nameDocumentStores`).
+   */
+  @Property({ type: 'string', length: 255, nullable: true })
+  store?: string | null;
+
   /** SHA-256 of the upload URL's token (the URL is the credential); cleared when the upload starts: single use. */
   @Property({ type: 'string', length: 64, nullable: true, unique: 'document_upload_token_unique' })
   uploadTokenHash?: string | null;

@@ -77,8 +77,11 @@ export class DocumentResolver {
     return { document: presentDocument(document, context.viewer), uploadUrl, expiresAt };
   }
 
-  @FieldResolver(() => String, { description: 'A link to the bytes, valid at most 15 minutes (signed; no bearer token needed).' })
-  downloadUrl(@Root() document: DocumentView, @Ctx() context: DocumentContext): Promise<string> {
+  @FieldResolver(() => String, {
+    description:
+      'A link to the bytes, valid at most 15 minutes (signed; no bearer token needed). It opens the document only while it is still visible to the viewer it was given to.',
+  })
+  downloadUrl(@Root() document: DocumentView, @Ctx() context: DocumentContext): string {
     return downloadUrl(context, document);
   }
 }

@@ -75,6 +75,7 @@ export async function createDocumentUpload(
       quoteRequest,
       uploadTokenHash: hash,
       uploadExpiresAt: expiresAt,
+      store: documents.store.name,
       createdAt: now,
     }),
   ]);
@@ -154,7 +155,8 @@ export async function receiveUpload(
     const updated = await tx.nativeUpdate(
       Document,
       { id: document.id, state: DocumentState.PENDING },
-      { state: DocumentState.AVAILABLE, uploadExpiresAt: null },
+      // The store the bytes went to now (the configured one may have changed since the slot was made).
+      { state: DocumentState.AVAILABLE, uploadExpiresAt: null, store: services.store.name },
     );
     if (updated !== 1) return false;
     const tender = tenderOfDocuments(document.tender);
@@ -172,6 +174,7 @@ export async function receiveUpload(
   }
   document.state = DocumentState.AVAILABLE;
   document.uploadExpiresAt = null;
+  document.store = services.store.name;
   return document;
 }
 
@@ -182,12 +185,12 @@ export async function receiveUpload(
  */
 export async function deleteTenderDocuments(em: EntityManager, tenderIds: readonly string[]): Promise<number> {
   if (tenderIds.length === 0) return 0;
-  const documents = await em.find(Document, { tender: { $in: [...tenderIds] } }, { fields: ['id', 'sha256'] });
+  const documents = await em.find(Document, { tender: { $in: [...tenderIds] } }, { fields: ['id', 'sha256', 'store'] });
   if (documents.length === 0) return 0;
   await em.nativeDelete(Document, { tender: { $in: [...tenderIds] } });
   await em.insertMany(
     DocumentRemoval,
-    documents.map((document) => ({ id: document.id, sha256: document.sha256, createdAt: new Date() })),
+    documents.map((document) => ({ id: document.id, sha256: document.sha256, store: document.store ?? null, createdAt: new Date() })),
   );
   return documents.length;
 }
@@ -197,7 +200,7 @@ export async function deleteTenderDocuments(em: EntityManager, tenderIds: readon
  * still has stay (the filesystem store keeps them; the S3 store's objects are per document). Run after a deletion
  * commits, and by every sweep; on several instances at once, a removal twice is harmless.
  */
-export async function removeDocumentBytes(em: EntityManager, services: Pick<DocumentServices, 'store'>): Promise<number> {
+export async function removeDocumentBytes(em: EntityManager, services: { store: DocumentStore }): Promise<number> {
   const owed = await em.find(DocumentRemoval, {}, { orderBy: { createdAt: 'asc' }, limit: 1000 });
   for (const removal of owed) {
     await removeBytes(em, services.store, removal);
@@ -212,7 +215,7 @@ export async function removeDocumentBytes(em: EntityManager, services: Pick<Docu
  */
 export async function sweepDocuments(
   em: EntityManager,
-  services: Pick<DocumentServices, 'store' | 'linkTtlMs'>,
+  services: { store: DocumentStore; linkTtlMs: number },
   now = new Date(),
 ): Promise<number> {
   const stale = await em.find(Document, {

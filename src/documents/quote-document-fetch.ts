@@ -84,6 +84,7 @@ export class QuoteDocumentFetch implements QuoteDocumentFetcher {
             addedByRole: Role.INSURER,
             quoteRequest: request,
             uploadExpiresAt: new Date(now.getTime() + this.services.linkTtlMs),
+            store: this.services.store.name,
             // A millisecond apart: the tender's list (oldest first) shows them in the quote's order.
             createdAt: new Date(now.getTime() + index),
           }),

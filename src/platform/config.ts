@@ -147,6 +147,12 @@ interface PrivacyConfig {
 export interface DocumentsConfig {
   /** DOCUMENT_STORE: `filesystem` (a folder under DATA_DIR) or an S3-compatible bucket, `s3://bucket/prefix`. */
   store: { kind: 'filesystem'; dir: string } | { kind: 's3'; bucket: string; prefix: string; s3: S3Settings };
+  /**
+   * The stores documents written earlier may name (each document names its own): the filesystem store's folder
+   * (DATA_DIR/documents) and the S3 connection settings (DOCUMENT_S3_*), whichever store DOCUMENT_STORE names.
+   */
+  filesystemDir: string;
+  s3: S3Settings;
   /** DOCUMENT_MAX_BYTES: the largest document accepted. */
   maxBytes: number;
   /** How long an upload URL and a download link stay valid, ms (at most 15 minutes). */
@@ -168,27 +174,26 @@ interface S3Settings {
   forcePathStyle: boolean;
 }
 
-function documentStore(env: Env, dataDir: string): DocumentsConfig['store'] {
-  const raw = env.DOCUMENT_STORE || 'filesystem';
-  if (raw === 'filesystem') return { kind: 'filesystem', dir: join(dataDir, 'documents') };
-  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/([\w\-./]*))?$/.exec(raw);
-  if (!match) throw new ConfigError(`DOCUMENT_STORE must be filesystem or s3://bucket/prefix, got "${raw}"`);
+function s3Settings(env: Env): S3Settings {
   const endpoint = env.DOCUMENT_S3_ENDPOINT || null;
   if (endpoint && !/^https?:\/\/[^/\s]+\/?$/.test(endpoint)) {
     throw new ConfigError(`DOCUMENT_S3_ENDPOINT must be an origin such as https://s3.example, got "${endpoint}"`);
   }
   return {
-    kind: 's3',
-    bucket: match[1],
-    prefix: (match[2] ?? '').replace(/^\/+|\/+$/g, ''),
-    s3: {
-      endpoint,
-      region: env.DOCUMENT_S3_REGION || 'us-east-1',
-      accessKeyId: env.DOCUMENT_S3_ACCESS_KEY_ID || null,
-      secretAccessKey: env.DOCUMENT_S3_SECRET_ACCESS_KEY || null,
-      forcePathStyle: boolean(env, 'DOCUMENT_S3_FORCE_PATH_STYLE', endpoint !== null),
-    },
+    endpoint,
+    region: env.DOCUMENT_S3_REGION || 'us-east-1',
+    accessKeyId: env.DOCUMENT_S3_ACCESS_KEY_ID || null,
+    secretAccessKey: env.DOCUMENT_S3_SECRET_ACCESS_KEY || null,
+    forcePathStyle: boolean(env, 'DOCUMENT_S3_FORCE_PATH_STYLE', endpoint !== null),
   };
+}
+
+function documentStore(env: Env, dataDir: string): DocumentsConfig['store'] {
+  const raw = env.DOCUMENT_STORE || 'filesystem';
+  if (raw === 'filesystem') return { kind: 'filesystem', dir: join(dataDir, 'documents') };
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/([\w\-./]*))?$/.exec(raw);
+  if (!match) throw new ConfigError(`DOCUMENT_STORE must be filesystem or s3://bucket/prefix, got "${raw}"`);
+  return { kind: 's3', bucket: match[1], prefix: (match[2] ?? '').replace(/^\/+|\/+$/g, ''), s3: s3Settings(env) };
 }
 
 /** Issue 28: an upload URL or a download link is valid 15 minutes at most. */
@@ -437,6 +442,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     documents: {
       store: documentStore(env, dataDir),
+      filesystemDir: join(dataDir, 'documents'),
+      s3: s3Settings(env),
       maxBytes: integer(env, 'DOCUMENT_MAX_BYTES', 20 * 1024 * 1024, 1, 1024 * 1024 * 1024),
       linkTtlMs: linkTtl(env),
       publicUrl: publicUrl(env.PUBLIC_URL),

@@ -36,15 +36,33 @@ export function answeredAsCurrent(req: Request, res: Response, headers: Record<s
 
 const isAny = (header: string | undefined) => header?.trim() === '*';
 
+/** One entity tag of a list (RFC 9110 8.8.3): optionally weak, its opaque part quoted; commas may sit inside the quotes. */
+const ENTITY_TAG = /\s*(?:W\/)?("[\x21\x23-\x7e\x80-\xff]*")\s*(?:,|$)/y;
+
 /**
- * Whether If-None-Match names the tag, by weak comparison (RFC 9110 8.8.3.2). Not Express's `req.fresh`: it
- * ignores If-None-Match when the request says `Cache-Control: no-cache`, which is a directive for caches, and
- * which fetch() adds to every request that carries If-None-Match.
+ * Whether If-None-Match names the tag, by weak comparison (RFC 9110 8.8.3.2: `W/"x"` matches `"x"`), in a list of
+ * tags. A header that is no list of entity tags names nothing. Not Express's `req.fresh`: it ignores If-None-Match
+ * when the request says `Cache-Control: no-cache`, which is a directive for caches, and which fetch() adds to every
+ * request that carries If-None-Match.
  */
-export function namesTag(header: string | undefined, tag: string): boolean {
+function namesTag(header: string | undefined, tag: string): boolean {
   if (!header) return false;
-  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag);
+  const opaque = tag.replace(/^W\//, '');
+  const tags: string[] = [];
+  ENTITY_TAG.lastIndex = 0;
+  while (ENTITY_TAG.lastIndex < header.length) {
+    const match = ENTITY_TAG.exec(header);
+    if (!match) return false;
+    tags.push(match[1]);
+  }
+  return tags.includes(opaque);
 }
+
+/**
+ * RFC 9110 13.1.2 for a representation that exists: whether If-None-Match lets the request go on (true), or the
+ * answer is a 304 (false) because the header is `*` or names the current tag (weakly).
+ */
+export const noneMatches = (header: string | undefined, tag: string): boolean => !(isAny(header) || namesTag(header, tag));
 
 /** Names a representation's code (its GraphQL document), so a new version of the gateway never matches an old tag. */
 export const representationOf = (source: string): string => createHash('sha256').update(source).digest('base64url');

@@ -1,7 +1,7 @@
 import type { Advice } from './advice';
 
 const HEADER = [
-  'made_at',
+  'as_of',
   'tender_id',
   'insurer',
   'outcome',
@@ -30,7 +30,7 @@ function field(value: string): string {
 export function adviceCsv(advice: Advice): Buffer {
   const rows: string[][] = [HEADER];
   for (const insurer of advice.insurers) {
-    const common = [advice.madeAt, advice.tenderId, insurer.name, insurer.outcome, insurer.reason ?? '', insurer.validUntil ?? ''];
+    const common = [advice.asOf, advice.tenderId, insurer.name, insurer.outcome, insurer.reason ?? '', insurer.validUntil ?? ''];
     if (insurer.options.length === 0) rows.push([...common, '', '', '', '', '', insurer.currency ?? '', '', '']);
     for (const option of insurer.options) {
       rows.push([

@@ -41,8 +41,8 @@ async function store(services: DocumentServices, document: Document, bytes: Buff
 }
 
 /**
- * The proposal overview as the broker shows it to its client (§61 VVG), stored as an ADVICE document: the same data at
- * the same time give the same bytes. The document, its history entry (format, document, SHA-256, who) and its event
+ * The proposal overview as the broker shows it to its client (§61 VVG), stored as an ADVICE document: the same proposal
+ * state gives the same bytes, whenever it is exported. The document, its history entry (format, document, SHA-256, who) and its event
  * commit in one transaction; the bytes are stored first, and removed again if that fails.
  */
 export async function exportProposal(
@@ -54,29 +54,32 @@ export async function exportProposal(
   assertMay(viewer, 'exportProposal');
   // Another broker's tender (or none) is NOT_FOUND, as every read of it.
   const tender: Tender = await findVisibleTender(em, viewer, tenderId);
-  const madeAt = documents.clock();
-  const advice = adviceOf(tender, await new ProposalService(em, viewer).load(tender.id, madeAt), madeAt);
+  // The export's time: what has expired is judged at it, and the history entry and the document's creation say it. The
+  // content states the proposal's state instead (`asOf`), so the same proposal gives the same bytes at any time.
+  const exportedAt = documents.clock();
+  const advice = adviceOf(tender, await new ProposalService(em, viewer).load(tender.id, exportedAt), exportedAt);
   const { contentType, extension, render } = FORMATS[format];
   const bytes = await render(advice);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
 
   const held = await em.count(Document, {
     tender: tender.id,
-    $or: [{ state: DocumentState.AVAILABLE }, { uploadExpiresAt: { $gt: madeAt } }],
+    $or: [{ state: DocumentState.AVAILABLE }, { uploadExpiresAt: { $gt: exportedAt } }],
   });
   if (held >= DOCUMENTS_PER_TENDER) throw new DomainError('CONFLICT', `A tender holds at most ${DOCUMENTS_PER_TENDER} documents`);
 
   const document = em.create(Document, {
     tender,
     kind: DocumentKind.ADVICE,
-    filename: `advice-${tender.id}-${madeAt.toISOString().replace(/[:.]/g, '-')}.${extension}`,
+    filename: `advice-${tender.id}-${advice.asOf.replace(/[:.]/g, '-')}.${extension}`,
     contentType,
     size: bytes.length,
     sha256,
     addedBy: viewer.appId,
     addedByRole: viewer.role,
     state: DocumentState.AVAILABLE,
-    createdAt: madeAt,
+    store: documents.store.name,
+    createdAt: exportedAt,
   });
   await store(documents, document, bytes);
   try {
@@ -84,7 +87,7 @@ export async function exportProposal(
       tx.persist(document);
       tx.create(TenderHistoryEntry, {
         tender,
-        at: madeAt,
+        at: exportedAt,
         actor: viewer.appId,
         actorRole: viewer.role,
         fromStatus: tender.status,
@@ -98,7 +101,7 @@ export async function exportProposal(
       const facts = tenderOfDocuments(tender);
       const insurerIds = await insurersSeeing(tx, facts, document);
       for (const listener of documents.listeners) {
-        await listener(tx, { tender: facts, documentId: document.id, kind: document.kind, insurerIds, at: madeAt });
+        await listener(tx, { tender: facts, documentId: document.id, kind: document.kind, insurerIds, at: exportedAt });
       }
     });
   } catch (error) {

@@ -24,11 +24,12 @@ const outcomeText = (outcome: string): string => OUTCOMES[outcome] ?? 'no answer
 const money = (amount: number, currency: string): string => `${formatAmount(amount)} ${currency}`;
 
 /**
- * The PDF export: the same bytes for the same advice. Its one time is `madeAt`, also the document's creation date;
- * pdfkit derives the file ID from that date and the info dictionary, and compresses with a fixed level.
+ * The PDF export: the same bytes for the same advice. Its one time is `asOf` (the proposal's state), also its creation
+ * and modification date; pdfkit derives the file ID from that date and the info dictionary, and compresses with a
+ * fixed level.
  */
 export function advicePdf(advice: Advice): Promise<Buffer> {
-  const madeAt = new Date(advice.madeAt);
+  const asOf = new Date(advice.asOf);
   const pdf = new PDFDocument({
     size: 'A4',
     margin: 50,
@@ -39,8 +40,8 @@ export function advicePdf(advice: Advice): Promise<Buffer> {
       Subject: 'Advice record (§61 VVG): the offers as shown to the client',
       Producer: 'Tender Exchange gateway',
       Creator: 'Tender Exchange gateway',
-      CreationDate: madeAt,
-      ModDate: madeAt,
+      CreationDate: asOf,
+      ModDate: asOf,
     },
   });
   const chunks: Buffer[] = [];
@@ -54,7 +55,7 @@ export function advicePdf(advice: Advice): Promise<Buffer> {
   pdf.font(FONT).fontSize(10).moveDown(0.5);
   pdf.text(`Tender: ${advice.tenderId}`);
   pdf.text(`Product: ${advice.product}`);
-  pdf.text(`Made at: ${advice.madeAt}`);
+  pdf.text(`As of: ${advice.asOf}`);
   pdf.text(`Tax rate: ${(advice.taxRate * 100).toFixed(2)} %`);
 
   pdf.moveDown().font(BOLD).fontSize(13).text('Insurers asked');

@@ -10,8 +10,11 @@ export enum AdviceFormat {
 }
 registerEnumType(AdviceFormat, { name: 'AdviceFormat', description: 'The form of an advice export (docs/privacy.md).' });
 
-/** The JSON export's `schema`: a consumer checks it before reading the rest (docs/privacy.md). */
-const ADVICE_SCHEMA = 'tender-exchange/advice/v1';
+/**
+ * The JSON export's `schema`: a consumer checks it before reading the rest (docs/privacy.md). v2: the one time is
+ * `asOf`, the proposal's state, where v1 had `madeAt`, the export's time.
+ */
+const ADVICE_SCHEMA = 'tender-exchange/advice/v2';
 
 interface AdviceOption {
   insuranceSum: number;
@@ -42,8 +45,11 @@ export interface Advice {
   schema: typeof ADVICE_SCHEMA;
   tenderId: string;
   product: string;
-  /** When the comparison was made: the one time in the export; what had expired is judged at it. */
-  madeAt: string;
+  /**
+   * The proposal's state: when what the comparison shows last changed (`stateOf`). The one time in the export, so the
+   * same proposal gives the same bytes whenever it is exported; the export's own time is in the tender's history.
+   */
+  asOf: string;
   taxRate: number;
   insurers: AdviceInsurer[];
   cheapest: { insuranceSum: number; deductible: number; currency: string; insurer: string; premium: number; premiumWithTax: number }[];
@@ -52,13 +58,29 @@ export interface Advice {
 /** The tax of an option, to the cent: what premium with tax adds to the premium. */
 const taxOf = (premium: number, premiumWithTax: number): number => Math.round((premiumWithTax - premium) * 100) / 100;
 
-/** The proposal overview (one implementation: quotes/proposal) as the advice shows it. */
-export function adviceOf(tender: Tender, { proposal }: ProposalResult, madeAt: Date): Advice {
+/**
+ * When the proposal, as exported at `exportedAt`, last changed: the tender's last change, each shown quote request's,
+ * and each validity that ended before `exportedAt` (an expiry changes what the comparison shows: the quote reads
+ * EXPIRED and is no longer ranked). Nothing else the advice shows changes without one of these.
+ */
+function stateOf(tender: Tender, { proposal }: ProposalResult, exportedAt: Date): Date {
+  let latest = tender.updatedAt.getTime();
+  for (const { quoteRequest } of proposal.entries) {
+    latest = Math.max(latest, quoteRequest.updatedAt.getTime());
+    const validUntil = quoteRequest.validUntil?.getTime();
+    if (validUntil !== undefined && validUntil < exportedAt.getTime()) latest = Math.max(latest, validUntil);
+  }
+  return new Date(latest);
+}
+
+/** The proposal overview (one implementation: quotes/proposal), exported at `exportedAt`, as the advice shows it. */
+export function adviceOf(tender: Tender, result: ProposalResult, exportedAt: Date): Advice {
+  const { proposal } = result;
   return {
     schema: ADVICE_SCHEMA,
     tenderId: tender.id,
     product: tender.product,
-    madeAt: madeAt.toISOString(),
+    asOf: stateOf(tender, result, exportedAt).toISOString(),
     taxRate: tender.taxRate,
     insurers: proposal.entries.map(({ insurer, quoteRequest: request }) => ({
       insurerId: insurer.id,

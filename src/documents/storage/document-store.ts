@@ -1,9 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
 
-/** The stored bytes of one document: which document, and the bytes' SHA-256. */
+/** The stored bytes of one document: which document, the bytes' SHA-256, and the store its row names (none: the configured one). */
 export interface StoredDocument {
   id: string;
   sha256: string;
+  store?: string | null;
 }
 
 /** An upload in progress: the bytes go into `sink`; then `commit` makes them the document's, or `abort` drops them. */
@@ -24,6 +25,8 @@ export interface DocumentStore {
   begin(document: StoredDocument, size: number): Promise<PendingBytes>;
   /** The bytes, streamed. */
   read(document: StoredDocument): Promise<Readable>;
+  /** Whether the store has the document's bytes (an S3 HEAD, a file's stat). */
+  has(document: StoredDocument): Promise<boolean>;
   /**
    * A link straight to the bytes, valid until `expiresAt`, where the store can sign one (S3); null where the
    * gateway serves them itself (the filesystem store: its own signed link, document-links.ts).

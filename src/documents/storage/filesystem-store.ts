@@ -58,6 +58,10 @@ export class FilesystemStore implements DocumentStore {
     return createReadStream(path);
   }
 
+  async has(document: StoredDocument): Promise<boolean> {
+    return (await stat(this.pathOf(document.sha256)).catch(() => undefined))?.isFile() ?? false;
+  }
+
   presign(): Promise<string | null> {
     return Promise.resolve(null);
   }

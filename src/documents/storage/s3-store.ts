@@ -3,7 +3,9 @@ import {
   CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
+  NotFound,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
@@ -84,6 +86,16 @@ export class S3Store implements DocumentStore {
       return object.Body as Readable;
     } catch (error) {
       if (error instanceof NoSuchKey) throw notFound(`The content of document ${document.id} is not in the store`);
+      throw error;
+    }
+  }
+
+  async has(document: StoredDocument): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.location.bucket, Key: this.keyOf(document) }));
+      return true;
+    } catch (error) {
+      if (error instanceof NotFound || error instanceof NoSuchKey) return false;
       throw error;
     }
   }

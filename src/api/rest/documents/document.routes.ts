@@ -10,6 +10,7 @@ import {
   contentOf,
   linkedDocument,
   receiveUpload,
+  storedDocument,
   type DocumentServices,
 } from '../../../documents';
 import { DomainError, notFound } from '../../../platform/errors/domain-error';
@@ -17,7 +18,7 @@ import { prepareOperation } from '../../graphql/prepared-operation';
 import { authorisedContext, requestScopeOf } from '../../http/request-context';
 import { methodNotAllowed } from '../../http/json-body';
 import { answerWithin } from '../../http/request-timeout';
-import { namesTag } from '../../http/entity-tag';
+import { noneMatches } from '../../http/entity-tag';
 import { assertNoQuery } from '../tenders/tender-query-params';
 import { REST_TENDER_DOCUMENTS } from './document-operations.graphql';
 
@@ -41,7 +42,10 @@ export const DOCUMENT_ROUTES: readonly { prefix: string; access: Operation }[] =
 
 const etagOf = (sha256: string) => `"${sha256}"`;
 
-/** The bytes as an attachment, tagged with their SHA-256: 304 when the client has them. */
+/**
+ * The bytes as an attachment, tagged with their SHA-256: 304 when the client has them, or asks with
+ * `If-None-Match: *` (the document exists: its visibility was checked before).
+ */
 async function sendBytes(
   req: Request,
   res: Response,
@@ -50,7 +54,7 @@ async function sendBytes(
 ): Promise<void> {
   const etag = etagOf(document.sha256);
   res.set({ ETag: etag, 'Cache-Control': 'private, no-cache' });
-  if (namesTag(req.headers['if-none-match'], etag)) {
+  if (!noneMatches(req.headers['if-none-match'], etag)) {
     res.status(304).end();
     return;
   }
@@ -113,8 +117,9 @@ export function documentRoutes(schema: GraphQLSchema, services: DocumentServices
         (candidate) => candidate._id === req.params.documentId,
       );
       if (!document) throw notFound(`Document ${req.params.documentId} not found`);
-      const stored = { id: document._id, sha256: document.sha256, filename: document.filename, contentType: document.content_type };
-      await sendBytes(req, res, { ...stored, size: document.size }, () => contentOf(services, stored));
+      const shown = { sha256: document.sha256, filename: document.filename, contentType: document.content_type, size: document.size };
+      // The row names the store its bytes are in.
+      await sendBytes(req, res, shown, async () => contentOf(services, await storedDocument(requestScopeOf(res).em, document._id)));
     });
   }
 
@@ -149,7 +154,7 @@ export function documentRoutes(schema: GraphQLSchema, services: DocumentServices
 
   router.get(`${LINK_PATH}/:token`, async (req, res) => {
     const document = await linkedDocument(requestScopeOf(res).em, services, req.params.token);
-    await sendBytes(req, res, document, async () => ({ stream: await services.store.read(document) }));
+    await sendBytes(req, res, document, () => contentOf(services, document));
   });
   return router;
 }

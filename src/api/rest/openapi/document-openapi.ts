@@ -40,9 +40,17 @@ const ifNoneMatch = {
   name: 'If-None-Match',
   in: 'header',
   schema: tag,
-  description: 'The ETag of the bytes held: 304 when they are these.',
+  description:
+    'Entity tags of the bytes held (a list; weak tags compare by their opaque part), or `*`: 304 when one names these bytes, or for `*` (the document exists).',
 };
-const unchanged = { description: 'The client holds these bytes (If-None-Match); no body.' };
+const unchanged = { description: 'The client holds these bytes (If-None-Match names their tag, or is `*`); no body.' };
+const redirect = {
+  description: 'The S3 store: a signed link to the bytes, valid about a minute (long enough to follow it).',
+  headers: { Location: { $ref: '#/components/headers/Location' } },
+};
+const storeUnavailable = problem(
+  "The document's bytes are in a store this gateway cannot read (a store switched away from, not configured): the problem names it.",
+);
 
 const readRoutes = DOCUMENT_ROUTES.flatMap((route): [string, object][] => {
   const base = route.prefix.replace(':id', '{id}');
@@ -73,18 +81,16 @@ const readRoutes = DOCUMENT_ROUTES.flatMap((route): [string, object][] => {
       {
         get: {
           summary: 'The bytes of one document',
-          description: `Roles: ${roles}. The bytes (filesystem store), or a 302 to a signed link valid at most 15 minutes (S3 store).`,
+          description: `Roles: ${roles}. The bytes (a document in the filesystem store), or a 302 to a signed link valid about a minute (a document in the S3 store). Each document is read from the store it was written to.`,
           security: [{ bearer: [] }],
           parameters: [pathParameter('id'), pathParameter('documentId'), ifNoneMatch],
           responses: {
             '200': bytes,
-            '302': {
-              description: 'A signed link to the bytes, valid at most 15 minutes.',
-              headers: { Location: { $ref: '#/components/headers/Location' } },
-            },
+            '302': redirect,
             '304': unchanged,
             '400': problem('Query parameters are not accepted here.'),
             '404': problem('No document with this id the viewer may see.'),
+            '503': storeUnavailable,
             ...bearerErrors,
           },
         },
@@ -116,13 +122,15 @@ export const documentPaths = {
     get: {
       summary: 'A download link',
       description:
-        'Document.downloadUrl of the filesystem store: valid at most 15 minutes, for its own document only. No bearer token: the link is the credential.',
+        "Document.downloadUrl, on both stores: valid at most 15 minutes, for its own document and whom it was given to only; the document's visibility to them is checked again when it is used. No bearer token: the link is the credential.",
       security: [],
       parameters: [pathParameter('token'), ifNoneMatch],
       responses: {
         '200': bytes,
+        '302': redirect,
         '304': unchanged,
-        '404': problem('No document at this link: unknown, expired or deleted.'),
+        '404': problem('No document at this link: unknown, expired, deleted, or no longer visible to whom it was given.'),
+        '503': storeUnavailable,
         '429': problem('Too many requests from this address (Retry-After).'),
       },
     },

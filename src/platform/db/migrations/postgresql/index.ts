@@ -18,6 +18,7 @@ import { Migration20261126023346 } from './Migration20261126023346';
 import { Migration20261126023743 } from './Migration20261126023743';
 import { Migration20261126025208 } from './Migration20261126025208';
 import { Migration20261126031253 } from './Migration20261126031253';
+import { Migration20261128084855 } from './Migration20261128084855';
 import { Migration20261128084925 } from './Migration20261128084925';
 
 /** Every migration in order; `npm run cli -- db:migration:create` generates a new one and adds it here. */
@@ -41,5 +42,6 @@ export const postgresqlMigrations: MigrationObject[] = [
   { name: 'Migration20261126023743', class: Migration20261126023743 },
   { name: 'Migration20261126025208', class: Migration20261126025208 },
   { name: 'Migration20261126031253', class: Migration20261126031253 },
+  { name: 'Migration20261128084855', class: Migration20261128084855 },
   { name: 'Migration20261128084925', class: Migration20261128084925 },
 ];

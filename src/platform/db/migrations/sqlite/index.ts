@@ -19,6 +19,7 @@ import { Migration20261126023340 } from './Migration20261126023340';
 import { Migration20261126023737 } from './Migration20261126023737';
 import { Migration20261126025150 } from './Migration20261126025150';
 import { Migration20261126031245 } from './Migration20261126031245';
+import { Migration20261128084848 } from './Migration20261128084848';
 import { Migration20261128084921 } from './Migration20261128084921';
 
 /** Every migration in order; `npm run cli -- db:migration:create` generates a new one and adds it here. */
@@ -43,5 +44,6 @@ export const sqliteMigrations: MigrationObject[] = [
   { name: 'Migration20261126023737', class: Migration20261126023737 },
   { name: 'Migration20261126025150', class: Migration20261126025150 },
   { name: 'Migration20261126031245', class: Migration20261126031245 },
+  { name: 'Migration20261128084848', class: Migration20261128084848 },
   { name: 'Migration20261128084921', class: Migration20261128084921 },
 ];
