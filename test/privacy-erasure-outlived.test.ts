@@ -4,7 +4,7 @@ import { Customer, Person } from '../src/parties';
 import { CustomerErasure, ErasureTrigger, eraseCustomer } from '../src/privacy';
 import { QuoteRequest } from '../src/quotes';
 import { Tender, TenderHistoryEntry, TenderStatus } from '../src/tenders';
-import { Document, createDocumentStore } from '../src/documents';
+import { Document, DocumentStores } from '../src/documents';
 import { createWorld, type World } from './helpers/fixtures';
 import { createClient, getJson, graphql, requestToken, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 import { PDF, createUpload, put } from './helpers/documents';
@@ -231,7 +231,7 @@ describe('erasing again', () => {
   it('the retention sweep leaves an erased customer alone (it erases only customers not erased yet); a request erases it again', async () => {
     const { customerId } = await customerWithTender('Qxswept');
     await erase(customerId, 'Ticket PRIV-51');
-    const services = { documents: { store: createDocumentStore(gateway.config.documents.store) }, listeners: [] };
+    const services = { documents: { store: new DocumentStores(gateway.config.documents) }, listeners: [] };
     const swept = await eraseCustomer(gateway.em().fork(), services, {
       customerId,
       reason: 'RETENTION_PERSONAL_DATA=1y',
