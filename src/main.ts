@@ -13,10 +13,17 @@ import { stopTracing } from './platform/telemetry/tracing-stop';
 import { ensureDemoData } from './seed/demo-data';
 import { showsBanner, startBanner, withoutPassword } from './start-banner';
 
+/**
+ * Connections waiting to be accepted: Node's default (511) dropped the connections of a burst (thousands of uploads
+ * at once, answered 503 in microseconds each) and with them other clients', who waited for their SYN's retry. The
+ * kernel caps it at net.core.somaxconn.
+ */
+const LISTEN_BACKLOG = 4096;
+
 const listen = (server: Server, port: number, host?: string) =>
   new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, resolve);
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, resolve);
   });
 
 async function main(): Promise<void> {

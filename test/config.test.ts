@@ -86,4 +86,20 @@ describe('the configuration', () => {
       /^HOST must be an IP address or a host name, got/,
     );
   });
+
+  it('takes the upload bounds with their defaults, and names the variable of a value out of range', () => {
+    expect(loadConfig({ DATA_DIR: emptyFolder() }).documents.uploads).toEqual({
+      concurrency: 64,
+      concurrencyPerClient: 8,
+      minBytesPerSecond: 16384,
+      rateWindowMs: 10_000,
+    });
+    expect(() => loadConfig({ DATA_DIR: emptyFolder(), DOCUMENT_UPLOAD_CONCURRENCY: '0' })).toThrow(/^DOCUMENT_UPLOAD_CONCURRENCY must be/);
+    expect(() => loadConfig({ DATA_DIR: emptyFolder(), DOCUMENT_UPLOAD_RATE_WINDOW: '500ms' })).toThrow(
+      /^DOCUMENT_UPLOAD_RATE_WINDOW must be between 1s and 10m/,
+    );
+    expect(() =>
+      loadConfig({ DATA_DIR: emptyFolder(), DOCUMENT_UPLOAD_CONCURRENCY: '4', DOCUMENT_UPLOAD_CONCURRENCY_PER_CLIENT: '8' }),
+    ).toThrow(ConfigError);
+  });
 });

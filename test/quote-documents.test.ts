@@ -170,3 +170,86 @@ describe('quote documents an insurer system lists in its quote', () => {
     });
   }
 });
+
+describe("quote documents and each insurer's share of the tender's documents", () => {
+  const OF_TENDER = `query($id: ID!) { quoteRequests(tenderId: $id) { id status failureReason lastError insurer { id } } }`;
+  const requestOf = async (insurerId: string) => {
+    const { body } = await graphql(gateway, broker, OF_TENDER, { id: tender.id });
+    return (body.data.quoteRequests as { id: string; status: string; insurer: { id: string } }[]).find(
+      (request) => request.insurer.id === insurerId,
+    )!;
+  };
+  const settledOf = (insurerId: string) =>
+    waitFor('the quote request to settle', async () => {
+      const request = await requestOf(insurerId);
+      return ['QUOTED', 'DECLINED', 'FAILED'].includes(request?.status) && request;
+    });
+  /** As many QUOTE upload slots as the insurer may open for its request, up to 100; answers how many it got. */
+  async function squat(insurerId: string): Promise<number> {
+    const token = await tokenFor(gateway, Role.INSURER, { insurerId });
+    const quoteRequestId = (await requestOf(insurerId)).id;
+    for (let taken = 0; taken < 100; taken += 1) {
+      const { body } = await graphql(
+        gateway,
+        token,
+        'mutation($input: CreateDocumentUploadInput!) { createDocumentUpload(input: $input) { uploadUrl } }',
+        {
+          input: {
+            tenderId: tender.id,
+            kind: 'QUOTE',
+            quoteRequestId,
+            filename: `squat-${taken}.pdf`,
+            contentType: 'application/pdf',
+            size: PDF.length,
+            sha256: sha256(PDF),
+          },
+        },
+      );
+      if (body.errors) {
+        expect(body.errors[0].extensions.code).toBe('CONFLICT');
+        return taken;
+      }
+    }
+    return 100;
+  }
+
+  it("another insurer's unused upload slots do not fail a quote that lists a document: QUOTED, its document listed", async () => {
+    await setUp();
+    const squatter = await startScriptedInsurer(gateway, 'Squatter Insurance');
+    try {
+      await requestQuotes(squatter.insurer.id);
+      await waitFor('the squatter acknowledged', async () => squatter.ids().at(-1));
+      const squatted = await squat(squatter.insurer.id);
+
+      scripted = await startScriptedInsurer(gateway);
+      scripted.serve('/a.pdf', { body: PDF });
+      await requestQuotes(scripted.insurer.id);
+      const id = await waitFor('the acknowledgement', async () => scripted!.ids().at(-1));
+      expect(await scripted.quote(id, { quote_options: [{ ...LIMIT, premium: 900 }], documents: [slip('/a.pdf')] })).toBe(202);
+      const request = await settledOf(scripted.insurer.id);
+      expect(request).toMatchObject({ status: 'QUOTED', lastError: null });
+      expect((await listed()).map((document) => document.filename)).toEqual(['quote-slip.pdf']);
+      // The squatter's slots took its own share, no more.
+      expect(squatted).toBe(20);
+    } finally {
+      await squatter.close();
+    }
+  });
+
+  it('an insurer whose own share is full still has its quote stored: QUOTED without the documents, the refusal in lastError', async () => {
+    await setUp();
+    scripted = await startScriptedInsurer(gateway);
+    scripted.serve('/a.pdf', { body: PDF });
+    await requestQuotes(scripted.insurer.id);
+    const id = await waitFor('the acknowledgement', async () => scripted!.ids().at(-1));
+    expect(await squat(scripted.insurer.id)).toBe(20);
+    expect(await scripted.quote(id, { quote_options: [{ ...LIMIT, premium: 900 }], documents: [slip('/a.pdf')] })).toBe(202);
+    const request = await settledOf(scripted.insurer.id);
+    expect(request).toMatchObject({
+      status: 'QUOTED',
+      failureReason: null,
+      lastError: 'quote documents refused: the insurer holds its most documents on this tender',
+    });
+    expect(await listed()).toEqual([]);
+  });
+});

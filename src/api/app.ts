@@ -22,6 +22,7 @@ import {
   UPLOAD_PATH,
   DocumentStores,
   nameDocumentStores,
+  UploadAdmission,
   policyDocumentCheck,
   sweepDocuments,
   type DocumentServices,
@@ -48,7 +49,7 @@ import { quoteCallbackRoutes } from './rest/quote-callback.routes';
 import { readOnlyApis } from './rest/read-only-apis';
 import { tenderRoutes } from './rest/tenders/tender.routes';
 import { webhookEndpointRoutes } from './rest/webhooks/webhook-endpoint.routes';
-import { documentRoutes } from './rest/documents/document.routes';
+import { admitUploads, documentRoutes } from './rest/documents/document.routes';
 
 interface AppDeps {
   config: Config;
@@ -167,6 +168,10 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   // The client's address comes from X-Forwarded-For only from the proxies named in TRUST_PROXY.
   app.set('trust proxy', config.trustProxy);
   app.use(requestLogging(logger, metrics.recordRequest), securityHeaders, refuseMalformedUrls);
+  // Uploads beyond the most at once are answered before anything else of them is looked at.
+  const uploads = new UploadAdmission(config.documents.uploads);
+  metrics.countUploads(() => uploads.uploadsInFlight);
+  app.put(`${UPLOAD_PATH}/:token`, admitUploads(uploads));
   if (config.corsOrigins.length > 0) app.use(corsPolicy(config));
   app.use(operationsRoutes(orm, metrics));
   // The pages and files for people (before authentication, like the health checks) have a per-address budget of their own.
@@ -182,7 +187,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   app.use(graphqlRoutes(apollo));
   app.use(quoteCallbackRoutes());
   app.use(webhookEndpointRoutes(schema));
-  app.use(documentRoutes(schema, documents, config.requestTimeoutMs));
+  app.use(documentRoutes(schema, documents, uploads, config.requestTimeoutMs));
 
   app.use((req, res) => sendProblem(res, new DomainError('NOT_FOUND', `No resource at ${req.method} ${req.path}`)));
   app.use(problemErrorHandler(logger));

@@ -19,8 +19,14 @@ export type DocumentContentType = (typeof DOCUMENT_CONTENT_TYPES)[number];
  */
 export const STORED_CONTENT_TYPES = [...DOCUMENT_CONTENT_TYPES, 'application/json'] as const;
 
-/** At most this many documents (their upload slots included) per tender. */
-export const DOCUMENTS_PER_TENDER = 100;
+/**
+ * A tender's capacity, in shares (issue 37: one party's unused slots blocked the others): the broker side (its RISK,
+ * OTHER and ADVICE documents, and a POLICY document added before the tender has a winner) holds at most this many,
+ * upload slots included...
+ */
+export const DOCUMENTS_BROKER_SIDE = 100;
+/** ...and each insurer at most this many of its own (its QUOTE documents; the winner's POLICY documents too). */
+export const DOCUMENTS_PER_INSURER = 20;
 
 const FILENAME_BYTES = 255;
 

@@ -9,7 +9,8 @@ export { LinkSigner } from './document-links';
 export { DocumentResolver, TenderDocumentsResolver } from './document.resolver';
 // advice/: the comparison a broker showed its client (§61 VVG), as an ADVICE document
 export { AdviceResolver } from './advice/advice.resolver';
-export { UPLOAD_PATH, deleteTenderDocuments, receiveUpload, removeDocumentBytes, sweepDocuments } from './document.service';
+export { UPLOAD_PATH, deleteTenderDocuments, findUpload, receiveUpload, removeDocumentBytes, sweepDocuments } from './document.service';
+export { UploadAdmission, type UploadStop, type UploadTicket } from './upload-admission';
 export { LINK_PATH, contentOf, linkedDocument, storedDocument } from './document-download';
 export { contentDisposition } from './storage/content-disposition';
 export { policyDocumentCheck } from './policy-document-check';

@@ -51,6 +51,9 @@ export class QuoteDocumentFetch implements QuoteDocumentFetcher {
     const em = this.em();
     const request = await em.findOneOrFail(QuoteRequest, { id: quote.quoteRequestId }, { populate: ['tender'] });
     const documents = await this.reserve(em, request, listed);
+    // The insurer's own share of the tender is full (its own documents and open slots): the quote is stored all the
+    // same, its documents refused and the refusal recorded; no other party's documents count against it.
+    if ('refused' in documents) return { record: () => Promise.resolve(), discard: () => Promise.resolve(), refused: documents.refused };
     const discard = async () => {
       await em.nativeDelete(Document, { id: { $in: documents.map((document) => document.id) }, state: DocumentState.PENDING });
       for (const document of documents) await removeBytes(em, this.services.store, document).catch(() => undefined);
@@ -67,10 +70,14 @@ export class QuoteDocumentFetch implements QuoteDocumentFetcher {
     };
   }
 
-  private async reserve(em: EntityManager, request: QuoteRequest, listed: readonly ListedDocument[]): Promise<Document[]> {
+  private async reserve(
+    em: EntityManager,
+    request: QuoteRequest,
+    listed: readonly ListedDocument[],
+  ): Promise<Document[] | { refused: string }> {
     const now = new Date();
     try {
-      return await reserveDocuments(em, request.tender.id, (tx) =>
+      return await reserveDocuments(em, request.tender, (tx) =>
         listed.map((entry, index) =>
           tx.create(Document, {
             tender: request.tender,
@@ -91,7 +98,7 @@ export class QuoteDocumentFetch implements QuoteDocumentFetcher {
         ),
       );
     } catch (error) {
-      if (error instanceof DomainError && error.code === 'CONFLICT') throw new PartnerError(Reason.invalidDocument, error.message, false);
+      if (error instanceof DomainError && error.code === 'CONFLICT') return { refused: `${listed.length} listed: ${error.message}` };
       throw error;
     }
   }

@@ -32,7 +32,12 @@ async function headMatches(head: Buffer, declared: DocumentContentType, complete
  */
 export class UploadCheck extends Transform {
   private readonly hash = createHash('sha256');
-  private head: Buffer[] = [];
+  /**
+   * The head, copied into one buffer of its size: holding the chunks themselves would keep one object per chunk, and a
+   * client trickling a byte at a time would make thousands of them.
+   */
+  private head: Buffer | null = null;
+  private headLength = 0;
   private received = 0;
   private checked = false;
   private failure: DomainError | null = null;
@@ -51,9 +56,11 @@ export class UploadCheck extends Transform {
     }
     this.hash.update(chunk);
     if (this.checked) return callback(null, chunk);
-    this.head.push(chunk);
-    if (this.received < HEAD_BYTES) return callback();
-    this.checkHead(false, callback);
+    this.head ??= Buffer.allocUnsafe(Math.min(HEAD_BYTES, this.expected.size));
+    const taken = chunk.copy(this.head, this.headLength);
+    this.headLength += taken;
+    if (this.headLength < this.head.length) return callback();
+    this.checkHead(this.received === this.expected.size, taken < chunk.length ? chunk.subarray(taken) : null, callback);
   }
 
   override _flush(callback: TransformCallback): void {
@@ -67,17 +74,18 @@ export class UploadCheck extends Transform {
       callback();
     };
     if (this.checked || this.failure) return finish();
-    this.checkHead(true, (error, data) => {
+    this.checkHead(true, null, (error, data) => {
       if (data) this.push(data);
       finish(error);
     });
   }
 
-  private checkHead(complete: boolean, callback: TransformCallback): void {
-    const held = Buffer.concat(this.head);
-    this.head = [];
+  /** Checks the head; then passes it on, with `rest` (what followed it in the same chunk). */
+  private checkHead(complete: boolean, rest: Buffer | null, callback: TransformCallback): void {
+    const held = (this.head ?? Buffer.alloc(0)).subarray(0, this.headLength);
+    this.head = null;
     this.checked = true;
-    headMatches(held.subarray(0, HEAD_BYTES), this.expected.contentType, complete).then(
+    headMatches(held, this.expected.contentType, complete).then(
       (matches) => {
         if (!matches) {
           this.failure = new DomainError(
@@ -86,7 +94,8 @@ export class UploadCheck extends Transform {
           );
           return callback();
         }
-        callback(null, held);
+        if (rest) this.push(held);
+        callback(null, rest ?? held);
       },
       (error: unknown) => callback(error as Error),
     );

@@ -162,6 +162,20 @@ export interface DocumentsConfig {
    * request's own origin.
    */
   publicUrl: string | null;
+  /** How many uploads run at once and how slow one may be (docs/documents.md, "Uploads in flight"). */
+  uploads: UploadLimits;
+}
+
+/** The bounds of document uploads in one process: what thousands of slow uploads can hold of its memory. */
+export interface UploadLimits {
+  /** DOCUMENT_UPLOAD_CONCURRENCY: uploads receiving bytes at once in this process; more are answered 503. */
+  concurrency: number;
+  /** DOCUMENT_UPLOAD_CONCURRENCY_PER_CLIENT: of those, at most this many of the slots of one API client. */
+  concurrencyPerClient: number;
+  /** DOCUMENT_UPLOAD_MIN_RATE: bytes per second an upload must arrive at, measured over each window below. */
+  minBytesPerSecond: number;
+  /** DOCUMENT_UPLOAD_RATE_WINDOW: the window the rate is measured over, ms. */
+  rateWindowMs: number;
 }
 
 interface S3Settings {
@@ -201,6 +215,20 @@ function linkTtl(env: Env): number {
   const ms = durations(env, 'DOCUMENT_LINK_TTL', '15m')[0];
   if (ms < 1000 || ms > 15 * 60_000) throw new ConfigError(`DOCUMENT_LINK_TTL must be between 1s and 15m, got "${env.DOCUMENT_LINK_TTL}"`);
   return ms;
+}
+
+function uploadLimits(env: Env): UploadLimits {
+  const limits: UploadLimits = {
+    concurrency: integer(env, 'DOCUMENT_UPLOAD_CONCURRENCY', 64, 1, 10_000),
+    concurrencyPerClient: integer(env, 'DOCUMENT_UPLOAD_CONCURRENCY_PER_CLIENT', 8, 1, 10_000),
+    minBytesPerSecond: integer(env, 'DOCUMENT_UPLOAD_MIN_RATE', 16 * 1024, 1, 1024 * 1024 * 1024),
+    rateWindowMs: durations(env, 'DOCUMENT_UPLOAD_RATE_WINDOW', '10s')[0],
+  };
+  if (limits.rateWindowMs < 1000 || limits.rateWindowMs > 600_000)
+    throw new ConfigError(`DOCUMENT_UPLOAD_RATE_WINDOW must be between 1s and 10m, got "${env.DOCUMENT_UPLOAD_RATE_WINDOW}"`);
+  if (limits.concurrencyPerClient > limits.concurrency)
+    throw new ConfigError('DOCUMENT_UPLOAD_CONCURRENCY_PER_CLIENT must not exceed DOCUMENT_UPLOAD_CONCURRENCY');
+  return limits;
 }
 
 /** One duration, at least a day: a shorter one would sweep records before anyone could read them. */
@@ -447,6 +475,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: integer(env, 'DOCUMENT_MAX_BYTES', 20 * 1024 * 1024, 1, 1024 * 1024 * 1024),
       linkTtlMs: linkTtl(env),
       publicUrl: publicUrl(env.PUBLIC_URL),
+      uploads: uploadLimits(env),
     },
     accessLog: {
       enabled: oneOf(env, 'ACCESS_LOG', ['on', 'off'] as const, 'on') === 'on',

@@ -75,6 +75,18 @@ export class Metrics {
     });
   }
 
+  /** Document uploads receiving bytes now in this process (at most DOCUMENT_UPLOAD_CONCURRENCY), read when scraped. */
+  countUploads(inFlight: () => number): void {
+    new Gauge({
+      name: 'document_uploads_in_flight',
+      help: 'Document uploads receiving bytes in this process (at most DOCUMENT_UPLOAD_CONCURRENCY)',
+      registers: [this.registry],
+      collect() {
+        this.set(inFlight());
+      },
+    });
+  }
+
   readonly dispatcher: DispatcherObserver = {
     retryScheduled: () => this.retries.inc(),
     failed: () => this.failures.inc(),

@@ -5,7 +5,7 @@ import { sendProblem } from './problem';
 
 /**
  * A request that takes longer than the configured time gets a 503 instead of keeping the client waiting. Paths under
- * `exempt` (the document upload, which sets a deadline sized to its document) are left to their routes.
+ * `exempt` (the document upload, whose admission holds it to a deadline sized to its document) are left to their routes.
  */
 export function requestTimeout(config: Config, exempt: readonly string[] = []): RequestHandler {
   return (req, res, next) => {
@@ -15,11 +15,10 @@ export function requestTimeout(config: Config, exempt: readonly string[] = []): 
   };
 }
 
-/** A 503 if no answer was sent within `ms`; `onTimeout` also runs then (an upload stops taking bytes). */
-export function answerWithin(res: Response, ms: number, onTimeout?: () => void): void {
+/** A 503 if no answer was sent within `ms`. */
+function answerWithin(res: Response, ms: number): void {
   const timer = setTimeout(() => {
     if (!res.headersSent) sendProblem(res, new DomainError('SERVICE_UNAVAILABLE', 'The request took too long'));
-    onTimeout?.();
   }, ms);
   // 'close' follows the answer's 'finish' as well as a connection lost before it.
   res.once('close', () => clearTimeout(timer));

@@ -2,13 +2,12 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertMay } from '../../access';
-import { DomainError } from '../../platform/errors/domain-error';
 import { ProposalService } from '../../quotes';
 import { TenderHistoryEntry, findVisibleTender, type Tender } from '../../tenders';
 import type { DocumentContext, DocumentServices } from '../document-context';
 import { Document } from '../document.entity';
 import { DocumentKind, DocumentState } from '../document-kind';
-import { DOCUMENTS_PER_TENDER } from '../document-rules';
+import { assertShareHolds } from '../document.service';
 import { insurersSeeing, tenderOfDocuments } from '../document-facts';
 import { AdviceFormat, adviceOf, type Advice } from './advice';
 import { adviceCsv } from './advice-csv';
@@ -62,12 +61,6 @@ export async function exportProposal(
   const bytes = await render(advice);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
 
-  const held = await em.count(Document, {
-    tender: tender.id,
-    $or: [{ state: DocumentState.AVAILABLE }, { uploadExpiresAt: { $gt: exportedAt } }],
-  });
-  if (held >= DOCUMENTS_PER_TENDER) throw new DomainError('CONFLICT', `A tender holds at most ${DOCUMENTS_PER_TENDER} documents`);
-
   const document = em.create(Document, {
     tender,
     kind: DocumentKind.ADVICE,
@@ -81,6 +74,8 @@ export async function exportProposal(
     store: documents.store.name,
     createdAt: exportedAt,
   });
+  // An ADVICE document takes the broker side's share of the tender's capacity.
+  await assertShareHolds(em, tender, [document]);
   await store(documents, document, bytes);
   try {
     await em.transactional(async (tx) => {

@@ -13,6 +13,7 @@ export const HTTP_STATUS: Record<ErrorCode, { status: number; title: string }> =
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Content Too Large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },
   RATE_LIMITED: { status: 429, title: 'Too Many Requests' },
+  REQUEST_TIMEOUT: { status: 408, title: 'Request Timeout' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
   INTERNAL_SERVER_ERROR: { status: 500, title: 'Internal Server Error' },
 };

@@ -25,6 +25,8 @@ export const Reason = {
   invalidAcknowledgement: 'insurer sent an invalid acknowledgement',
   invalidQuote: 'insurer sent an invalid quote',
   invalidDocument: 'insurer sent an invalid quote document',
+  /** The quote was stored, its documents not: the insurer's own share of the tender's documents was full. */
+  documentsRefused: 'quote documents refused: the insurer holds its most documents on this tender',
   notAllowed: 'insurer address not allowed',
   internal: 'internal error',
   tenderClosed: 'tender closed',

@@ -25,6 +25,11 @@ export interface FetchedDocuments {
   record(tx: EntityManager): Promise<void>;
   /** The quote was not stored: nothing of its documents remains. */
   discard(): Promise<void>;
+  /**
+   * Set when the documents were refused before any was fetched, for the insurer's own share of the tender's capacity
+   * being full: the quote is stored without them and the refusal recorded (`lastError`), never lost.
+   */
+  refused?: string;
 }
 
 /**

@@ -66,7 +66,7 @@ const readRoutes = DOCUMENT_ROUTES.flatMap((route): [string, object][] => {
           parameters: [pathParameter('id')],
           responses: {
             '200': {
-              description: 'The documents, oldest first (at most 100).',
+              description: 'The documents, oldest first (at most 100 of the broker side and 20 of each insurer).',
               content: { 'application/json': { schema: ref('DocumentList') } },
             },
             '400': problem('Query parameters are not accepted here.'),
@@ -105,16 +105,22 @@ export const documentPaths = {
     put: {
       summary: "Upload a document's bytes",
       description:
-        'The uploadUrl of createDocumentUpload: one PUT of exactly the declared bytes, within 15 minutes, once. No bearer token: the URL is the credential. The document becomes visible once the bytes matched its size, SHA-256 and content type; otherwise nothing is stored and the URL is spent.',
+        "The uploadUrl of createDocumentUpload: one PUT of exactly the declared bytes, within 15 minutes, once. No bearer token: the URL is the credential. The document becomes visible once the bytes matched its size, SHA-256 and content type; otherwise nothing is stored and the URL is spent. At most DOCUMENT_UPLOAD_CONCURRENCY uploads run at once per process, DOCUMENT_UPLOAD_CONCURRENCY_PER_CLIENT of one API client's slots: beyond, 503 with Retry-After before the body is read, the URL still valid. An upload must arrive at DOCUMENT_UPLOAD_MIN_RATE over each DOCUMENT_UPLOAD_RATE_WINDOW (else 408) and end within its deadline (else 503).",
       security: [],
       parameters: [pathParameter('token')],
       requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
       responses: {
         '200': { description: 'The document, now visible.', content: { 'application/json': { schema: ref('Document') } } },
         '400': problem('The bytes do not match the declared size or SHA-256.'),
-        '404': problem('No upload at this URL: unknown, used or expired.'),
+        '404': problem(
+          "No upload at this URL: unknown, used or expired; or an insurer's slot on a tender that closed (or went to another insurer) while the bytes arrived.",
+        ),
+        '408': problem('The bytes arrived slower than the minimum rate: stopped, nothing stored, the URL spent.'),
         '415': problem('The bytes are not of the declared content type.'),
         '429': problem('Too many requests from this address (Retry-After).'),
+        '503': problem(
+          'Too many uploads in flight, in the process or of the API client that created the slot (Retry-After; sent before the body is read, the URL still valid); or the upload took longer than its deadline (nothing stored, the URL spent).',
+        ),
       },
     },
   },
