@@ -51,8 +51,11 @@ export interface AnswerRules {
   /** QUOTE_VALIDITY_ZONE: a `valid_until` date means the end of that day there. */
   zone: string;
   now: Date;
-  /** A validity before this is refused (the request's creation for an insurer system; now for a person). */
-  earliestValidity: Date;
+  /**
+   * A validity before this is refused (now, for a person: a typo is answered at once); null: any validity is taken, and
+   * one already past makes an EXPIRED quote (an insurer system's answer is a fact, not an input to correct).
+   */
+  earliestValidity: Date | null;
   /** Whether text with control characters is refused (a person's input) or kept with them escaped (an insurer's). */
   refuseControls: boolean;
 }
@@ -248,7 +251,7 @@ export function readQuoteAnswer(
       });
     else if (parsed.getTime() > latest)
       problems.push({ pointer: '/valid_until', message: `must be within ${LIMITS.quoteValidityDays} days, got ${parsed.toISOString()}` });
-    else if (parsed < rules.earliestValidity)
+    else if (rules.earliestValidity && parsed < rules.earliestValidity)
       problems.push({
         pointer: '/valid_until',
         message: `must not be before ${rules.earliestValidity.toISOString()}, got ${parsed.toISOString()}`,
@@ -263,6 +266,9 @@ export function readQuoteAnswer(
     return {
       problems: [{ pointer: '', message: `no option is for a requested limit (offered ${offeredElsewhere.slice(0, 10).join(', ')})` }],
     };
+  // Kept as sent, and EXPIRED (quote-answer-store.ts): the insurer did quote, for a time that has passed.
+  if (validUntil && validUntil < rules.now)
+    notes.push(`already expired when received at ${rules.now.toISOString()}: valid until ${validUntil.toISOString()}`);
   const subjectivityBytes = Buffer.byteLength(JSON.stringify(kept.map((option) => option.subjectivities ?? [])));
   if (subjectivityBytes > LIMITS.subjectivitiesBytesPerQuote)
     return {

@@ -274,7 +274,8 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
     const answer = parseQuote(body, reference, request.limits, {
       zone: this.config.validityZone,
       now,
-      earliestValidity: request.createdAt,
+      // A validity already past (even before the request was sent) is an EXPIRED quote, not an invalid one.
+      earliestValidity: null,
       refuseControls: false,
     });
     const listed = parseListedDocuments(body);
