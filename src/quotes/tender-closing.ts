@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/core';
 import { type TenderChangeListener, TenderStatus } from '../tenders';
 import { Reason } from './dispatch/insurer-client';
 import { LIVE, QuoteRequestStatus } from './quote-request-status';
@@ -10,17 +11,31 @@ import { QuoteRequest } from './quote-request.entity';
  */
 export const cancelQuoteRequestsOfClosedTender: TenderChangeListener = async (em, change) => {
   if (change.kind !== 'statusChanged' || change.to !== TenderStatus.CLOSED) return;
+  await cancelLiveRequests(em, change.tender.id, Reason.tenderClosed, `the tender was closed by ${change.by.appId}`);
+};
+
+/**
+ * Ordering cover ends the quotation: the tender's open quote requests are cancelled in the order's transaction, as at
+ * a close. A quote arriving after it (an insurer system's fetched quote, a manual answer) could never be ordered (the
+ * tender only goes on to SUCCESSFUL or CLOSED), so none is stored, ranked or announced (docs/quotation.md, "When").
+ */
+export const cancelQuoteRequestsOnOrder: TenderChangeListener = async (em, change) => {
+  if (change.kind !== 'statusChanged' || change.to !== TenderStatus.IN_COVERNOTE) return;
+  await cancelLiveRequests(em, change.tender.id, Reason.coverOrdered, `cover was ordered by ${change.by.appId}`);
+};
+
+async function cancelLiveRequests(em: EntityManager, tenderId: string, reason: string, detail: string): Promise<void> {
   await em.nativeUpdate(
     QuoteRequest,
-    { tender: change.tender.id, status: { $in: [...LIVE] } },
+    { tender: tenderId, status: { $in: [...LIVE] } },
     {
       status: QuoteRequestStatus.CANCELLED,
-      failureReason: Reason.tenderClosed,
-      failureDetail: `the tender was closed by ${change.by.appId}`,
+      failureReason: reason,
+      failureDetail: detail,
       nextAttemptAt: null,
       leaseOwner: null,
       leaseUntil: null,
       updatedAt: new Date(),
     },
   );
-};
+}

@@ -28,6 +28,7 @@ export const Reason = {
   notAllowed: 'insurer address not allowed',
   internal: 'internal error',
   tenderClosed: 'tender closed',
+  coverOrdered: 'cover ordered',
 } as const;
 
 /** A failed call to an insurer system: `retryable` faults are tried again later, the others end the request. */
