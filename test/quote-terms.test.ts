@@ -325,13 +325,17 @@ describe('quote terms (spec 2.5, optional)', () => {
       const expired = await settledAs(['EXPIRED', 'FAILED']);
       expect(expired).toMatchObject({ status: 'EXPIRED', failureReason: null, currency: 'CHF' });
       expect(new Date(expired.validUntil).getTime()).toBeLessThan(Date.now() - 86_400_000);
-      expect(expired.options.map((o: any) => [o.insuranceSum, o.deductible, o.premium, o.currency, o.expired, o.cheapest, o.subjectivities])).toEqual([
+      expect(
+        expired.options.map((o: any) => [o.insuranceSum, o.deductible, o.premium, o.currency, o.expired, o.cheapest, o.subjectivities]),
+      ).toEqual([
         [1_000_000, 10_000, 700, 'CHF', true, false, [{ text: 'MFA before cover starts', stage: 'PRE_BIND' }]],
         [2_000_000, 0, 1400, 'CHF', true, false, []],
       ]);
       const { quoteNote } = (await gql(internal, 'query($id: ID!) { quoteRequests(tenderId: $id) { quoteNote } }', { id: tender.id }))
         .quoteRequests[0];
-      expect(quoteNote).toMatch(new RegExp(`^already expired when received at .+: valid until ${expired.validUntil.replace(/[.]/g, '\\.')}$`));
+      expect(quoteNote).toMatch(
+        new RegExp(`^already expired when received at .+: valid until ${expired.validUntil.replace(/[.]/g, '\\.')}$`),
+      );
       expect((await scriptedRequest()).quoteNote).toBeUndefined();
     },
   );

@@ -85,7 +85,7 @@ describe('the end of a day in a time zone', () => {
     }
   });
 
-  it("agrees with luxon for every zone the runtime knows, on the days around each offset change of 2011 and 2022 to 2024", () => {
+  it('agrees with luxon for every zone the runtime knows, on the days around each offset change of 2011 and 2022 to 2024', () => {
     const zones = Intl.supportedValuesOf('timeZone');
     expect(zones.length).toBeGreaterThan(300);
     let checked = 0;

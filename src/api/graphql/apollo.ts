@@ -18,6 +18,7 @@ import { ASSUMED_ROWS, estimateRows } from './operation-cost';
 import { jitGateway, usesIntrospection } from './jit-executor';
 import { boundedNames, controlCharacterScreen } from './request-screening';
 import { sandboxWithOfflineLink } from './landing-page';
+import { carriedOutMutations } from './carried-out';
 
 /** Codes Apollo and graphql-js raise for a bad request; their messages are safe to show. */
 const CLIENT_ERROR_CODES = new Set([
@@ -220,6 +221,8 @@ export async function startApollo(
       ...(drain ? [ApolloServerPluginDrainHttpServer({ httpServer: drain.httpServer, stopGracePeriodMillis: drain.graceMs })] : []),
       ...armor.plugins,
       requestPolicy,
+      // After requestPolicy: a mutation carried out is answered 200 whatever status an error would give.
+      carriedOutMutations,
       controlCharacterScreen,
       operationCost(schema, limits),
       sandboxWithOfflineLink(),
