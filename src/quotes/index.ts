@@ -3,6 +3,7 @@ export { QuoteOption } from './quote-option.entity';
 export { QuoteRequestStatus, QuoteSource } from './quote-request-status';
 export { DEFAULT_CURRENCY } from './quote-answer';
 export { QuoteRequest } from './quote-request.entity';
+export { storedQuoteSizes } from './quote-request-sizes';
 export type { QuoteContext } from './quote-context';
 export type { QuoteEventListener } from './quote-events';
 export { QuoteResolver } from './quote.resolver';
