@@ -200,7 +200,7 @@ describe('the gate for expensive operations', () => {
     );
 
   it('runs at most its concurrency at once, lets the next in line in when one ends, and turns away one that waited too long', async () => {
-    const gate = new OperationGate(1, 100);
+    const gate = new OperationGate(1, 100, 4);
     const releaseA = await gate.enter('a');
     const b = gate.enter('b');
     const c = gate.enter('c');
@@ -211,12 +211,93 @@ describe('the gate for expensive operations', () => {
     (await gate.enter('c'))();
   });
 
-  it('lets a client have one expensive operation at a time, so that it cannot fill the line', async () => {
-    const gate = new OperationGate(2, 1000);
-    const release = await gate.enter('a');
+  it("runs a client's expensive operations one at a time, the next waiting its turn: one beyond its line is refused at once, one that waited too long too", async () => {
+    const gate = new OperationGate(2, 200, 1);
+    const first = await gate.enter('a');
+    const second = gate.enter('a');
+    // Its line holds one: the third is refused at once, while another client still gets the second slot.
     expect(await refusal(gate.enter('a'))).toBe('SERVICE_UNAVAILABLE');
-    (await gate.enter('b'))();
-    release();
+    const other = await gate.enter('b');
+    first();
+    const releaseSecond = await second;
+    other();
+    // Waiting past the bound behind its own running operation: refused, and the line goes on.
+    expect(await refusal(gate.enter('a'))).toBe('SERVICE_UNAVAILABLE');
+    releaseSecond();
     (await gate.enter('a'))();
   });
+});
+
+describe('expensive operations of one client (issue 37)', () => {
+  let gated: Gateway;
+  let broker: string;
+  let otherBroker: string;
+  const tenders: string[] = [];
+
+  beforeAll(async () => {
+    gated = await startGateway({ env: { GRAPHQL_QUEUE_TIMEOUT_MS: '10000', GRAPHQL_QUEUE_PER_CLIENT: '2' } });
+    const world = await createWorld(gated.em());
+    const internal = await tokenFor(gated, Role.INTERNAL);
+    broker = await tokenFor(gated, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+    otherBroker = await tokenFor(gated, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+    const insurers: string[] = [];
+    for (const name of ['Paper One', 'Paper Two', 'Paper Three']) {
+      const created = await graphql(gated, internal, `mutation { createInsurer(input: { name: "${name}", integration: MANUAL }) { id } }`);
+      insurers.push(created.body.data.createInsurer.id);
+    }
+    for (let i = 0; i < 200; i++) tenders.push((await createTender(gated.em(), world)).id);
+    for (const tenderId of tenders.slice(0, 3)) {
+      const asked = await graphql(gated, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
+        input: {
+          tenderId,
+          insurerIds: insurers,
+          limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }],
+          riskInformation: { turnover: { amount: 5_000_000, currency: 'EUR' }, typeOfBusiness: 'IT services' },
+        },
+      });
+      expect(asked.body.errors).toBeUndefined();
+    }
+  }, 120_000);
+
+  afterAll(() => gated?.close());
+
+  const POLL = 'query($id: ID!) { quoteRequests(tenderId: $id) { id status riskInformation } }';
+  /** Four pages of 200 tenders with their histories: 8 804 rows estimated, an expensive operation. */
+  const EXPENSIVE = `{ ${[1, 2, 3, 4].map((i) => `p${i}: tenders(limit: 200) { items { id history { at } } }`).join(' ')} }`;
+
+  it("a broker polling three tenders' risk information at once gets three answers: each is priced by what its tender holds", async () => {
+    const polls = await Promise.all(tenders.slice(0, 3).map((id) => graphql(gated, broker, POLL, { id })));
+    expect(polls.map(({ status, body }) => [status, body.errors, body.data?.quoteRequests.length])).toEqual([
+      [200, undefined, 3],
+      [200, undefined, 3],
+      [200, undefined, 3],
+    ]);
+    expect(polls[0].body.data.quoteRequests[0].riskInformation).toMatchObject({ type_of_business: 'IT services' });
+  });
+
+  it("a client's expensive operations sent at once wait their turn and all answer", async () => {
+    const answers = await Promise.all([1, 2, 3].map(() => graphql(gated, broker, EXPENSIVE)));
+    expect(answers.map(({ status, body }) => [status, body.errors, body.data?.p4.items.length])).toEqual([
+      [200, undefined, 200],
+      [200, undefined, 200],
+      [200, undefined, 200],
+    ]);
+  }, 60_000);
+
+  it("a flood of one client's expensive operations is refused beyond its line with 503 and Retry-After; another client is served meanwhile", async () => {
+    const flood = Array.from({ length: 12 }, () => graphql(gated, broker, EXPENSIVE));
+    // The flood holds one of the two slots at most: another client's expensive operation gets the other.
+    const other = await graphql(gated, otherBroker, EXPENSIVE);
+    expect([other.status, other.body.errors]).toEqual([200, undefined]);
+    const answers = await Promise.all(flood);
+    const refused = answers.filter(({ status }) => status === 503);
+    // One running and two waiting at most at any time: of twelve sent at once, some are refused, some served in turn.
+    expect(refused.length).toBeGreaterThanOrEqual(3);
+    expect(answers.filter(({ status }) => status === 200).length).toBeGreaterThanOrEqual(3);
+    for (const answer of refused) {
+      expect(answer.body.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(10);
+    }
+    expect(answers.every(({ status }) => status === 200 || status === 503)).toBe(true);
+  }, 60_000);
 });

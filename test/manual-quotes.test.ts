@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
-import { QuoteOption, QuoteRequest } from '../src/quotes';
+import { QuoteOption, QuoteRequest, QuoteRequestStatus } from '../src/quotes';
+import { WebhookDelivery, WebhookEventType } from '../src/webhooks';
 import type { Tender } from '../src/tenders';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { createClient, graphql, requestToken, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { startScriptedInsurer, type ScriptedInsurer } from './helpers/scripted-insurer';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver';
 
@@ -23,6 +25,7 @@ let manualId: string;
 let manualToken: string;
 let manualAppId: string;
 let sims: SimulatedInsurers | undefined;
+let scripted: ScriptedInsurer | undefined;
 let receiver: WebhookReceiver | undefined;
 
 beforeEach(async () => {
@@ -43,6 +46,8 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  await scripted?.close();
+  scripted = undefined;
   await sims?.close();
   sims = undefined;
   await receiver?.close();
@@ -239,6 +244,56 @@ describe('insurers without an API (MANUAL)', () => {
     const row = await gateway.em().findOneOrFail(QuoteRequest, { id: manual.id });
     expect([row.status, row.answeredBy ?? null]).toEqual(['CANCELLED', null]);
     expect(await gateway.em().count(QuoteOption, { quoteRequest: manual.id })).toBe(0);
+  });
+
+  it("a losing insurer's answer after cover was ordered (IN_COVERNOTE, then SUCCESSFUL) is CONFLICT before anything is written, as an insurer system's late quote is not stored", async () => {
+    receiver = await startWebhookReceiver();
+    await register(broker, '/broker', ['quote.received']);
+    sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }]);
+    scripted = await startScriptedInsurer(gateway);
+    const created = await requestQuotes([manualId, sims.insurers[0].id, scripted.insurer.id]);
+    const manual = created.find((request) => request.insurer.name === 'Paper Insurance')!;
+    const late = created.find((request) => request.insurer.name === scripted!.insurer.name)!;
+    const won = await waitFor('the API quote', async () =>
+      (await gql(broker, REQUESTS, { id: tender.id })).quoteRequests.find((r: any) => r.status === 'QUOTED'),
+    );
+    const reference = await waitFor('the acknowledgement', async () => scripted!.ids().at(-1));
+    const { orderCover } = await gql(broker, 'mutation($t: ID!, $o: ID!) { orderCover(tenderId: $t, quoteOptionId: $o) { status } }', {
+      t: tender.id,
+      o: (await gateway.em().findOneOrFail(QuoteOption, { quoteRequest: won.id })).id,
+    });
+    expect(orderCover.status).toBe('IN_COVERNOTE');
+
+    const refused = async (token: string, expected: RegExp) => {
+      const answer = await graphql(gateway, token, SUBMIT, { input: { quoteRequestId: manual.id, options: [option(10)] } });
+      expect([answer.status, answer.body.errors?.[0].extensions.code, answer.body.data]).toEqual([409, 'CONFLICT', null]);
+      expect(answer.body.errors[0].message).toMatch(expected);
+    };
+    await refused(manualToken, /Cover was ordered on this tender \(it is IN_COVERNOTE\)/);
+    // The order cancelled the open requests in its transaction: the manual one, and the insurer system's, whose quote
+    // arriving now is not fetched, stored or announced.
+    expect(await scripted.quote(reference, { quote_options: [{ insurance_sum: 1_000_000, deductible: 10_000, premium: 5 }] })).toBe(202);
+    await gql(internal, 'mutation($t: ID!) { finaliseContract(tenderId: $t) { status } }', { t: tender.id });
+    await refused(manualToken, /Cover was ordered on this tender \(it is SUCCESSFUL\)/);
+    await refused(internal, /it is SUCCESSFUL/);
+    // A request left waiting by an order from before this rule is refused by the tender's status all the same.
+    await gateway.em().nativeUpdate(QuoteRequest, { id: manual.id }, { status: QuoteRequestStatus.AWAITING_MANUAL });
+    await refused(manualToken, /it is SUCCESSFUL/);
+
+    const rows = await gateway.em().find(QuoteRequest, { id: { $in: [manual.id, late.id] } }, { orderBy: { createdAt: 'asc' } });
+    expect(rows.map((row) => [row.id, row.status, row.failureReason ?? null, row.answeredBy ?? null, row.quotedAt ?? null])).toEqual(
+      expect.arrayContaining([
+        [manual.id, 'AWAITING_MANUAL', 'cover ordered', null, null],
+        [late.id, 'CANCELLED', 'cover ordered', null, null],
+      ]),
+    );
+    expect(await gateway.em().count(QuoteOption, { quoteRequest: { $in: [manual.id, late.id] } })).toBe(0);
+    const announced = await gateway.em().find(WebhookDelivery, { eventType: WebhookEventType.QUOTE_RECEIVED });
+    expect(announced.map((delivery) => JSON.parse(delivery.payload).data.quote_request_id)).toEqual([won.id]);
+    const { proposal } = await gql(broker, 'query($id: ID!) { proposal(tenderId: $id) { cheapest { insurer { name } } } }', {
+      id: tender.id,
+    });
+    expect(proposal.cheapest).toEqual([{ insurer: { name: 'Anchor Insurance' } }]);
   });
 
   it('an internal user changes an insurer between API and MANUAL; an API insurer needs a quote API URL, a MANUAL one takes none', async () => {

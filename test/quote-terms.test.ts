@@ -197,11 +197,6 @@ describe('quote terms (spec 2.5, optional)', () => {
       /valid_until must be within 366 days/,
     ],
     [
-      'valid_until in 1970',
-      { valid_until: '1970-01-01T00:00:00Z', quote_options: [{ ...LIMIT, premium: 10 }] },
-      /valid_until must not be before/,
-    ],
-    [
       'the decision "MAYBE"',
       { decision: 'MAYBE', quote_options: [{ ...LIMIT, premium: 10 }] },
       /decision must be QUOTED, DECLINED, REFERRED, got "MAYBE"/,
@@ -318,6 +313,37 @@ describe('quote terms (spec 2.5, optional)', () => {
     const after = await gateway.em().findOneOrFail(Tender, { id: tender.id }, { populate: ['orderedOption'] });
     expect([after.status, after.orderedOption ?? null, after.version]).toEqual([TenderStatus.QUOTES_AVAILABLE, null, tender.version]);
   });
+
+  it.each([
+    ['a date before the request was sent', new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)],
+    ['a timestamp in 1970', '1970-01-01T00:00:00Z'],
+  ])(
+    'a quote whose valid_until (%s) passed before it was fetched is stored EXPIRED with its options, the reason noted for internal users',
+    async (_name, validUntil) => {
+      await setUp();
+      const id = await askScripted([LIMIT, OTHER_LIMIT]);
+      const options = [
+        { ...LIMIT, premium: 700, subjectivities: [{ text: 'MFA before cover starts', stage: 'PRE_BIND' }] },
+        { ...OTHER_LIMIT, premium: 1400 },
+      ];
+      expect(await scripted!.quote(id, { valid_until: validUntil, currency: 'CHF', quote_options: options })).toBe(202);
+      const expired = await settledAs(['EXPIRED', 'FAILED']);
+      expect(expired).toMatchObject({ status: 'EXPIRED', failureReason: null, currency: 'CHF' });
+      expect(new Date(expired.validUntil).getTime()).toBeLessThan(Date.now() - 86_400_000);
+      expect(
+        expired.options.map((o: any) => [o.insuranceSum, o.deductible, o.premium, o.currency, o.expired, o.cheapest, o.subjectivities]),
+      ).toEqual([
+        [1_000_000, 10_000, 700, 'CHF', true, false, [{ text: 'MFA before cover starts', stage: 'PRE_BIND' }]],
+        [2_000_000, 0, 1400, 'CHF', true, false, []],
+      ]);
+      const { quoteNote } = (await gql(internal, 'query($id: ID!) { quoteRequests(tenderId: $id) { quoteNote } }', { id: tender.id }))
+        .quoteRequests[0];
+      expect(quoteNote).toMatch(
+        new RegExp(`^already expired when received at .+: valid until ${expired.validUntil.replace(/[.]/g, '\\.')}$`),
+      );
+      expect((await scriptedRequest()).quoteNote).toBeUndefined();
+    },
+  );
 
   it('a quote whose validity passes expires on schedule: quote.expiring ahead, then quote.expired, to the broker and the quoting insurer', async () => {
     await setUp({ QUOTE_EXPIRY_INTERVAL_MS: '100', QUOTE_EXPIRY_WARNING: '60s' });

@@ -5,7 +5,7 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../platform/config';
 import { DomainError } from '../platform/errors/domain-error';
-import { QuoteDispatcher, cancelQuoteRequestsOfClosedTender, InsurerChecker } from '../quotes';
+import { QuoteDispatcher, cancelQuoteRequestsOfClosedTender, cancelQuoteRequestsOnOrder, InsurerChecker } from '../quotes';
 import {
   WebhookDispatcher,
   customerErasuresToWebhooks,
@@ -143,7 +143,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     wakeDispatcher: dispatcher.wake,
     maxRowsPerOperation: config.graphql.maxRows,
     insurerUrls: config.quotes.urlAllowList,
-    tenderChanges: [cancelQuoteRequestsOfClosedTender, policyDocumentCheck, tenderChangesToWebhooks],
+    tenderChanges: [cancelQuoteRequestsOfClosedTender, cancelQuoteRequestsOnOrder, policyDocumentCheck, tenderChangesToWebhooks],
     quoteEvents,
     // A check run by the checkInsurer mutation must answer within the request timeout.
     insurerChecks: new InsurerChecker(config.quotes, InsurerChecker.maxWaitWithin(config.quotes, config.requestTimeoutMs)),

@@ -254,8 +254,10 @@ export interface OperationLimitsConfig {
   expensiveRows: number;
   /** Expensive operations running at once in one process. */
   expensiveConcurrency: number;
-  /** How long an expensive operation waits for a slot before it is refused with 503, ms. */
+  /** How long an expensive operation waits (for its client's turn, then for a slot) before it is refused with 503, ms. */
   queueTimeoutMs: number;
+  /** A client's expensive operations waiting for its turn behind the one it runs; one more is refused at once. */
+  queuePerClient: number;
 }
 
 export class ConfigError extends Error {}
@@ -467,6 +469,7 @@ export function loadConfig(env: Env = process.env): Config {
       expensiveRows: integer(env, 'GRAPHQL_EXPENSIVE_ROWS', 1000, 1, 1_000_000),
       expensiveConcurrency: integer(env, 'GRAPHQL_EXPENSIVE_CONCURRENCY', 2, 1, 64),
       queueTimeoutMs: integer(env, 'GRAPHQL_QUEUE_TIMEOUT_MS', 2000, 0, 60_000),
+      queuePerClient: integer(env, 'GRAPHQL_QUEUE_PER_CLIENT', 4, 0, 64),
     },
     documents: {
       store: documentStore(env, dataDir),

@@ -3,11 +3,16 @@ export { QuoteOption } from './quote-option.entity';
 export { QuoteRequestStatus, QuoteSource } from './quote-request-status';
 export { DEFAULT_CURRENCY } from './quote-answer';
 export { QuoteRequest } from './quote-request.entity';
+export { storedQuoteSizes } from './quote-request-sizes';
 export type { QuoteContext } from './quote-context';
 export type { QuoteEventListener } from './quote-events';
 export { QuoteResolver } from './quote.resolver';
 export { InsurerQuoteSchema, QuoteCallbackBody } from './quote-rules';
-export { cancelQuoteRequestsOfClosedTender, cancelQuoteRequestsOfErasedCustomer } from './tender-closing';
+export {
+  cancelQuoteRequestsOfClosedTender,
+  cancelQuoteRequestsOfErasedCustomer,
+  cancelQuoteRequestsOnOrder,
+} from './tender-closing';
 // dispatch/: the outbox that delivers quote requests to insurers
 export { QuoteDispatcher, type DispatcherObserver } from './dispatch/quote-dispatcher';
 export { PartnerError, Reason } from './dispatch/insurer-client';

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { LIMITS, textProblem as textRuleProblem } from '../platform/validation/rules';
 import { problemsOf } from '../platform/validation/validate';
 import { parseTimestamp } from '../platform/validation/timestamp';
@@ -50,37 +51,26 @@ export interface AnswerRules {
   /** QUOTE_VALIDITY_ZONE: a `valid_until` date means the end of that day there. */
   zone: string;
   now: Date;
-  /** A validity before this is refused (the request's creation for an insurer system; now for a person). */
-  earliestValidity: Date;
+  /**
+   * A validity before this is refused (now, for a person: a typo is answered at once); null: any validity is taken, and
+   * one already past makes an EXPIRED quote (an insurer system's answer is a fact, not an input to correct).
+   */
+  earliestValidity: Date | null;
   /** Whether text the text rule refuses is refused (a person's input) or kept with it escaped (an insurer's). */
   refuseControls: boolean;
 }
 
-/** The offset of `zone` from UTC at `instant`, ms. */
-function offsetMs(zone: string, instant: number): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(instant));
-  const part = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  return (
-    Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) - Math.floor(instant / 1000) * 1000
-  );
-}
-
-/** The last millisecond of a calendar day in `zone` (the instant before the next day's midnight there). */
+/**
+ * The last millisecond of a calendar day in `zone` (luxon's end of the day): the instant before the next day first
+ * begins there. Where midnight does not exist (DST starting at 00:00, as in America/Santiago or America/Havana) the
+ * next day begins at 01:00; where it comes twice (DST ending at 01:00, as in Havana or the Azores), at the first. A day
+ * the zone skipped (Pacific/Apia's 30 December 2011) ends where the day before it does, when the day after it begins.
+ */
 export function endOfDayIn(year: number, month: number, day: number, zone: string): Date {
-  const nextMidnightUtc = Date.UTC(year, month - 1, day + 1);
-  // Midnight local is that UTC instant less the zone's offset then; the second look settles a DST change in between.
-  let instant = nextMidnightUtc - offsetMs(zone, nextMidnightUtc);
-  instant = nextMidnightUtc - offsetMs(zone, instant);
-  return new Date(instant - 1);
+  const start = DateTime.fromObject({ year, month, day }, { zone });
+  // luxon moves a time that does not exist forward: a skipped day starts in the day after it.
+  const end = start.day === day ? start.endOf('day') : start.startOf('day').minus(1);
+  return end.toJSDate();
 }
 
 /** `valid_until`: an RFC 3339 timestamp, or a date meaning the end of that day in `zone`. */
@@ -260,7 +250,7 @@ export function readQuoteAnswer(
       });
     else if (parsed.getTime() > latest)
       problems.push({ pointer: '/valid_until', message: `must be within ${LIMITS.quoteValidityDays} days, got ${parsed.toISOString()}` });
-    else if (parsed < rules.earliestValidity)
+    else if (rules.earliestValidity && parsed < rules.earliestValidity)
       problems.push({
         pointer: '/valid_until',
         message: `must not be before ${rules.earliestValidity.toISOString()}, got ${parsed.toISOString()}`,
@@ -275,6 +265,9 @@ export function readQuoteAnswer(
     return {
       problems: [{ pointer: '', message: `no option is for a requested limit (offered ${offeredElsewhere.slice(0, 10).join(', ')})` }],
     };
+  // Kept as sent, and EXPIRED (quote-answer-store.ts): the insurer did quote, for a time that has passed.
+  if (validUntil && validUntil < rules.now)
+    notes.push(`already expired when received at ${rules.now.toISOString()}: valid until ${validUntil.toISOString()}`);
   const subjectivityBytes = Buffer.byteLength(JSON.stringify(kept.map((option) => option.subjectivities ?? [])));
   if (subjectivityBytes > LIMITS.subjectivitiesBytesPerQuote)
     return {

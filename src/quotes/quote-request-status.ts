@@ -1,4 +1,5 @@
 import { registerEnumType } from 'type-graphql';
+import { TenderStatus } from '../tenders';
 
 /**
  * QUEUED → PROCESSING → AVAILABLE → QUOTED | DECLINED | REFERRED, or FAILED from QUEUED or AVAILABLE;
@@ -38,6 +39,13 @@ export const LIVE: readonly QuoteRequestStatus[] = [
   QuoteRequestStatus.REFERRED,
   QuoteRequestStatus.AWAITING_MANUAL,
 ];
+
+/**
+ * Tender statuses in which quotes are asked for and answered: those in which cover may still be ordered. Once it is
+ * ordered (IN_COVERNOTE, then SUCCESSFUL) or the tender closed, open requests are cancelled and no answer is stored,
+ * whether an insurer system's or a manual one (tender-closing.ts).
+ */
+export const QUOTABLE: readonly TenderStatus[] = [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED];
 
 /** States with work for the dispatcher: send the request, or fetch the quote. */
 export const DISPATCHABLE: readonly QuoteRequestStatus[] = [QuoteRequestStatus.QUEUED, QuoteRequestStatus.AVAILABLE];

@@ -3,18 +3,17 @@ import { assertMay, type Viewer } from '../access';
 import { newId } from '../platform/db/ids';
 import { DomainError, badInput, type FieldProblem } from '../platform/errors/domain-error';
 import { Insurer, InsurerIntegration } from '../insurers';
-import { TenderInvitation, insurersInvited, Tender, findVisibleTender, lockTenderRow, TenderStatus } from '../tenders';
+import { TenderInvitation, insurersInvited, Tender, findVisibleTender, lockTenderRow } from '../tenders';
 import { LIMITS, isHttpUrl, jsonTextProblems } from '../platform/validation/rules';
 import { RequestQuotesRules } from './quote-rules';
 import { problemsOf, refused } from '../platform/validation/validate';
 import { QuoteRequest, type Limit } from './quote-request.entity';
-import { LIVE, QuoteRequestStatus, QuoteSource } from './quote-request-status';
+import { LIVE, QUOTABLE, QuoteRequestStatus, QuoteSource } from './quote-request-status';
 import type { QuoteEventListener } from './quote-events';
 import type { RequestQuotesInput } from './quote.types';
 import { currentTraceparent } from '../platform/telemetry/trace-context';
 
 /** Quotes may be asked for while the tender is open and no cover has been ordered. */
-const QUOTABLE: readonly TenderStatus[] = [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED];
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const SPEC_FIELDS = ['turnover', 'type_of_business', 'website_url', 'customer_name'];
 

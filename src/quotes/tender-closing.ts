@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import { type TenderChangeListener, TenderStatus } from '../tenders';
 import { Reason } from './dispatch/insurer-client';
 import { LIVE, QuoteRequestStatus } from './quote-request-status';
@@ -11,19 +11,17 @@ import { QuoteRequest } from './quote-request.entity';
  */
 export const cancelQuoteRequestsOfClosedTender: TenderChangeListener = async (em, change) => {
   if (change.kind !== 'statusChanged' || change.to !== TenderStatus.CLOSED) return;
-  await em.nativeUpdate(
-    QuoteRequest,
-    { tender: change.tender.id, status: { $in: [...LIVE] } },
-    {
-      status: QuoteRequestStatus.CANCELLED,
-      failureReason: Reason.tenderClosed,
-      failureDetail: `the tender was closed by ${change.by.appId}`,
-      nextAttemptAt: null,
-      leaseOwner: null,
-      leaseUntil: null,
-      updatedAt: new Date(),
-    },
-  );
+  await cancelLiveRequests(em, { tender: change.tender.id }, Reason.tenderClosed, `the tender was closed by ${change.by.appId}`);
+};
+
+/**
+ * Ordering cover ends the quotation: the tender's open quote requests are cancelled in the order's transaction, as at
+ * a close. A quote arriving after it (an insurer system's fetched quote, a manual answer) could never be ordered (the
+ * tender only goes on to SUCCESSFUL or CLOSED), so none is stored, ranked or announced (docs/quotation.md, "When").
+ */
+export const cancelQuoteRequestsOnOrder: TenderChangeListener = async (em, change) => {
+  if (change.kind !== 'statusChanged' || change.to !== TenderStatus.IN_COVERNOTE) return;
+  await cancelLiveRequests(em, { tender: change.tender.id }, Reason.coverOrdered, `cover was ordered by ${change.by.appId}`);
 };
 
 /**
@@ -32,13 +30,17 @@ export const cancelQuoteRequestsOfClosedTender: TenderChangeListener = async (em
  * documents, a manual answer) is stored for them afterwards. Answers how many were cancelled.
  */
 export function cancelQuoteRequestsOfErasedCustomer(em: EntityManager, customerId: string): Promise<number> {
+  return cancelLiveRequests(em, { tender: { customer: customerId } }, Reason.customerErased, "the customer's personal data was erased");
+}
+
+function cancelLiveRequests(em: EntityManager, where: FilterQuery<QuoteRequest>, reason: string, detail: string): Promise<number> {
   return em.nativeUpdate(
     QuoteRequest,
-    { tender: { customer: customerId }, status: { $in: [...LIVE] } },
+    { ...(where as object), status: { $in: [...LIVE] } },
     {
       status: QuoteRequestStatus.CANCELLED,
-      failureReason: Reason.customerErased,
-      failureDetail: "the customer's personal data was erased",
+      failureReason: reason,
+      failureDetail: detail,
       nextAttemptAt: null,
       leaseOwner: null,
       leaseUntil: null,

@@ -151,5 +151,9 @@ export async function graphql(gateway: Gateway, token: string | undefined, query
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ query, variables }),
   });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as { data?: any; errors?: any } };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as { data?: any; errors?: any; extensions?: any },
+  };
 }

@@ -14,10 +14,13 @@ import { asDomainError } from '../../platform/errors/normalize';
 import type { Logger } from 'pino';
 import type { OperationLimitsConfig } from '../../platform/config';
 import { OperationGate } from './operation-gate';
-import { ASSUMED_ROWS, estimateRows } from './operation-cost';
+import { ASSUMED_ROWS, QUOTE_SIZE_BOUNDS, estimateRows, pricedTenders, type QuoteSizes } from './operation-cost';
+import { storedQuoteSizes } from '../../quotes';
+import { rowsOfJson } from '../../platform/db/row-budget';
 import { jitGateway, usesIntrospection } from './jit-executor';
 import { boundedNames, controlCharacterScreen } from './request-screening';
 import { sandboxWithOfflineLink } from './landing-page';
+import { carriedOutMutations } from './carried-out';
 
 /** Codes Apollo and graphql-js raise for a bad request; their messages are safe to show. */
 const CLIENT_ERROR_CODES = new Set([
@@ -120,7 +123,9 @@ const requestPolicy: ApolloServerPlugin<RequestContext> = {
  * operations through the gate. Introspection is priced at nothing.
  */
 function operationCost(schema: GraphQLSchema, limits: OperationLimitsConfig): ApolloServerPlugin<RequestContext> {
-  const gate = new OperationGate(limits.expensiveConcurrency, limits.queueTimeoutMs);
+  const gate = new OperationGate(limits.expensiveConcurrency, limits.queueTimeoutMs, limits.queuePerClient);
+  // Past the wait a client was allowed, it is told to come back no sooner than that wait.
+  const retryAfter = String(Math.max(1, Math.ceil(limits.queueTimeoutMs / 1000)));
   return {
     async requestDidStart() {
       let release: (() => void) | undefined;
@@ -131,7 +136,8 @@ function operationCost(schema: GraphQLSchema, limits: OperationLimitsConfig): Ap
         async didResolveOperation({ document, operationName, request, contextValue }) {
           let rows: number;
           try {
-            rows = estimateRows(schema, document, operationName ?? undefined, request.variables ?? {});
+            const sizes = await quoteSizes(document, operationName ?? undefined, request.variables ?? {}, contextValue);
+            rows = estimateRows(schema, document, operationName ?? undefined, request.variables ?? {}, sizes);
           } catch (error) {
             // Variables that do not fit: refused here, as execution would, rather than let through unpriced.
             throw new GraphQLError((error as Error).message, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
@@ -152,7 +158,7 @@ function operationCost(schema: GraphQLSchema, limits: OperationLimitsConfig): Ap
             throw new GraphQLError(busy.message, {
               extensions: {
                 code: busy.code,
-                http: { status: HTTP_STATUS[busy.code].status, headers: new HeaderMap([['retry-after', '1']]) },
+                http: { status: HTTP_STATUS[busy.code].status, headers: new HeaderMap([['retry-after', retryAfter]]) },
               },
             });
           }
@@ -163,6 +169,26 @@ function operationCost(schema: GraphQLSchema, limits: OperationLimitsConfig): Ap
         },
       };
     },
+  };
+}
+
+/**
+ * What the operation's tenders' quote requests hold, where it names them (operation-cost.ts, `pricedTenders`): the most
+ * requests of one of them and the largest risk information among them, as stored. A tender the viewer may not see (or
+ * none at all) adds nothing: the operation reads nothing of it. Otherwise the bounds.
+ */
+async function quoteSizes(
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+  { em, viewer }: RequestContext,
+): Promise<QuoteSizes> {
+  const tenders = pricedTenders(document, operationName, variables);
+  if (!tenders) return QUOTE_SIZE_BOUNDS;
+  const stored = [...(await storedQuoteSizes(em, viewer, tenders)).values()];
+  return {
+    requestsPerTender: Math.max(0, ...stored.map((sizes) => sizes.requests)),
+    riskInformationRows: rowsOfJson(Math.max(0, ...stored.map((sizes) => sizes.largestRiskInformationBytes))),
   };
 }
 
@@ -220,6 +246,8 @@ export async function startApollo(
       ...(drain ? [ApolloServerPluginDrainHttpServer({ httpServer: drain.httpServer, stopGracePeriodMillis: drain.graceMs })] : []),
       ...armor.plugins,
       requestPolicy,
+      // After requestPolicy: a mutation carried out is answered 200 whatever status an error would give.
+      carriedOutMutations,
       controlCharacterScreen,
       operationCost(schema, limits),
       sandboxWithOfflineLink(),

@@ -1,4 +1,14 @@
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import {
+  Kind,
+  OperationTypeNode,
+  getOperationAST,
+  valueFromASTUntyped,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
 import { getComplexity, type ComplexityEstimator, type ComplexityEstimatorArgs } from 'graphql-query-complexity';
 import { rowsOfJson } from '../../platform/db/row-budget';
 import { LIMITS } from '../../platform/validation/rules';
@@ -21,11 +31,94 @@ export const ASSUMED_ROWS = {
   statistics: 2000,
   /**
    * One quote request's risk information, at the largest a request may carry (LIMITS.riskInformationBytes), in rows
-   * by its bytes as the row budget counts them. Priced for every request a tender may hold: the risk information of
-   * one tender at its bounds is an expensive operation, of several more than one operation may read.
+   * by its bytes as the row budget counts them. Priced so for every request a tender may hold where the tenders are
+   * not known before the operation runs (a page of tenders, a mutation's answer): the risk information of one tender
+   * at its bounds is an expensive operation, of several more than one operation may read. Where the operation names
+   * its tenders, what they hold is priced instead (QuoteSizes).
    */
   riskInformation: rowsOfJson(LIMITS.riskInformationBytes),
 } as const;
+
+/**
+ * What a tender's quote requests are priced at: how many a tender holds, and the rows of one request's risk
+ * information. At most the bounds (QUOTE_SIZE_BOUNDS) unless the operation names its tenders and their stored sizes
+ * are known (`pricedTenders`, then quotes' `storedQuoteSizes`): a broker polling three tenders' risk information
+ * of a few hundred bytes each is priced at what they hold, not at 8 050 rows each.
+ */
+export interface QuoteSizes {
+  requestsPerTender: number;
+  riskInformationRows: number;
+}
+
+export const QUOTE_SIZE_BOUNDS: QuoteSizes = {
+  requestsPerTender: LIMITS.quoteRequestsPerTender,
+  riskInformationRows: ASSUMED_ROWS.riskInformation,
+};
+
+/** Fields that name one tender whose quote requests they show, and the argument that names it. */
+const TENDER_ROOTS: Record<string, string> = { quoteRequests: 'tenderId', proposal: 'tenderId', tender: 'id' };
+
+/** Whether `name` is selected anywhere below a selection (through fragments). */
+function selectsBelow(
+  selectionSet: SelectionSetNode | undefined,
+  name: string,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  seen = new Set<string>(),
+): boolean {
+  for (const selection of selectionSet?.selections ?? []) {
+    if (selection.kind === Kind.FIELD && (selection.name.value === name || selectsBelow(selection.selectionSet, name, fragments, seen)))
+      return true;
+    if (selection.kind === Kind.INLINE_FRAGMENT && selectsBelow(selection.selectionSet, name, fragments, seen)) return true;
+    if (selection.kind === Kind.FRAGMENT_SPREAD && !seen.has(selection.name.value)) {
+      seen.add(selection.name.value);
+      if (selectsBelow(fragments.get(selection.name.value)?.selectionSet, name, fragments, seen)) return true;
+    }
+  }
+  return false;
+}
+
+/** The root fields of a selection, through fragments and inline fragments. */
+function rootFields(
+  selectionSet: SelectionSetNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  seen = new Set<string>(),
+): FieldNode[] {
+  return selectionSet.selections.flatMap((selection) => {
+    if (selection.kind === Kind.FIELD) return [selection];
+    if (selection.kind === Kind.INLINE_FRAGMENT) return rootFields(selection.selectionSet, fragments, seen);
+    const fragment = fragments.get(selection.name.value);
+    if (!fragment || seen.has(selection.name.value)) return [];
+    seen.add(selection.name.value);
+    return rootFields(fragment.selectionSet, fragments, seen);
+  });
+}
+
+/**
+ * The tenders whose stored sizes may price an operation's risk information: those its query names
+ * (`quoteRequests(tenderId)`, `proposal(tenderId)`, `tender(id)`), when every `riskInformation` it selects is below
+ * one of them. Undefined when some is not (a page of tenders, a mutation: priced at the bounds) or none is selected.
+ */
+export function pricedTenders(
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+): string[] | undefined {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return undefined;
+  const fragments = new Map(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
+  const ids = new Set<string>();
+  for (const field of rootFields(operation.selectionSet, fragments)) {
+    if (!selectsBelow(field.selectionSet, 'riskInformation', fragments)) continue;
+    const argument = operation.operation === OperationTypeNode.QUERY ? TENDER_ROOTS[field.name.value] : undefined;
+    const node = argument ? field.arguments?.find((arg) => arg.name.value === argument) : undefined;
+    const id = node ? valueFromASTUntyped(node.value, variables) : undefined;
+    if (typeof id !== 'string') return undefined;
+    ids.add(id);
+  }
+  return ids.size > 0 ? [...ids] : undefined;
+}
 
 /** Mutations that call partner systems and hold their request for seconds: at most one per operation. */
 const ONCE_PER_OPERATION = new Set(['Mutation.checkInsurer']);
@@ -33,7 +126,12 @@ const ONCE_PER_OPERATION = new Set(['Mutation.checkInsurer']);
 /** A proposal's fields that need the tender's quote requests loaded; `tenderId` and `taxRate` are the tender's own. */
 const PROPOSAL_REQUEST_FIELDS = new Set(['entries', 'cheapest', 'orderedOptionId']);
 
-type RowRule = (args: Record<string, unknown>, childRows: number, selects: (fields: ReadonlySet<string>) => boolean) => number;
+type RowRule = (
+  args: Record<string, unknown>,
+  childRows: number,
+  selects: (fields: ReadonlySet<string>) => boolean,
+  sizes: QuoteSizes,
+) => number;
 
 const pageSize = (args: Record<string, unknown>) =>
   Math.min(typeof args.limit === 'number' ? args.limit : LIMITS.defaultPageSize, LIMITS.pageSize);
@@ -53,14 +151,14 @@ const ROWS: Record<string, RowRule> = {
   'Tender.documents': () => ASSUMED_ROWS.documents,
   'Tender.proposal': (_args, child, selects) => proposalRequests(selects) + child,
   'Query.proposal': (_args, child, selects) => 1 + proposalRequests(selects) + child,
-  'Proposal.entries': (_args, child) => LIMITS.quoteRequestsPerTender * child,
-  'Query.quoteRequests': (_args, child) => ASSUMED_ROWS.proposal + LIMITS.quoteRequestsPerTender * child,
+  'Proposal.entries': (_args, child, _selects, sizes) => sizes.requestsPerTender * child,
+  'Query.quoteRequests': (_args, child, _selects, sizes) => ASSUMED_ROWS.proposal + sizes.requestsPerTender * child,
   'Mutation.requestQuotes': (_args, child) => ASSUMED_ROWS.proposal + LIMITS.insurersPerQuoteRequest * child,
   // The answered request is shown from its tender's quote requests, loaded as for `quoteRequests`.
   'Mutation.submitManualQuote': (_args, child) => ASSUMED_ROWS.proposal + child,
   // The advice export reads the tender's proposal whole, as a proposal's entries do.
   'Mutation.exportProposal': (_args, child) => ASSUMED_ROWS.proposal + child,
-  'QuoteRequest.riskInformation': () => ASSUMED_ROWS.riskInformation,
+  'QuoteRequest.riskInformation': (_args, _child, _selects, sizes) => sizes.riskInformationRows,
   'Query.insurers': () => ASSUMED_ROWS.reference,
   'Query.linesOfBusiness': () => ASSUMED_ROWS.reference,
   'Query.tenderStatistics': () => ASSUMED_ROWS.statistics,
@@ -85,7 +183,7 @@ function selectsAny(
 }
 
 /** One operation's estimator: the row rules, and the fields it may hold once. */
-function rowEstimator(document: DocumentNode): ComplexityEstimator {
+function rowEstimator(document: DocumentNode, sizes: QuoteSizes): ComplexityEstimator {
   const fragments = new Map(
     document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
   );
@@ -97,12 +195,12 @@ function rowEstimator(document: DocumentNode): ComplexityEstimator {
       seenOnce.add(key);
     }
     const rule = ROWS[key];
-    return rule ? rule(args, childComplexity, (fields) => selectsAny(node.selectionSet, fields, fragments)) : childComplexity;
+    return rule ? rule(args, childComplexity, (fields) => selectsAny(node.selectionSet, fields, fragments), sizes) : childComplexity;
   };
 }
 
 /**
- * The rows an operation may read; throws (graphql-js's own error) when its variables do not fit its definitions,
+ * The rows an operation may read, its tenders' quote requests priced at `sizes`; throws (graphql-js's own error) when its variables do not fit its definitions,
  * and when it holds a field that runs at most once per operation (`checkInsurer`) more than once.
  */
 export function estimateRows(
@@ -110,6 +208,7 @@ export function estimateRows(
   document: DocumentNode,
   operationName: string | undefined,
   variables: Record<string, unknown>,
+  sizes: QuoteSizes = QUOTE_SIZE_BOUNDS,
 ): number {
-  return getComplexity({ schema, query: document, operationName, variables, estimators: [rowEstimator(document)] });
+  return getComplexity({ schema, query: document, operationName, variables, estimators: [rowEstimator(document, sizes)] });
 }

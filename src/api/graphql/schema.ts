@@ -17,6 +17,7 @@ import { WebhookResolver } from '../../webhooks';
 import { AdviceResolver, DocumentResolver, TenderDocumentsResolver } from '../../documents';
 import { AccessLogResolver, CustomerErasureResolver, CustomerExportResolver } from '../../privacy';
 import { authChecker } from './auth-checker';
+import { noteCarriedOutMutations } from './carried-out';
 import { VERSION } from '../../platform/version';
 
 let built: Promise<GraphQLSchema> | undefined;
@@ -48,7 +49,9 @@ export function gatewaySchema(): Promise<GraphQLSchema> {
     authChecker,
     authMode: 'error',
     validate: false,
-  }).then((schema) => new GraphQLSchema({ ...schema.toConfig(), description: `Tender Exchange gateway ${VERSION}` }));
+  }).then((schema) =>
+    noteCarriedOutMutations(new GraphQLSchema({ ...schema.toConfig(), description: `Tender Exchange gateway ${VERSION}` })),
+  );
   return built;
 }
 

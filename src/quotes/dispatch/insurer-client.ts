@@ -31,6 +31,7 @@ export const Reason = {
   internal: 'internal error',
   tenderClosed: 'tender closed',
   customerErased: 'customer erased',
+  coverOrdered: 'cover ordered',
 } as const;
 
 /** A failed call to an insurer system: `retryable` faults are tried again later, the others end the request. */

@@ -13,7 +13,7 @@ import { statusOfAnswer, storeOptions } from '../quote-answer-store';
 import { QuoteExpiry } from '../expiry/quote-expiry';
 import { claimEarlyCallback } from '../callback/quote-callback.service';
 import type { QuoteEventListener, QuoteEventTender } from '../quote-events';
-import { DISPATCHABLE, QuoteRequestStatus } from '../quote-request-status';
+import { DISPATCHABLE, QUOTABLE, QuoteRequestStatus } from '../quote-request-status';
 import { QuoteRequest, type Limit } from '../quote-request.entity';
 import { inLinkedSpan } from '../../platform/telemetry/trace-context';
 
@@ -199,8 +199,9 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
   private async step(request: LeasedRequest): Promise<void> {
     const em = this.orm.em.fork();
     try {
-      // A request recorded while its tender was being closed: nothing is sent for a closed tender.
-      if (request.tender.status === TenderStatus.CLOSED) await this.cancel(em, request);
+      // A request recorded while its tender was being closed or ordered (or one from before an order cancelled open
+      // requests): nothing is sent, and no quote stored, once quotes can no longer be ordered.
+      if (!QUOTABLE.includes(request.tender.status)) await this.cancel(em, request);
       else if (!request.insurer.quoteApiUrl) throw new PartnerError(Reason.internal, 'the insurer has no quote API URL', false);
       else if (request.status === QuoteRequestStatus.QUEUED) await this.send(em, request);
       else if (request.status === QuoteRequestStatus.AVAILABLE) await this.fetchQuote(em, request);
@@ -224,10 +225,11 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
   }
 
   private async cancel(em: EntityManager, request: LeasedRequest): Promise<void> {
+    const closed = request.tender.status === TenderStatus.CLOSED;
     await this.finish(em, request, request.status, {
       status: QuoteRequestStatus.CANCELLED,
-      failureReason: Reason.tenderClosed,
-      failureDetail: `the tender was closed before ${STEP[request.status] ?? 'processing'}`,
+      failureReason: closed ? Reason.tenderClosed : Reason.coverOrdered,
+      failureDetail: `the tender was ${closed ? 'closed' : `${request.tender.status} (cover ordered)`} before ${STEP[request.status] ?? 'processing'}`,
       nextAttemptAt: null,
     });
   }
@@ -274,7 +276,8 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
     const answer = parseQuote(body, reference, request.limits, {
       zone: this.config.validityZone,
       now,
-      earliestValidity: request.createdAt,
+      // A validity already past (even before the request was sent) is an EXPIRED quote, not an invalid one.
+      earliestValidity: null,
       refuseControls: false,
     });
     const listed = parseListedDocuments(body);

@@ -1,12 +1,12 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import { dateOfColumn } from '../../platform/db/column-values';
-import { TenderStatus } from '../../tenders';
+import type { TenderStatus } from '../../tenders';
 import type { QuoteEventListener } from '../quote-events';
-import { QuoteRequestStatus } from '../quote-request-status';
+import { QUOTABLE, QuoteRequestStatus } from '../quote-request-status';
 
 /** Tenders on whose quotes cover may still be ordered: only there does a quote's validity matter. */
-const ORDERABLE = [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED].map((s) => `'${s}'`).join(', ');
+const ORDERABLE = QUOTABLE.map((s) => `'${s}'`).join(', ');
 const RETURNING = `returning id, insurer_id, valid_until,
     (select t.status from tender t where t.id = quote_request.tender_id) as tender_status,
     (select t.broker_company_id from tender t where t.id = quote_request.tender_id) as broker_company_id, tender_id`;

@@ -16,10 +16,11 @@ export class ManualQuoteResolver {
   async submitManualQuote(
     @Arg('input', () => SubmitManualQuoteInput) input: SubmitManualQuoteInput,
     @Ctx() context: QuoteContext,
-  ): Promise<QuoteRequestView> {
+  ): Promise<QuoteRequestView | null> {
     const { id, tenderId } = await submitManualQuote(context.em, context.viewer, context.quoteEvents, context.quoteValidityZone, input);
-    // As the viewer sees it now, with its options.
+    // As the viewer sees it now, with its options; should it no longer see it, the answer says the change was made
+    // (RESULT_UNAVAILABLE, api/graphql/carried-out.ts), never a failure.
     const { requests } = await proposalLoader(context).clear(tenderId).load(tenderId);
-    return requests.find((candidate) => candidate.id === id)!;
+    return requests.find((candidate) => candidate.id === id) ?? null;
   }
 }

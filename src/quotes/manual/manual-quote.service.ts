@@ -5,7 +5,7 @@ import { TenderStatus } from '../../tenders';
 import { readQuoteAnswer, type AnswerProblem } from '../quote-answer';
 import { statusOfAnswer, storeOptions } from '../quote-answer-store';
 import type { QuoteEventListener } from '../quote-events';
-import { QuoteRequestStatus, QuoteSource } from '../quote-request-status';
+import { QUOTABLE, QuoteRequestStatus, QuoteSource } from '../quote-request-status';
 import { QuoteRequest } from '../quote-request.entity';
 import type { SubmitManualQuoteInput } from './manual-quote.types';
 
@@ -51,13 +51,17 @@ export async function submitManualQuote(
   if (!request) throw notFound(`No quote request has the id ${JSON.stringify(input.quoteRequestId)}`);
   if (request.source !== QuoteSource.MANUAL)
     throw new DomainError('CONFLICT', 'The request went to the insurer system (source API): its answer comes from there');
-  if (request.tender.status === TenderStatus.CLOSED || !ANSWERABLE.includes(request.status))
+  // Before anything is written: only while cover may still be ordered (as for an insurer system's quote, whose request
+  // the order or the close cancelled; a request of a tender ordered before that rule still waits here).
+  if (!QUOTABLE.includes(request.tender.status))
     throw new DomainError(
       'CONFLICT',
       request.tender.status === TenderStatus.CLOSED
         ? 'The tender is closed: no answer is taken'
-        : `The request is ${request.status}; an answer is taken while it is ${ANSWERABLE.join(' or ')}`,
+        : `Cover was ordered on this tender (it is ${request.tender.status}): no answer is taken`,
     );
+  if (!ANSWERABLE.includes(request.status))
+    throw new DomainError('CONFLICT', `The request is ${request.status}; an answer is taken while it is ${ANSWERABLE.join(' or ')}`);
   const now = new Date();
   const body = {
     decision: input.decision ?? null,
@@ -91,7 +95,10 @@ export async function submitManualQuote(
       },
     );
     if (stored !== 1)
-      throw new DomainError('CONFLICT', 'The request changed meanwhile (answered, or its tender closed); nothing was stored');
+      throw new DomainError(
+        'CONFLICT',
+        'The request changed meanwhile (answered, or cancelled by a close or an order); nothing was stored',
+      );
     const tender = { id: request.tender.id, status: request.tender.status, brokerCompanyId: request.tender.brokerCompany.id };
     const event = { kind: 'quoteReceived' as const, tender, quoteRequestId: request.id, insurerId: request.insurer.id, status, at: now };
     for (const listener of listeners) await listener(tx, event);
