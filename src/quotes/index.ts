@@ -8,11 +8,7 @@ export type { QuoteContext } from './quote-context';
 export type { QuoteEventListener } from './quote-events';
 export { QuoteResolver } from './quote.resolver';
 export { InsurerQuoteSchema, QuoteCallbackBody } from './quote-rules';
-export {
-  cancelQuoteRequestsOfClosedTender,
-  cancelQuoteRequestsOfErasedCustomer,
-  cancelQuoteRequestsOnOrder,
-} from './tender-closing';
+export { cancelQuoteRequestsOfClosedTender, cancelQuoteRequestsOfErasedCustomer, cancelQuoteRequestsOnOrder } from './tender-closing';
 // dispatch/: the outbox that delivers quote requests to insurers
 export { QuoteDispatcher, type DispatcherObserver } from './dispatch/quote-dispatcher';
 export { PartnerError, Reason } from './dispatch/insurer-client';
