@@ -1,16 +1,15 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { createTender, createWorld } from './helpers/fixtures';
+import { launchBrowser } from './helpers/browser';
 import { startGateway, tokenFor, type Gateway } from './helpers/gateway';
 
 /**
- * The self-hosted explorer at /graphiql, in a real browser (Debian's chromium, headless, driven by
- * playwright-core): it loads with no request leaving the gateway's host, and a query with a pasted token shows
- * data. `.ci/run` installs chromium when it is missing; without it this suite fails, it does not skip.
+ * The self-hosted explorer at /graphiql, in a real browser (headless Chromium driven by playwright-core, launched by
+ * test/helpers/browser.ts: Debian's when installed, else the one @sparticuz/chromium ships): it loads with no request
+ * leaving the gateway's host, and a query with a pasted token shows data.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const QUERY = '{ tenders(limit: 2) { count items { id status } } }';
 
 /** The browser globals the functions evaluated in the page use (the test's tsconfig has no DOM types). */
@@ -39,14 +38,9 @@ afterAll(async () => {
   await gateway?.close();
 });
 
-/** The system chromium, headless; its absence fails the test that needs it (CI installs it). */
-async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `No browser at ${CHROMIUM}: the explorer's browser test needs chromium (apt-get install chromium, as .ci/run does) or CHROMIUM_PATH naming a Chromium binary`,
-    );
-  }
-  browser ??= await chromium.launch({ executablePath: CHROMIUM, headless: true });
+/** One browser for the file, launched when a test first needs it. */
+async function theBrowser(): Promise<Browser> {
+  browser ??= await launchBrowser();
   return browser;
 }
 
@@ -56,7 +50,7 @@ async function openPage(): Promise<{
   requests: { url: URL; method: string; headers: Record<string, string> }[];
   errors: string[];
 }> {
-  const context = await (await launchBrowser()).newContext();
+  const context = await (await theBrowser()).newContext();
   const requests: { url: URL; method: string; headers: Record<string, string> }[] = [];
   const errors: string[] = [];
   const host = new URL(gateway.url).host;
