@@ -17,7 +17,7 @@ import { OperationGate } from './operation-gate';
 import { ASSUMED_ROWS, estimateRows } from './operation-cost';
 import { jitGateway, usesIntrospection } from './jit-executor';
 import { boundedNames, controlCharacterScreen } from './request-screening';
-import { sandboxWithOfflineLink } from './landing-page';
+import { graphqlLandingPage } from './landing-page';
 
 /** Codes Apollo and graphql-js raise for a bad request; their messages are safe to show. */
 const CLIENT_ERROR_CODES = new Set([
@@ -181,11 +181,17 @@ interface HttpDrain {
   graceMs: number;
 }
 
+/** Where the server runs: in production, /graphql's landing page loads nothing from any other host. */
+interface ApolloSettings {
+  production: boolean;
+  drain?: HttpDrain;
+}
+
 export async function startApollo(
   schema: GraphQLSchema,
   limits: OperationLimitsConfig,
   logger: Logger,
-  drain?: HttpDrain,
+  { production, drain }: ApolloSettings,
 ): Promise<ApolloServer<RequestContext>> {
   const armor = new ApolloArmor({
     maxDepth: { n: OPERATION_LIMITS.maxDepth, ignoreIntrospection: true },
@@ -222,7 +228,7 @@ export async function startApollo(
       requestPolicy,
       controlCharacterScreen,
       operationCost(schema, limits),
-      sandboxWithOfflineLink(),
+      graphqlLandingPage(production),
       // We send no cache hints; the plugin would otherwise wrap every field resolver of every request.
       ApolloServerPluginCacheControlDisabled(),
     ],
