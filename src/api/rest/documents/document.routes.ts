@@ -1,7 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { AccessSurface, type AccessChannel, type Operation } from '../../../access';
 import {
   LINK_PATH,
@@ -17,6 +16,7 @@ import { prepareOperation } from '../../graphql/prepared-operation';
 import { authorisedContext, requestScopeOf } from '../../http/request-context';
 import { methodNotAllowed } from '../../http/json-body';
 import { answerWithin } from '../../http/request-timeout';
+import { streamAnswer } from '../../http/stream-answer';
 import { namesTag } from '../../http/entity-tag';
 import { assertNoQuery } from '../tenders/tender-query-params';
 import { REST_TENDER_DOCUMENTS } from './document-operations.graphql';
@@ -70,7 +70,7 @@ async function sendBytes(
     res.end();
     return;
   }
-  await pipeline(content.stream, res);
+  await streamAnswer(res, content.stream);
 }
 
 /**
