@@ -275,3 +275,16 @@ describe('GET /graphql in a browser in production', () => {
     await page.context().close();
   });
 });
+
+describe('Swagger UI at /docs', () => {
+  it('offers the demo credentials in the token request it fills in, not "string"', async () => {
+    const { page } = await openPage();
+    await page.goto(`${gateway.url}/docs`);
+    const operation = page.locator('#operations-Tokens-postAuthToken');
+    await operation.locator('.opblock-summary').click();
+    await operation.getByRole('button', { name: 'Try it out' }).click();
+    const body = JSON.parse(await operation.locator('textarea.body-param__text').inputValue()) as Record<string, unknown>;
+    expect(body).toEqual({ app_id: 'demo-broker', secret: 'demo-broker-secret' });
+    await page.context().close();
+  });
+});
