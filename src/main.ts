@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { isIP } from 'node:net';
 import { createApp } from './api/app';
 import { withJwtSecret } from './auth';
-import { ConfigError, loadConfig } from './platform/config';
+import { ConfigError, loadConfig, tracingEnabled } from './platform/config';
 import { createHttpServer } from './api/http/server';
 import { openDatabase, openWorkerDatabase } from './database';
 import { InsurerSimulator } from './insurer-sim/insurer-sim';
@@ -28,7 +28,7 @@ const listen = (server: Server, port: number, host?: string) =>
 
 async function main(): Promise<void> {
   const config = withJwtSecret(loadConfig());
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { tracing: tracingEnabled(process.env) });
   const orm = await openDatabase(config);
   const simulated = config.demo ? await ensureDemoData(orm, config.simPort) : [];
   const workerOrm = await openWorkerDatabase(config);

@@ -1,16 +1,15 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '../src/access';
-import { createTender, createWorld } from './helpers/fixtures';
-import { startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { ROLES, Role, rolesFor } from '../src/access';
+import { createTender, createWorld, type World } from './helpers/fixtures';
+import { launchBrowser } from './helpers/browser';
+import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 
 /**
- * The self-hosted explorer at /graphiql, in a real browser (Debian's chromium, headless, driven by
- * playwright-core): it loads with no request leaving the gateway's host, and a query with a pasted token shows
- * data. `.ci/run` installs chromium when it is missing; without it this suite fails, it does not skip.
+ * The self-hosted explorer at /graphiql, in a real browser (headless Chromium driven by playwright-core, launched by
+ * test/helpers/browser.ts: Debian's when installed, else the one @sparticuz/chromium ships): it loads with no request
+ * leaving the gateway's host, and a query with a pasted token shows data.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const QUERY = '{ tenders(limit: 2) { count items { id status } } }';
 
 /** The browser globals the functions evaluated in the page use (the test's tsconfig has no DOM types). */
@@ -22,44 +21,53 @@ declare const sessionStorage: { length: number; getItem(key: string): string | n
 declare const localStorage: object;
 
 let gateway: Gateway;
+/** The same app as NODE_ENV=production runs it. */
+let production: Gateway;
 let browser: Browser | undefined;
 let analyst: string;
 let tenderIds: string[];
+let world: World;
 
 beforeAll(async () => {
   gateway = await startGateway();
-  const world = await createWorld(gateway.em());
+  world = await createWorld(gateway.em());
   tenderIds = [];
   for (let i = 0; i < 3; i++) tenderIds.push((await createTender(gateway.em(), world)).id);
   analyst = await tokenFor(gateway, Role.ANALYST);
+  production = await startGateway({ env: { NODE_ENV: 'production' } });
 });
 
 afterAll(async () => {
   await browser?.close();
   await gateway?.close();
+  await production?.close();
 });
 
-/** The system chromium, headless; its absence fails the test that needs it (CI installs it). */
-async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `No browser at ${CHROMIUM}: the explorer's browser test needs chromium (apt-get install chromium, as .ci/run does) or CHROMIUM_PATH naming a Chromium binary`,
-    );
-  }
-  browser ??= await chromium.launch({ executablePath: CHROMIUM, headless: true });
+/** A Content-Security-Policy header as directive → sources. */
+const policyOf = (header: string) =>
+  new Map(
+    header
+      .split(';')
+      .map((directive) => directive.trim().split(/\s+/))
+      .map(([name, ...sources]) => [name, sources]),
+  );
+
+/** One browser for the file, launched when a test first needs it. */
+async function theBrowser(): Promise<Browser> {
+  browser ??= await launchBrowser();
   return browser;
 }
 
 /** A page that records every request it makes, and every console error, page error and CSP violation. */
-async function openPage(): Promise<{
+async function openPage(target: Gateway = gateway): Promise<{
   page: Page;
   requests: { url: URL; method: string; headers: Record<string, string> }[];
   errors: string[];
 }> {
-  const context = await (await launchBrowser()).newContext();
+  const context = await (await theBrowser()).newContext();
   const requests: { url: URL; method: string; headers: Record<string, string> }[] = [];
   const errors: string[] = [];
-  const host = new URL(gateway.url).host;
+  const host = new URL(target.url).host;
   // As on a locked-down network: nothing but the gateway answers (and the test fails if anything else was asked).
   await context.route(
     (url) => url.host !== host,
@@ -159,12 +167,7 @@ describe('the explorer at /graphiql', () => {
     expect(html).not.toMatch(/https?:\/\//);
     expect(html).not.toMatch(/<script>|<style|\sstyle=|\son[a-z]+=/i);
     const header = response.headers.get('content-security-policy') ?? '';
-    const csp = new Map(
-      header
-        .split(';')
-        .map((directive) => directive.trim().split(/\s+/))
-        .map(([name, ...sources]) => [name, sources]),
-    );
+    const csp = policyOf(header);
     expect(csp.get('default-src')).toEqual(["'none'"]);
     expect(csp.get('script-src')).toEqual(["'self'"]);
     expect(csp.get('connect-src')).toEqual(["'self'"]);
@@ -172,6 +175,23 @@ describe('the explorer at /graphiql', () => {
     expect(header).not.toContain('unsafe-eval');
     expect(header).not.toContain('unsafe-inline');
     for (const source of [...csp.values()].flat()) expect(source).toMatch(/^('self'|'none'|data:|'sha256-[A-Za-z0-9+/=]+')$/);
+  });
+
+  it("tells which tokens load the schema as the access policy has it (every role's), and each role's token does", async () => {
+    const html = await (await fetch(`${gateway.url}/graphiql`)).text();
+    const hint = /placeholder="paste an access token \(([^)]*)\)"/.exec(html)?.[1];
+    expect(rolesFor('introspection')).toEqual(ROLES);
+    expect(hint).toBe("every role's token also loads the schema");
+    for (const role of ROLES) {
+      const binding = { insurerId: world.insurers[0].id, brokerCompanyId: world.brokers[0].id };
+      const token = await tokenFor(
+        gateway,
+        role,
+        role === Role.INSURER ? { insurerId: binding.insurerId } : role === Role.BROKER ? { brokerCompanyId: binding.brokerCompanyId } : {},
+      );
+      const { status, body } = await graphql(gateway, token, '{ __schema { queryType { name } } }');
+      expect([role, status, body.data]).toEqual([role, 200, { __schema: { queryType: { name: 'Query' } } }]);
+    }
   });
 
   it('serves its files from the installed packages, cached for good under their versions; GET and HEAD only', async () => {
@@ -225,5 +245,46 @@ describe('the explorer at /graphiql', () => {
     const preflighted = await fetch(url, { headers: { authorization: `Bearer ${analyst}`, 'apollo-require-preflight': 'true' } });
     expect(preflighted.status).toBe(200);
     expect(await preflighted.json()).toEqual({ data: { __typename: 'Query' } });
+  });
+});
+
+describe('GET /graphql in a browser in production', () => {
+  it("is the gateway's own page: no other origin in its HTML, a policy that allows none, and a link to /graphiql", async () => {
+    const response = await fetch(`${production.url}/graphql`, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html).toContain('<a href="/graphiql">');
+    // No absolute or protocol-relative URL, no script, no style: nothing that could load from elsewhere.
+    expect(html).not.toMatch(/https?:|\/\/[a-z0-9]|<script|<style|<link|<iframe|<img|\ssrc=/i);
+    const csp = policyOf(response.headers.get('content-security-policy') ?? '');
+    expect(csp.get('default-src')).toEqual(["'none'"]);
+    for (const source of [...csp.values()].flat()) expect(source).toMatch(/^('self'|'none')$/);
+  });
+
+  it('loads nothing but the page itself in a browser, and its link opens the explorer', async () => {
+    const { page, requests, errors } = await openPage(production);
+    await page.goto(`${production.url}/graphql`);
+    await page.getByRole('heading', { name: 'Tender Exchange GraphQL' }).waitFor();
+    expect(requests.map(({ url }) => url.href)).toEqual([`${production.url}/graphql`]);
+    await page.getByRole('link', { name: '/graphiql' }).click();
+    await page.waitForURL(`${production.url}/graphiql`);
+    await page.locator('.graphiql-container').waitFor();
+    expect(requests.filter(({ url }) => url.origin !== production.url)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('Swagger UI at /docs', () => {
+  it('offers the demo credentials in the token request it fills in, not "string"', async () => {
+    const { page } = await openPage();
+    await page.goto(`${gateway.url}/docs`);
+    const operation = page.locator('#operations-Tokens-postAuthToken');
+    await operation.locator('.opblock-summary').click();
+    await operation.getByRole('button', { name: 'Try it out' }).click();
+    const body = JSON.parse(await operation.locator('textarea.body-param__text').inputValue()) as Record<string, unknown>;
+    expect(body).toEqual({ app_id: 'demo-broker', secret: 'demo-broker-secret' });
+    await page.context().close();
   });
 });

@@ -1,6 +1,8 @@
+import { request } from 'node:http';
 import * as oauth from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
+import { openApiDocument } from '../src/api/rest/openapi/openapi-document';
 import { createWorld, type World } from './helpers/fixtures';
 import { createClient, getJson, json, requestToken, startGateway, type Credentials, type Gateway } from './helpers/gateway';
 
@@ -60,7 +62,7 @@ describe('OAuth 2.0 client credentials with openid-client', () => {
     const metadata = (await discover(broker)).serverMetadata();
     expect(metadata).toMatchObject({
       issuer: gateway.url,
-      token_endpoint: `${gateway.url}/auth/token`,
+      token_endpoint: `${gateway.url}/auth/oauth/token`,
       revocation_endpoint: `${gateway.url}/auth/revoke`,
       grant_types_supported: ['client_credentials'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
@@ -136,10 +138,97 @@ describe('OAuth 2.0 client credentials with openid-client', () => {
   });
 });
 
+type Operation = { security?: unknown[]; requestBody?: { content: Record<string, unknown> } };
+const operationOf = (path: string) => (openApiDocument.paths as unknown as Record<string, { post: Operation }>)[path].post;
+
+/**
+ * A call as a client generated from the OpenAPI document makes it (orval, openapi-fetch): the request's content type is
+ * the one the operation declares, the body serialised for it; with more than one declared, such a client sends none.
+ */
+function generatedCall(path: string, body: Record<string, string>): Promise<Response> {
+  const types = Object.keys(operationOf(path).requestBody?.content ?? {});
+  if (types.length !== 1)
+    throw new Error(`${path} declares ${types.length} request types (${types.join(', ')}): a generated client sends none`);
+  const [type] = types;
+  return fetch(`${gateway.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': type },
+    body: type === 'application/json' ? JSON.stringify(body) : new URLSearchParams(body),
+  });
+}
+
+/** A POST outside the suite's fetch, whose every exchange must be documented: for what is kept but no longer described. */
+function undocumentedPost(path: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(`${gateway.url}${path}`, { method: 'POST', headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+describe('the token service as the OpenAPI document describes it (generated clients)', () => {
+  it("describes the spec's POST /auth/token with one request type, JSON, and no security requirement", () => {
+    const token = operationOf('/auth/token');
+    expect(Object.keys(token.requestBody!.content)).toEqual(['application/json']);
+    expect(token.security).toEqual([]);
+    expect(Object.keys(operationOf('/auth/oauth/token').requestBody!.content)).toEqual(['application/x-www-form-urlencoded']);
+    expect(operationOf('/auth/oauth/token').security).toEqual([]);
+    expect(operationOf('/auth/revoke').security).toEqual([]);
+  });
+
+  it('gives a generated client a token at POST /auth/token: it sends the JSON the document declares', async () => {
+    const response = await generatedCall('/auth/token', { app_id: broker.appId, secret: broker.secret });
+    expect(response.status).toBe(200);
+    const { access_token: token } = await json(response);
+    expect((await getJson(gateway, '/api/v1/tenders', token)).status).toBe(200);
+  });
+
+  it('gives a generated client a token at the OAuth form operation, POST /auth/oauth/token', async () => {
+    const response = await generatedCall('/auth/oauth/token', {
+      grant_type: 'client_credentials',
+      client_id: broker.appId,
+      client_secret: broker.secret,
+    });
+    expect(response.status).toBe(200);
+    expect(await json(response)).toMatchObject({ token_type: 'Bearer', scope: 'broker' });
+  });
+
+  it('offers Swagger UI examples for the token forms instead of "string"', () => {
+    const schemas = openApiDocument.components.schemas as unknown as Record<
+      string,
+      { properties: Record<string, { examples?: unknown[] }> }
+    >;
+    const token = operationOf('/auth/token').requestBody!.content['application/json'] as { example?: object };
+    expect(token.example).toEqual({ app_id: 'demo-broker', secret: 'demo-broker-secret' });
+    for (const [schema, fields] of [
+      ['TokenRequest', ['app_id', 'secret', 'expiry']],
+      ['OAuthTokenRequest', ['grant_type', 'client_id', 'client_secret', 'scope']],
+      ['OAuthRevocationRequest', ['token', 'client_id', 'client_secret']],
+    ] as const) {
+      for (const field of fields) expect(schemas[schema].properties[field].examples, `${schema}.${field}`).toHaveLength(1);
+    }
+  });
+
+  it('still takes the OAuth form at POST /auth/token, where clients configured before the OAuth path send it', async () => {
+    const answer = await undocumentedPost(
+      '/auth/token',
+      { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(broker) },
+      'grant_type=client_credentials',
+    );
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ token_type: 'Bearer', scope: 'broker' });
+  });
+});
+
 describe('the OAuth form on the wire', () => {
   it('answers invalid_client with 401, WWW-Authenticate: Basic and no-store', async () => {
     const response = await postForm(
-      '/auth/token',
+      '/auth/oauth/token',
       { grant_type: 'client_credentials' },
       { authorization: basic({ ...broker, secret: 'wrong' }) },
     );
@@ -156,13 +245,13 @@ describe('the OAuth form on the wire', () => {
     ['a NUL character', 'invalid_request', { grant_type: 'client_credentials', client_id: 'a\0', client_secret: 'b' }, false],
     ['a malformed scope', 'invalid_scope', { grant_type: 'client_credentials', client_id: 'a', client_secret: 'b', scope: 'a  b' }, false],
   ])('answers %s with a 400 %s error', async (_label, error, form: Record<string, string>, withBasic) => {
-    const response = await postForm('/auth/token', form, withBasic ? { authorization: basic(broker) } : {});
+    const response = await postForm('/auth/oauth/token', form, withBasic ? { authorization: basic(broker) } : {});
     expect(response.status).toBe(400);
     expect((await json(response)).error).toBe(error);
   });
 
   it('answers a repeated parameter with invalid_request', async () => {
-    const response = await fetch(`${gateway.url}/auth/token`, {
+    const response = await fetch(`${gateway.url}/auth/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'grant_type=client_credentials&grant_type=client_credentials&client_id=a&client_secret=b',
@@ -172,7 +261,11 @@ describe('the OAuth form on the wire', () => {
   });
 
   it('decodes form-encoded Basic credentials (RFC 6749 2.3.1) and ignores unknown parameters', async () => {
-    const response = await postForm('/auth/token', { grant_type: 'client_credentials', audience: 'x' }, { authorization: basic(broker) });
+    const response = await postForm(
+      '/auth/oauth/token',
+      { grant_type: 'client_credentials', audience: 'x' },
+      { authorization: basic(broker) },
+    );
     expect(response.status).toBe(200);
     expect(await json(response)).toMatchObject({ token_type: 'Bearer', scope: 'broker' });
   });
@@ -187,6 +280,27 @@ describe('the OAuth form on the wire', () => {
     expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'expiry', 'scope', 'token_type']);
     expect(body.token_type).toBe('Bearer');
     expect(Math.abs(Date.now() + body.expires_in * 1000 - Date.parse(body.expiry))).toBeLessThan(2000);
+  });
+
+  it('answers an RFC 7009 revocation with a JSON body a strict client parses, for a real token and for none', async () => {
+    const token = await requestToken(gateway, broker);
+    for (const named of [token, 'not-a-token']) {
+      const response = await postForm('/auth/revoke', { token: named }, { authorization: basic(broker) });
+      expect(response.status).toBe(200);
+      // What a strict client (simple-oauth2's revoke(), through @hapi/wreck with json: 'strict') requires.
+      expect(response.headers.get('content-type')).toMatch(/^application\/json\b/);
+      expect(JSON.parse(await response.text())).toEqual({ status: 'revoked' });
+    }
+    expect((await getJson(gateway, '/api/v1/tenders', token)).status).toBe(401);
+  });
+
+  it('refuses JSON at the OAuth token endpoint with 415', async () => {
+    const response = await fetch(`${gateway.url}/auth/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials' }),
+    });
+    expect(response.status).toBe(415);
   });
 
   it('refuses a revocation that is not a form with 415', async () => {
@@ -206,7 +320,7 @@ describe('failed OAuth attempts', () => {
       const client = await createClient(limited, Role.BROKER, { brokerCompanyId: (await createWorld(limited.em())).brokers[0].id });
       const wrong = { ...client, secret: 'wrong' };
       const attempt = (form: Record<string, string>, headers: Record<string, string> = {}) =>
-        fetch(`${limited.url}/auth/token`, {
+        fetch(`${limited.url}/auth/oauth/token`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
           body: new URLSearchParams(form),

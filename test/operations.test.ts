@@ -58,6 +58,7 @@ describe('API contract', () => {
         '/api/v1/tenders/{id}',
         '/api/v1/tenders/{id}/access-log',
         '/auth/token',
+        '/auth/oauth/token',
         '/auth/token-revoke',
         '/auth/revoke',
         '/.well-known/oauth-authorization-server',

@@ -12,7 +12,8 @@ import { openDatabase } from '../src/database';
 import { loadConfig } from '../src/platform/config';
 import type { Tender } from '../src/tenders';
 import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
-import { createTender, createWorld } from './helpers/fixtures';
+import { PDF, addDocument } from './helpers/documents';
+import { createTender, createWorld, type World } from './helpers/fixtures';
 import { TEST_JWT_SECRET, createClient, requestToken, type Gateway } from './helpers/gateway';
 import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
@@ -31,6 +32,8 @@ interface ReceivedSpan {
 
 const SERVER = 2;
 const CLIENT = 3;
+/** db.system.name of the engine under test (OpenTelemetry's well-known values). */
+const ENGINE = process.env.DATABASE_URL?.startsWith('postgres') ? 'postgresql' : 'sqlite';
 
 /** A collector's OTLP/HTTP traces endpoint on loopback: keeps every span posted to /v1/traces, with the service name. */
 async function startOtlpReceiver() {
@@ -86,15 +89,17 @@ let receiver: WebhookReceiver;
 let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
 let gateway: GatewayProcess;
 let broker: string;
+let world: World;
+let target: Gateway;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-tracing-'));
   const port = await freePort();
   orm = await openDatabase(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: await databaseUrlFor(dataDir), JWT_SECRET: TEST_JWT_SECRET }));
-  const world = await createWorld(orm.em.fork());
+  world = await createWorld(orm.em.fork());
   tender = await createTender(orm.em.fork(), world);
   // The gateway as the test process sees it: its address, and the same database.
-  const target = { url: `http://127.0.0.1:${port}`, em: () => orm.em.fork() } as unknown as Gateway;
+  target = { url: `http://127.0.0.1:${port}`, em: () => orm.em.fork() } as unknown as Gateway;
   sims = await startSimulatedInsurers(target, [{ name: 'Anchor Insurance' }]);
   receiver = await startWebhookReceiver();
   otlp = await startOtlpReceiver();
@@ -103,6 +108,8 @@ beforeAll(async () => {
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     OTEL_SERVICE_NAME: 'gateway-under-test',
     OTEL_BSP_SCHEDULE_DELAY: '50',
+    // Request lines are info: the test reads their trace ids.
+    LOG_LEVEL: 'info',
     WEBHOOK_URL_ALLOW: '127.0.0.1',
     WEBHOOK_POLL_INTERVAL_MS: '20',
   });
@@ -145,9 +152,95 @@ describe('OpenTelemetry traces, exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_
     // The tender's read, the resolver's, is the GraphQL span's child (its text is cut after 1 KiB).
     const read = sql.filter((span) => descendsFrom(span, graphql, trace)).map((span) => String(attribute(span, 'db.query.text')));
     expect(read.some((text) => /^select t\.id as "t_id"/.test(text))).toBe(true);
-    expect(new Set(sql.map((span) => attribute(span, 'db.system.name')))).toEqual(
-      new Set([process.env.DATABASE_URL?.startsWith('postgres') ? 'postgresql' : 'better-sqlite3']),
+    expect(new Set(sql.map((span) => attribute(span, 'db.system.name')))).toEqual(new Set([ENGINE]));
+  });
+
+  it('names SQL spans by the stable database conventions: operation and table, no file path, no values in the text', async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const response = await fetch(`${gateway.url}/api/v1/tenders/${tender.id}`, {
+      headers: { authorization: `Bearer ${broker}`, traceparent: traceparentOf(traceId, randomBytes(8).toString('hex')) },
+    });
+    expect(response.status).toBe(200);
+    const trace = await waitFor('the spans of the request', async () => {
+      const spans = otlp.spans.filter((span) => span.traceId === traceId);
+      return spans.some((span) => span.kind === SERVER) && spans;
+    });
+    const sql = trace.filter((span) => attribute(span, 'db.system.name') !== undefined);
+    expect(sql.length).toBeGreaterThan(0);
+    for (const span of sql) {
+      const operation = String(attribute(span, 'db.operation.name'));
+      const table = attribute(span, 'db.collection.name');
+      // {db.operation.name} {target}, the target being the table where the statement names one.
+      expect(span.name).toBe(table === undefined ? operation : `${operation} ${String(table)}`);
+      expect(operation).toMatch(/^(SELECT|INSERT|UPDATE|DELETE)$/);
+      expect(attribute(span, 'db.system.name')).toBe(ENGINE);
+      expect(span.kind).toBe(CLIENT);
+    }
+    // The tender's own read names its table; the id it looked for is nowhere in the SQL spans, nor the database file.
+    const tenderRead = sql.find((span) => /^select t\.id as "t_id"/.test(String(attribute(span, 'db.query.text'))))!;
+    expect(tenderRead.name).toBe('SELECT tender');
+    expect(attribute(tenderRead, 'db.collection.name')).toBe('tender');
+    // No string literal in any statement's text (the read's is cut after 1 KiB, before its where clause).
+    for (const span of sql) expect(String(attribute(span, 'db.query.text'))).not.toContain("'");
+    expect(JSON.stringify(sql)).not.toContain(tender.id);
+    expect(JSON.stringify(trace)).not.toContain(dataDir);
+  });
+
+  it("has no span for a router that did not handle the request: the Express spans are the matched route's", async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const response = await fetch(`${gateway.url}/api/v1/tenders/${tender.id}`, {
+      headers: { authorization: `Bearer ${broker}`, traceparent: traceparentOf(traceId, randomBytes(8).toString('hex')) },
+    });
+    expect(response.status).toBe(200);
+    const trace = await waitFor('the spans of the request', async () => {
+      const spans = otlp.spans.filter((span) => span.traceId === traceId);
+      return spans.some((span) => span.kind === SERVER) && spans;
+    });
+    const express = trace.filter((span) => attribute(span, 'express.type') !== undefined);
+    expect(express.map((span) => [span.name, attribute(span, 'express.type')])).toEqual([
+      ['request handler - /api/v1/tenders/:id', 'request_handler'],
+    ]);
+  });
+
+  it('writes the trace_id and span_id of the request on its log line', async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const requestId = `logged-${randomBytes(4).toString('hex')}`;
+    const response = await fetch(`${gateway.url}/api/v1/tenders/${tender.id}`, {
+      headers: {
+        authorization: `Bearer ${broker}`,
+        traceparent: traceparentOf(traceId, randomBytes(8).toString('hex')),
+        'x-request-id': requestId,
+      },
+    });
+    expect(response.status).toBe(200);
+    const line = await waitFor('the request line', async () =>
+      gateway
+        .stdout()
+        .split('\n')
+        .filter((text) => text.includes(requestId))
+        .map((text) => JSON.parse(text) as { trace_id?: string; span_id?: string; req?: { id: string } })
+        .find((entry) => entry.req?.id === requestId),
     );
+    expect(line.trace_id).toBe(traceId);
+    const server = await waitFor('the server span', async () =>
+      otlp.spans.find((span) => span.traceId === traceId && span.kind === SERVER),
+    );
+    expect(line.span_id).toBe(server.spanId);
+  });
+
+  it('downloads documents from the filesystem store without a MaxListenersExceededWarning', async () => {
+    const open = await createTender(orm.em.fork(), world);
+    // Big enough that the answer waits for the socket to drain, many times.
+    const bytes = Buffer.concat([PDF, Buffer.alloc(4 * 1024 * 1024, 0x20)]);
+    const documentId = await addDocument(target, broker, { tenderId: open.id, kind: 'RISK' }, bytes);
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(`${gateway.url}/api/v1/tenders/${open.id}/documents/${documentId}/content`, {
+        headers: { authorization: `Bearer ${broker}` },
+      });
+      expect(response.status).toBe(200);
+      expect((await response.arrayBuffer()).byteLength).toBe(bytes.length);
+    }
+    expect(gateway.stderr(), gateway.stderr()).not.toContain('MaxListenersExceededWarning');
   });
 
   it("keeps a download link's credential out of its spans, as the logs do", async () => {

@@ -11,6 +11,25 @@ type TenderPage = paths['/api/v1/tenders']['get']['responses'][200]['content']['
 type Tender = components['schemas']['Tender'];
 type Problem = components['schemas']['Problem'];
 type NewEndpoint = paths['/integration/v1/webhook-endpoints']['post']['requestBody']['content']['application/json'];
+type TokenRequest = paths['/auth/token']['post']['requestBody']['content']['application/json'];
+type TokenResponse = paths['/auth/token']['post']['responses'][200]['content']['application/json'];
+
+/**
+ * The token operation declares one request type, JSON, so a generated client (orval, openapi-fetch) knows what to send;
+ * with the OAuth form declared beside it, orval sent no content type and got 415. The form is its own operation.
+ */
+export const tokenRequestTypes: keyof paths['/auth/token']['post']['requestBody']['content'] extends 'application/json' ? true : false =
+  true;
+
+export async function accessToken(base: string, credentials: TokenRequest): Promise<string> {
+  const response = await fetch(`${base}/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  if (!response.ok) throw new Error(((await response.json()) as Problem).detail);
+  return ((await response.json()) as TokenResponse).access_token;
+}
 
 export async function openTenders(base: string, token: string): Promise<Tender[]> {
   const response = await fetch(`${base}/api/v1/tenders/open?limit=50`, { headers: { authorization: `Bearer ${token}` } });

@@ -160,7 +160,11 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     accessLog: accessLog ?? NO_ACCESS_RECORDS,
   };
   const schema = await gatewaySchema();
-  const apollo = await startApollo(schema, config.graphql, logger, httpServer && { httpServer, graceMs: config.shutdownGraceMs });
+  const production = config.nodeEnv === 'production';
+  const apollo = await startApollo(schema, config.graphql, logger, {
+    production,
+    drain: httpServer && { httpServer, graceMs: config.shutdownGraceMs },
+  });
 
   const app = express();
   app.disable('x-powered-by');
@@ -184,7 +188,7 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   // The partners' polls first: every router a request passes before its own is matched against it.
   app.use(tenderRoutes(schema));
   app.use(authRoutes(deps, config));
-  app.use(graphqlRoutes(apollo));
+  app.use(graphqlRoutes(apollo, { production }));
   app.use(quoteCallbackRoutes());
   app.use(webhookEndpointRoutes(schema));
   app.use(documentRoutes(schema, documents, uploads, config.requestTimeoutMs));

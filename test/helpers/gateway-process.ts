@@ -26,6 +26,8 @@ export interface GatewayProcess {
   alive(): boolean;
   /** What it printed to stdout so far. */
   stdout(): string;
+  /** What it printed to stderr so far (Node's warnings among it). */
+  stderr(): string;
   /** Its resident set size now, in MiB (Linux). */
   rssMiB(): number;
   /** SIGKILL: no shutdown hook runs, whatever was in flight is cut off. */
@@ -131,6 +133,7 @@ export async function spawnGateway(
     url,
     alive: () => child.exitCode === null && child.signalCode === null,
     stdout: () => stdout,
+    stderr: () => stderr,
     rssMiB: () => {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;

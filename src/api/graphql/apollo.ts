@@ -19,7 +19,7 @@ import { storedQuoteSizes } from '../../quotes';
 import { rowsOfJson } from '../../platform/db/row-budget';
 import { jitGateway, usesIntrospection } from './jit-executor';
 import { boundedNames, controlCharacterScreen } from './request-screening';
-import { sandboxWithOfflineLink } from './landing-page';
+import { graphqlLandingPage } from './landing-page';
 import { carriedOutMutations } from './carried-out';
 
 /** Codes Apollo and graphql-js raise for a bad request; their messages are safe to show. */
@@ -207,11 +207,17 @@ interface HttpDrain {
   graceMs: number;
 }
 
+/** Where the server runs: in production, /graphql's landing page loads nothing from any other host. */
+interface ApolloSettings {
+  production: boolean;
+  drain?: HttpDrain;
+}
+
 export async function startApollo(
   schema: GraphQLSchema,
   limits: OperationLimitsConfig,
   logger: Logger,
-  drain?: HttpDrain,
+  { production, drain }: ApolloSettings,
 ): Promise<ApolloServer<RequestContext>> {
   const armor = new ApolloArmor({
     maxDepth: { n: OPERATION_LIMITS.maxDepth, ignoreIntrospection: true },
@@ -250,7 +256,7 @@ export async function startApollo(
       carriedOutMutations,
       controlCharacterScreen,
       operationCost(schema, limits),
-      sandboxWithOfflineLink(),
+      graphqlLandingPage(production),
       // We send no cache hints; the plugin would otherwise wrap every field resolver of every request.
       ApolloServerPluginCacheControlDisabled(),
     ],

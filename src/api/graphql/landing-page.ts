@@ -4,6 +4,41 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 /** The self-hosted explorer (src/api/rest/explorer), which needs no internet. */
 const OFFLINE_EXPLORER = '/graphiql';
 
+/**
+ * The page a browser gets at /graphql in production: the gateway's own, with nothing from any other host (Apollo's
+ * landing pages, Sandbox and its production page alike, load their scripts from Apollo's CDN). No script, no style:
+ * the gateway's `default-src 'none'` policy stays on it (graphql.routes.ts).
+ */
+const LOCAL_PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="referrer" content="no-referrer" />
+    <title>Tender Exchange gateway – GraphQL</title>
+  </head>
+  <body>
+    <h1>Tender Exchange GraphQL</h1>
+    <p>This is the GraphQL endpoint: send operations with <code>POST</code> (or queries with <code>GET</code>) and an <code>Authorization: Bearer</code> token.</p>
+    <p>To explore the schema and run queries in this browser, open the explorer the gateway serves: <a href="${OFFLINE_EXPLORER}">${OFFLINE_EXPLORER}</a>.</p>
+  </body>
+</html>
+`;
+
+/** The landing page of /graphql: Apollo Sandbox with a link to /graphiql in development, the gateway's own page in production. */
+export function graphqlLandingPage(production: boolean): ApolloServerPlugin {
+  if (!production) return sandboxWithOfflineLink();
+  return {
+    async serverWillStart() {
+      return {
+        async renderLandingPage() {
+          return { html: LOCAL_PAGE };
+        },
+      };
+    },
+  };
+}
+
 const OFFLINE_LINK = `<p>The gateway serves an explorer that needs no internet: <a href="${OFFLINE_EXPLORER}">open it at ${OFFLINE_EXPLORER}</a>.</p>`;
 
 /**
@@ -11,7 +46,7 @@ const OFFLINE_LINK = `<p>The gateway serves an explorer that needs no internet: 
  * says only that it cannot be loaded. The link to /graphiql is written into that message in the HTML itself, so
  * it is there exactly when the script is not (online, the Sandbox covers the message), and can be clicked.
  */
-export function sandboxWithOfflineLink(): ApolloServerPlugin {
+function sandboxWithOfflineLink(): ApolloServerPlugin {
   const sandbox = ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false });
   return {
     async serverWillStart(service) {

@@ -26,6 +26,13 @@ import {
 } from './oauth';
 
 export const OAUTH_METADATA_PATH = '/.well-known/oauth-authorization-server';
+/**
+ * The OAuth 2.0 token endpoint: the form alone, so that the spec's `/auth/token` is described with one request type
+ * (JSON) and generated clients send it. `/auth/token` still takes the form, for clients configured with it before.
+ */
+export const OAUTH_TOKEN_PATH = '/auth/oauth/token';
+/** The RFC 7009 revocation's answer: a JSON body (strict clients refuse an empty 200), the spec's revocation response. */
+const REVOKED = { status: 'revoked' } as const;
 
 /** The spec's JSON token request, or the OAuth form of it (docs/oauth.md), each read by its own parser. */
 function tokenBody(): RequestHandler {
@@ -73,7 +80,7 @@ function authorizationServerMetadata(req: Request) {
   const authMethods = ['client_secret_basic', 'client_secret_post'];
   return {
     issuer,
-    token_endpoint: `${issuer}/auth/token`,
+    token_endpoint: `${issuer}${OAUTH_TOKEN_PATH}`,
     token_endpoint_auth_methods_supported: authMethods,
     revocation_endpoint: `${issuer}/auth/revoke`,
     revocation_endpoint_auth_methods_supported: authMethods,
@@ -117,18 +124,21 @@ export function authRoutes(deps: { orm: MikroORM; tokens: TokenService }, config
   });
   router.all('/auth/token', methodNotAllowed('POST'));
 
+  router.post(OAUTH_TOKEN_PATH, requireForm, parseForm, limitFailures, formToken);
+  router.all(OAUTH_TOKEN_PATH, methodNotAllowed('POST'));
+
   router.post('/auth/token-revoke', ...json, async (req, res) => {
     if (req.body !== undefined) parseBody(EmptyBody, req.body, 'The revocation request (the bearer token is the one revoked)');
     // Signature and lifetime are checked, revocation is not: revoking twice answers 200 again.
     const viewer = requestScopeOf(res).verifiedViewer();
     await deps.tokens.revoke(requestScopeOf(res).em, viewer);
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ status: 'revoked' });
+    res.json(REVOKED);
   });
   router.all('/auth/token-revoke', methodNotAllowed('POST'));
 
   // RFC 7009: the client names the token (`token`; `token_type_hint` is not needed, there is one kind) and
-  // authenticates as for a token. 200 with an empty body, also for a token that is invalid or expired already.
+  // authenticates as for a token. 200, also for a token that is invalid or expired already (nothing to revoke).
   router.post(
     '/auth/revoke',
     requireForm,
@@ -141,7 +151,7 @@ export function authRoutes(deps: { orm: MikroORM; tokens: TokenService }, config
       const { em } = requestScopeOf(res);
       await deps.tokens.revokeIssuedTo(em, await deps.tokens.authenticateClient(em, appId, secret), token);
       res.setHeader('Cache-Control', 'no-store');
-      res.status(200).end();
+      res.json(REVOKED);
     }, 'unauthorized_client'),
   );
   router.all('/auth/revoke', methodNotAllowed('POST'));

@@ -9,9 +9,10 @@ import { parseJson } from '../http/json-body';
 import { requestScopeOf } from '../http/request-context';
 
 /**
- * Apollo Sandbox's page (the landing page a browser's GET of /graphql gets) brings its own Content-Security-Policy
- * in a meta tag, which the gateway's `default-src 'none'` would override: only that HTML answer goes without it,
- * decided by what is sent, not by guessing Apollo's content negotiation. Every JSON answer keeps it.
+ * Apollo Sandbox's page (the landing page a browser's GET of /graphql gets outside production) brings its own
+ * Content-Security-Policy in a meta tag, which the gateway's `default-src 'none'` would override: only that HTML answer
+ * goes without it, decided by what is sent, not by guessing Apollo's content negotiation. Every JSON answer keeps it,
+ * and so does the production page, which loads nothing.
  */
 const landingPageKeepsItsOwnPolicy: RequestHandler = (_req, res, next) => {
   const writeHead = res.writeHead.bind(res);
@@ -22,12 +23,12 @@ const landingPageKeepsItsOwnPolicy: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** `/graphql`: the Apollo server, with the request's context from its scope (GET, POST, and Sandbox in a browser). */
-export function graphqlRoutes(apollo: ApolloServer<RequestContext>): Router {
+/** `/graphql`: the Apollo server, with the request's context from its scope (GET, POST, and a landing page in a browser). */
+export function graphqlRoutes(apollo: ApolloServer<RequestContext>, { production }: { production: boolean }): Router {
   const router = Router();
   router.use(
     '/graphql',
-    landingPageKeepsItsOwnPolicy,
+    ...(production ? [] : [landingPageKeepsItsOwnPolicy]),
     parseJson(LIMITS.graphqlBodyBytes),
     expressMiddleware(apollo, {
       context: async ({ res }) => {

@@ -1,7 +1,6 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { AccessSurface, type AccessChannel, type Operation } from '../../../access';
 import {
   LINK_PATH,
@@ -23,6 +22,7 @@ import { authorisedContext, requestScopeOf } from '../../http/request-context';
 import { methodNotAllowed } from '../../http/json-body';
 import { noneMatches } from '../../http/entity-tag';
 import { sendProblem } from '../../http/problem';
+import { streamAnswer } from '../../http/stream-answer';
 import { assertNoQuery } from '../tenders/tender-query-params';
 import { REST_TENDER_DOCUMENTS } from './document-operations.graphql';
 
@@ -78,7 +78,7 @@ async function sendBytes(
     res.end();
     return;
   }
-  await pipeline(content.stream, res);
+  await streamAnswer(res, content.stream);
 }
 
 /**

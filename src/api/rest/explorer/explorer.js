@@ -35,7 +35,7 @@
           errors: [
             {
               message:
-                'Paste a bearer token in the field above (POST /auth/token gives one); an analyst or internal token also loads the schema.',
+                'Paste a bearer token in the field above (POST /auth/token gives one); ' + input.getAttribute('data-schema-hint') + '.',
             },
           ],
         });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Router, type Response } from 'express';
+import { ROLES, rolesFor } from '../../../access';
 import { DomainError } from '../../../platform/errors/domain-error';
 import { methodNotAllowed } from '../../http/json-body';
 import { sendProblem } from '../../http/problem';
@@ -66,6 +67,13 @@ const VENDOR = {
   graphiqlCssMap: packageAsset(GRAPHIQL, 'graphiql.min.css.map'),
 };
 
+/** Which tokens load the schema, as the access policy's `introspection` entry has it. */
+const INTROSPECTING = rolesFor('introspection');
+const SCHEMA_HINT =
+  INTROSPECTING.length === ROLES.length
+    ? "every role's token also loads the schema"
+    : `${INTROSPECTING.join(' and ')} tokens also load the schema`;
+
 const PAGE = `<!doctype html>
 <html lang="en">
   <head>
@@ -81,7 +89,7 @@ const PAGE = `<!doctype html>
     <form class="explorer-bar" id="explorer-token-form">
       <strong>Tender Exchange GraphQL</strong>
       <label for="explorer-token">Bearer token</label>
-      <input id="explorer-token" type="password" autocomplete="off" spellcheck="false" placeholder="paste an access token (analyst or internal to browse the schema)" />
+      <input id="explorer-token" type="password" autocomplete="off" spellcheck="false" placeholder="paste an access token (${SCHEMA_HINT})" data-schema-hint="${SCHEMA_HINT}" />
       <button id="explorer-token-clear" type="button">Forget</button>
       <span id="explorer-token-status" role="status"></span>
     </form>

@@ -23,7 +23,7 @@ import { webhookEvents, webhookPaths, webhookSchemas } from './webhook-openapi';
 import { tenderSchemas } from './tender-schemas';
 import { VERSION } from '../../../platform/version';
 import { documentedDeprecation, type Deprecation } from '../deprecation';
-import { oauthPaths, oauthSchemas, oauthSecuritySchemes } from './oauth-openapi';
+import { oauthPaths, oauthSchemas } from './oauth-openapi';
 import { documentPaths, documentSchemas } from './document-openapi';
 import { accessLogPaths, accessLogSchemas } from './access-log-openapi';
 import { ITEM_ROUTES, LIST_ROUTES, POLICY_DOCUMENTATION_ROUTE } from '../tenders/tender.routes';
@@ -122,7 +122,7 @@ export const openApiDocument = withConventions({
   tags,
   components: {
     headers,
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, ...oauthSecuritySchemes },
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     schemas: {
       Problem: {
         type: 'object',
@@ -219,12 +219,7 @@ export const openApiDocument = withConventions({
         security: [{ bearer: [] }],
         requestBody: { required: false, content: { 'application/json': { schema: EmptyBody } } },
         responses: {
-          '200': {
-            description: 'Revoked (again).',
-            content: {
-              'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { const: 'revoked' } } } },
-            },
-          },
+          '200': { description: 'Revoked (again).', content: { 'application/json': { schema: ref('Revoked') } } },
           '400': problem('A non-empty body.'),
           '401': problem('No valid token.'),
           '413': problem('Body too large.'),
