@@ -2,10 +2,9 @@ import { request, type ClientRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { Document } from '../src/documents';
-import { Tender } from '../src/tenders';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
-import { PDF, createUpload, put, sha256 } from './helpers/documents';
+import { PDF, createUpload, holdDocuments, put } from './helpers/documents';
 import { waitFor } from './helpers/simulator';
 
 /**
@@ -182,21 +181,7 @@ describe("a tender's capacity", () => {
 
   it('an upload still running past its slot’s expiry keeps its place: the 100 documents of the broker side are not passed', async () => {
     const tender = await createTender(gateway.em(), world, {});
-    const em = gateway.em();
-    for (let i = 0; i < 99; i += 1) {
-      em.create(Document, {
-        tender: em.getReference(Tender, tender.id),
-        kind: 'RISK' as Document['kind'],
-        filename: `held-${i}.pdf`,
-        contentType: 'application/pdf',
-        size: PDF.length,
-        sha256: sha256(PDF),
-        addedBy: 'test',
-        addedByRole: Role.BROKER,
-        state: 'AVAILABLE' as Document['state'],
-      });
-    }
-    await em.flush();
+    await holdDocuments(gateway.em(), tender.id, 99);
     const bytes = bigPdf(64 * 1024, 0x24);
     const slot = slotOf(await createUpload(gateway, broker, { tenderId: tender.id, kind: 'RISK', filename: 'late.pdf' }, bytes));
     // The upload starts within the slot's 2 s and is still running when they are over.

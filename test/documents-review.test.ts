@@ -7,7 +7,7 @@ import { Document, createDocumentStore, sweepDocuments } from '../src/documents'
 import { Tender } from '../src/tenders';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { getJson, startGateway, tokenFor, type Gateway } from './helpers/gateway';
-import { PDF, createUpload, sha256 } from './helpers/documents';
+import { PDF, createUpload, holdDocuments, sha256 } from './helpers/documents';
 
 /** Review findings on documents (issue 28), each as a user or an operator meets it, on the configured engine. */
 let gateway: Gateway;
@@ -116,21 +116,7 @@ describe('documents: review findings', () => {
 
   it('concurrent upload slots cannot together pass the 100 documents of a tender', async () => {
     const tender = await createTender(gateway.em(), world, {});
-    const em = gateway.em();
-    for (let i = 0; i < 98; i += 1) {
-      em.create(Document, {
-        tender: em.getReference(Tender, tender.id),
-        kind: 'RISK' as Document['kind'],
-        filename: `held-${i}.pdf`,
-        contentType: 'application/pdf',
-        size: PDF.length,
-        sha256: sha256(PDF),
-        addedBy: 'test',
-        addedByRole: Role.BROKER,
-        state: 'AVAILABLE' as Document['state'],
-      });
-    }
-    await em.flush();
+    await holdDocuments(gateway.em(), tender.id, 98);
     const answers = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
         createUpload(gateway, broker, { tenderId: tender.id, kind: 'RISK', filename: `race-${i}.pdf` }, PDF),

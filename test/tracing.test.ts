@@ -92,6 +92,23 @@ let broker: string;
 let world: World;
 let target: Gateway;
 
+/** The spans of one trace, once its server span (which ends last, after the answer) has arrived. */
+const spansOf = (traceId: string) =>
+  waitFor('the spans of the request', async () => {
+    const spans = otlp.spans.filter((span) => span.traceId === traceId);
+    return spans.some((span) => span.kind === SERVER) && spans;
+  });
+
+/** The broker reads its tender over REST in a trace of its own: that trace's spans. */
+async function tracedTenderRead() {
+  const traceId = randomBytes(16).toString('hex');
+  const response = await fetch(`${gateway.url}/api/v1/tenders/${tender.id}`, {
+    headers: { authorization: `Bearer ${broker}`, traceparent: traceparentOf(traceId, randomBytes(8).toString('hex')) },
+  });
+  expect(response.status).toBe(200);
+  return spansOf(traceId);
+}
+
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-tracing-'));
   const port = await freePort();
@@ -135,11 +152,7 @@ describe('OpenTelemetry traces, exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_
     });
     expect(response.status).toBe(200);
 
-    // The server span ends last, after the answer.
-    const trace = await waitFor('the spans of the request', async () => {
-      const spans = otlp.spans.filter((span) => span.traceId === traceId);
-      return spans.some((span) => span.kind === SERVER) && spans;
-    });
+    const trace = await spansOf(traceId);
     expect(otlp.paths.every((path) => /^POST \/v1\/traces application\/json/.test(path))).toBe(true);
     expect(new Set(trace.map((span) => span.service))).toEqual(new Set(['gateway-under-test']));
     // The route's server span is the caller's span's child.
@@ -156,15 +169,7 @@ describe('OpenTelemetry traces, exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_
   });
 
   it('names SQL spans by the stable database conventions: operation and table, no file path, no values in the text', async () => {
-    const traceId = randomBytes(16).toString('hex');
-    const response = await fetch(`${gateway.url}/api/v1/tenders/${tender.id}`, {
-      headers: { authorization: `Bearer ${broker}`, traceparent: traceparentOf(traceId, randomBytes(8).toString('hex')) },
-    });
-    expect(response.status).toBe(200);
-    const trace = await waitFor('the spans of the request', async () => {
-      const spans = otlp.spans.filter((span) => span.traceId === traceId);
-      return spans.some((span) => span.kind === SERVER) && spans;
-    });
+    const trace = await tracedTenderRead();
     const sql = trace.filter((span) => attribute(span, 'db.system.name') !== undefined);
     expect(sql.length).toBeGreaterThan(0);
     for (const span of sql) {
@@ -187,15 +192,7 @@ describe('OpenTelemetry traces, exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_
   });
 
   it("has no span for a router that did not handle the request: the Express spans are the matched route's", async () => {
-    const traceId = randomBytes(16).toString('hex');
-    const response = await fetch(`${gateway.url}/api/v1/tenders/${tender.id}`, {
-      headers: { authorization: `Bearer ${broker}`, traceparent: traceparentOf(traceId, randomBytes(8).toString('hex')) },
-    });
-    expect(response.status).toBe(200);
-    const trace = await waitFor('the spans of the request', async () => {
-      const spans = otlp.spans.filter((span) => span.traceId === traceId);
-      return spans.some((span) => span.kind === SERVER) && spans;
-    });
+    const trace = await tracedTenderRead();
     const express = trace.filter((span) => attribute(span, 'express.type') !== undefined);
     expect(express.map((span) => [span.name, attribute(span, 'express.type')])).toEqual([
       ['request handler - /api/v1/tenders/:id', 'request_handler'],
@@ -249,10 +246,7 @@ describe('OpenTelemetry traces, exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_
       headers: { traceparent: traceparentOf(traceId, randomBytes(8).toString('hex')) },
     });
     expect(response.status).toBeGreaterThanOrEqual(400);
-    const trace = await waitFor('the spans of the request', async () => {
-      const spans = otlp.spans.filter((span) => span.traceId === traceId);
-      return spans.some((span) => span.kind === SERVER) && spans;
-    });
+    const trace = await spansOf(traceId);
     expect(
       attribute(
         trace.find((span) => span.kind === SERVER)!,

@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/core';
 import { expect } from 'vitest';
+import { Role } from '../../src/access';
+import { Document } from '../../src/documents';
+import { Tender } from '../../src/tenders';
 import { graphql, type Gateway } from './gateway';
 
 export const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
@@ -70,4 +74,22 @@ export async function addDocument(gateway: Gateway, token: string, input: Upload
   const response = await put(slot.body.data.createDocumentUpload.uploadUrl, bytes);
   expect(response.status, await response.clone().text()).toBe(200);
   return slot.body.data.createDocumentUpload.document.id;
+}
+
+/** `count` AVAILABLE RISK documents of the broker side, written straight to the database: a tender near its share. */
+export async function holdDocuments(em: EntityManager, tenderId: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i += 1) {
+    em.create(Document, {
+      tender: em.getReference(Tender, tenderId),
+      kind: 'RISK' as Document['kind'],
+      filename: `held-${i}.pdf`,
+      contentType: 'application/pdf',
+      size: PDF.length,
+      sha256: sha256(PDF),
+      addedBy: 'test',
+      addedByRole: Role.BROKER,
+      state: 'AVAILABLE' as Document['state'],
+    });
+  }
+  await em.flush();
 }
