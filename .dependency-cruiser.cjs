@@ -1,7 +1,7 @@
 /**
  * The import directions of DESIGN 6, checked by `npm run lint:deps` (in CI):
  *
- *   platform  ←  access  ←  parties, insurers  ←  auth, tenders  ←  quotes  ←  statistics, documents  ←  privacy  ←  webhooks  ←  api  ←  main, cli, seed
+ *   platform  ←  access  ←  parties, insurers  ←  links, auth, tenders  ←  risk  ←  quotes  ←  statistics, documents  ←  messages  ←  mail  ←  privacy  ←  webhooks  ←  api  ←  main, cli, seed
  *
  * A folder imports only from folders to its left, and only those each rule below names (tenders and quotes need
  * nothing of auth, so they may not import it), and a feature only through its front door (below). Entities may name each other across features (a tender's ordered
@@ -26,7 +26,22 @@ const FEATURE_BASE = ['platform', 'access'];
  * bench) a feature is imported only through it. An entity may still name another feature's entity file: the ORM's
  * relation graph crosses features, and a face would load the whole feature while the entities are being defined.
  */
-const FEATURES = ['access', 'parties', 'insurers', 'auth', 'tenders', 'quotes', 'statistics', 'documents', 'privacy', 'webhooks'];
+const FEATURES = [
+  'access',
+  'parties',
+  'insurers',
+  'links',
+  'auth',
+  'tenders',
+  'risk',
+  'quotes',
+  'statistics',
+  'documents',
+  'messages',
+  'privacy',
+  'webhooks',
+  'mail',
+];
 const ENTITY = '\\.(entity|embeddable)\\.ts$';
 const frontDoor = (feature) => [
   {
@@ -51,6 +66,8 @@ module.exports = {
     layer('access', ['platform']),
     layer('parties', FEATURE_BASE),
     layer('insurers', FEATURE_BASE),
+    // Capability links: a token in a URL for one page of one tender; the features that make links import it.
+    layer('links', [...FEATURE_BASE, 'parties']),
     layer('auth', [...FEATURE_BASE, 'parties', 'insurers']),
     {
       ...layer('tenders', [...FEATURE_BASE, 'parties', 'insurers']),
@@ -63,13 +80,34 @@ module.exports = {
       from: { path: '^src/tenders/.+\\.entity\\.ts$' },
       to: { path: '^src/', pathNot: ['^src/(tenders|platform|access|parties|insurers)/', '^src/quotes/.+\\.entity\\.ts$'] },
     },
-    layer('quotes', [...FEATURE_BASE, 'parties', 'insurers', 'tenders']),
+    // The risk assessment: question sets per product, insurers' requirements, a tender's answers.
+    layer('risk', [...FEATURE_BASE, 'parties', 'insurers', 'links', 'tenders']),
+    layer('quotes', [...FEATURE_BASE, 'parties', 'insurers', 'links', 'tenders', 'risk']),
     layer('statistics', [...FEATURE_BASE, 'insurers', 'tenders', 'quotes']),
-    layer('documents', [...FEATURE_BASE, 'tenders', 'quotes']),
-    // Privacy reads every feature's records about a customer (the export, the erasure) and is recorded into from below
+    // parties: the personal-data port documents implement (their part of a customer's erasure and export).
+    layer('documents', [...FEATURE_BASE, 'parties', 'tenders', 'quotes']),
+    // Clarification threads: a tender's broker and one insurer, pointing to the tender's documents.
+    layer('messages', [...FEATURE_BASE, 'parties', 'insurers', 'tenders', 'quotes', 'documents']),
+    // Privacy runs every feature's part of a customer's personal data (the export, the erasure: parties' PersonalData
+    // port, which each feature implements) and is recorded into from below
     // through the access layer's port (access-recorder.ts): every surface records, none imports privacy.
-    layer('privacy', [...FEATURE_BASE, 'parties', 'insurers', 'tenders', 'quotes', 'documents']),
-    layer('webhooks', [...FEATURE_BASE, 'parties', 'insurers', 'auth', 'tenders', 'quotes', 'documents', 'privacy']),
+    // Privacy erases and exports the mails' recipients (mail's PersonalData part), so mail sits below it.
+    layer('privacy', [...FEATURE_BASE, 'parties', 'insurers', 'links', 'tenders', 'risk', 'quotes', 'documents', 'messages', 'mail']),
+    layer('webhooks', [
+      ...FEATURE_BASE,
+      'parties',
+      'insurers',
+      'links',
+      'auth',
+      'tenders',
+      'risk',
+      'quotes',
+      'documents',
+      'messages',
+      'privacy',
+    ]),
+    // Mail listens to the same events as webhooks and mails the people they concern; below privacy, which erases its recipients.
+    layer('mail', [...FEATURE_BASE, 'parties', 'insurers', 'links', 'tenders', 'risk', 'quotes', 'documents', 'messages']),
     ...FEATURES.flatMap(frontDoor),
     {
       name: 'api-imports-features-not-composition',
@@ -125,7 +163,7 @@ module.exports = {
       comment:
         'a module nothing imports and that imports nothing is dead code, or an entry point: the starts (main, the CLI, ' +
         'the simulator), the demo and the benchmark are run by npm scripts; type declarations are read by the compiler; ' +
-        "the explorer's own script is a browser script, served as a file",
+        "the explorer's and the pages' own scripts are browser scripts, served as files",
       severity: 'error',
       from: {
         orphan: true,
@@ -137,6 +175,7 @@ module.exports = {
           '^bench/run\\.ts$',
           '\\.d\\.ts$',
           '^src/api/rest/explorer/explorer\\.js$',
+          '^src/api/pages/assets/pages\\.js$',
         ],
       },
       to: {},

@@ -38,8 +38,9 @@ export default tseslint.config(
     },
   },
   {
-    // The explorer page's own script: a browser script with GraphiQL's UMD globals, not a TypeScript module.
-    files: ['src/api/rest/explorer/explorer.js'],
+    // The explorer page's own script: a browser script with GraphiQL's UMD globals, not a TypeScript module; the
+    // pages' script likewise (a plain browser script).
+    files: ['src/api/rest/explorer/explorer.js', 'src/api/pages/assets/pages.js'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: {
       sourceType: 'script',

@@ -9,5 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One module graph per worker, not per file: loading the gateway's modules again for each of the ~85 files cost a
+    // fifth of a leg's CPU (docs/development.md, "Test time"). No test file stubs modules or globals; each starts its own
+    // gateway and database.
+    isolate: false,
   },
 });

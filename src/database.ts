@@ -4,42 +4,35 @@ import { MikroORM, type Options } from '@mikro-orm/core';
 import type { Config } from './platform/config';
 import { databaseEngine, ormOptions as engineOptions } from './platform/db/orm-options';
 import { schemaDrift, withScratchDatabase } from './platform/db/migration-check';
-import { ApiClient, RevokedToken } from './auth';
+import { authModule } from './auth';
 import { RateLimitCounter } from './platform/http/rate-limit-counter.entity';
-import { Insurer } from './insurers';
-import { EarlyCallback, InsurerCheck, QuoteOption, QuoteRequest } from './quotes';
-import { Address, BrokerCompany, Customer, Person } from './parties';
-import { LineOfBusiness, TenderHistoryEntry, TenderInvitation, TenderFeed, Tender } from './tenders';
-import { WebhookDelivery, WebhookEndpoint, WebhookReplay } from './webhooks';
-import { Document, DocumentRemoval } from './documents';
-import { AccessLogEntry, CustomerErasure } from './privacy';
+import { insurersModule } from './insurers';
+import { quotesModule } from './quotes';
+import { partiesModule } from './parties';
+import { tendersModule } from './tenders';
+import { webhooksModule } from './webhooks';
+import { mailModule } from './mail';
+import { documentsModule } from './documents';
+import { privacyModule } from './privacy';
+import { riskModule } from './risk';
+import { messagesModule } from './messages';
+import { linksModule } from './links';
 
 /** Every feature's entities: the gateway's database. */
 const entities = [
-  AccessLogEntry,
-  Address,
-  ApiClient,
-  BrokerCompany,
-  Customer,
-  CustomerErasure,
-  Document,
-  DocumentRemoval,
-  EarlyCallback,
-  Insurer,
-  InsurerCheck,
-  LineOfBusiness,
-  Person,
-  QuoteOption,
-  QuoteRequest,
+  ...partiesModule.entities,
+  ...insurersModule.entities,
+  ...linksModule.entities,
+  ...authModule.entities,
+  ...tendersModule.entities,
+  ...riskModule.entities,
+  ...quotesModule.entities,
+  ...documentsModule.entities,
+  ...messagesModule.entities,
+  ...privacyModule.entities,
+  ...webhooksModule.entities,
+  ...mailModule.entities,
   RateLimitCounter,
-  RevokedToken,
-  Tender,
-  TenderHistoryEntry,
-  TenderInvitation,
-  TenderFeed,
-  WebhookDelivery,
-  WebhookEndpoint,
-  WebhookReplay,
 ];
 
 /** The ORM options for the configured database, as the application, the CLI and `mikro-orm.config.ts` use them. */

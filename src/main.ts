@@ -4,11 +4,12 @@ import { createServer, type Server } from 'node:http';
 import { isIP } from 'node:net';
 import { createApp } from './api/app';
 import { withJwtSecret } from './auth';
-import { ConfigError, loadConfig, tracingEnabled } from './platform/config';
+import { ConfigError, loadConfig, tracingEnabled, type Config } from './platform/config';
 import { createHttpServer } from './api/http/server';
 import { openDatabase, openWorkerDatabase } from './database';
 import { InsurerSimulator } from './insurer-sim/insurer-sim';
 import { createLogger } from './platform/logger';
+import { DevMailbox } from './mail';
 import { stopTracing } from './platform/telemetry/tracing-stop';
 import { ensureDemoData } from './seed/demo-data';
 import { showsBanner, startBanner, withoutPassword } from './start-banner';
@@ -26,14 +27,24 @@ const listen = (server: Server, port: number, host?: string) =>
     server.listen({ port, host, backlog: LISTEN_BACKLOG }, resolve);
   });
 
+/**
+ * `npm start` outside production (development, demo mode) without SMTP_URL: a mailbox in the process catches every mail (shown at
+ * /dev/mail) and the mail worker sends to it; nothing leaves the machine. Never in production.
+ */
+async function withDevMailbox(config: Config): Promise<{ config: Config; devMail?: DevMailbox }> {
+  if (config.nodeEnv === 'production' || config.mail.smtpUrl) return { config };
+  const devMail = await new DevMailbox().start();
+  return { config: { ...config, mail: { ...config.mail, smtpUrl: devMail.url } }, devMail };
+}
+
 async function main(): Promise<void> {
-  const config = withJwtSecret(loadConfig());
+  const { config, devMail } = await withDevMailbox(withJwtSecret(loadConfig()));
   const logger = createLogger(config.logLevel, { tracing: tracingEnabled(process.env) });
   const orm = await openDatabase(config);
   const simulated = config.demo ? await ensureDemoData(orm, config.simPort) : [];
   const workerOrm = await openWorkerDatabase(config);
   const server = createHttpServer();
-  const app = await createApp({ config, orm, workerOrm, logger, httpServer: server });
+  const app = await createApp({ config, orm, workerOrm, logger, httpServer: server, devMail });
   server.on('request', app.express);
   await listen(server, config.port, config.host);
   const base = `http://${config.host === undefined ? 'localhost' : isIP(config.host) === 6 ? `[${config.host}]` : config.host}:${config.port}`;
@@ -48,9 +59,9 @@ async function main(): Promise<void> {
   }
   app.dispatcher.start();
   app.webhooks.start();
-  app.retention?.start();
+  app.mail?.start();
   logger.info({ host: config.host ?? '*', port: config.port, database: withoutPassword(config.databaseUrl) }, 'gateway listening');
-  if (showsBanner(config, process.stdout.isTTY === true)) console.log(startBanner(base, config, simulated.length));
+  if (showsBanner(config, process.stdout.isTTY === true)) console.log(startBanner(base, config, simulated.length, devMail !== undefined));
 
   // The one shutdown path: stop accepting, let requests in flight finish (SHUTDOWN_GRACE_MS at most, then their
   // connections are closed), let the outbox workers finish their work in hand and release its leases, close the
@@ -63,6 +74,7 @@ async function main(): Promise<void> {
     try {
       await app.stop();
       await simulator?.close();
+      await devMail?.close();
       simServer?.close();
       await workerOrm?.close();
       await orm.close();

@@ -21,8 +21,11 @@ export function withoutPassword(databaseUrl: string): string {
   }
 }
 
-/** `simulatedInsurers`: how many insurers the demo's insurer simulator answers for (0: none). */
-export function startBanner(base: string, config: Config, simulatedInsurers: number): string {
+/**
+ * `simulatedInsurers`: how many insurers the demo's insurer simulator answers for (0: none); `devMail`: whether the
+ * development mailbox catches the mails (`/dev/mail`).
+ */
+export function startBanner(base: string, config: Config, simulatedInsurers: number, devMail = false): string {
   const lines = [
     '',
     `Tender Exchange gateway on ${base}`,
@@ -30,9 +33,11 @@ export function startBanner(base: string, config: Config, simulatedInsurers: num
     `  GraphQL explorer, no internet needed   ${base}/graphiql`,
     `  Insurer REST API                       ${base}/public/v1/tenders`,
     `  Broker REST API                        ${base}/api/v1/tenders`,
+    `  Risk question sets                     ${base}/api/v1/question-sets`,
     `  Token service                          ${base}/auth/token`,
     `  Database                               ${withoutPassword(config.databaseUrl)}`,
   ];
+  if (devMail) lines.push(`  Mail sent, caught in development       ${base}/dev/mail`);
   if (!config.demo) return lines.join('\n');
   lines.push('', 'Demo credentials (app_id / secret):');
   for (const client of DEMO_CLIENTS) lines.push(`  ${client.role.padEnd(9)} ${client.appId} / ${client.secret}`);
@@ -45,7 +50,7 @@ export function startBanner(base: string, config: Config, simulatedInsurers: num
   }
   lines.push(
     '',
-    'A quote round trip, from the request to the proposal, in a few seconds:  npm run demo',
+    "A quote round trip from a tender's risk assessment to the proposal, in a few seconds:  npm run demo",
     '',
     'Try:',
     `  TOKEN=$(curl -s -X POST ${base}/auth/token -H 'content-type: application/json' \\`,

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, may, type Operation } from '../src/access/access-policy';
 import { ROLES, Role, type Viewer } from '../src/access';
 import { gatewaySchema } from '../src/api/graphql/schema';
-import { createWorld } from './helpers/fixtures';
-import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { graphql } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 
 /**
  * The operation × role matrix over HTTP, against the roles the specification and DESIGN give each operation
@@ -23,6 +23,20 @@ const SPECIFIED: Record<Operation, readonly Role[]> = {
   quoteRequests: EVERYONE,
   proposal: EVERYONE,
   tenderStatistics: [ANALYST, INTERNAL],
+  questionSet: EVERYONE,
+  questionSets: EVERYONE,
+  insurerRequirements: [INSURER, BROKER, INTERNAL],
+  saveRiskAnswers: [BROKER, INTERNAL],
+  createQuestionnaireLink: [BROKER, INTERNAL],
+  revokeQuestionnaireLink: [BROKER, INTERNAL],
+  questionnaireLinks: [BROKER, INTERNAL],
+  postTenderMessage: [INSURER, BROKER, INTERNAL],
+  tenderMessages: [INSURER, BROKER, INTERNAL],
+  setNotificationPreferences: [INSURER, BROKER, INTERNAL],
+  notificationPreferences: [INSURER, BROKER, INTERNAL],
+  publishQuestionSet: [INTERNAL],
+  retireQuestionSet: [INTERNAL],
+  setInsurerRequirements: [INSURER, INTERNAL],
   createTender: [INTERNAL],
   requestQuotes: [BROKER, INTERNAL],
   startNegotiation: [BROKER, INTERNAL],
@@ -31,6 +45,12 @@ const SPECIFIED: Record<Operation, readonly Role[]> = {
   reopenTender: [BROKER, INTERNAL],
   finaliseContract: [INSURER, INTERNAL],
   confirmPolicyDocumentation: [INSURER, INTERNAL],
+  // Issue 41: the insurer of the ordered option answers the order; the broker responds, the quoting insurer decides.
+  acceptCoverOrder: [INSURER, INTERNAL],
+  declineCoverOrder: [INSURER, INTERNAL],
+  respondToSubjectivity: [BROKER, INTERNAL],
+  decideSubjectivity: [INSURER, INTERNAL],
+  tenderSubjectivities: [INSURER, BROKER, INTERNAL],
   createDocumentUpload: [INSURER, BROKER, INTERNAL],
   // Insurers pass the role check and find nothing (404): they never read an access log (docs/privacy.md).
   tenderAccessLog: [INSURER, BROKER, INTERNAL],
@@ -39,7 +59,9 @@ const SPECIFIED: Record<Operation, readonly Role[]> = {
   exportProposal: [BROKER, INTERNAL],
   createInsurer: [INTERNAL],
   changeInsurerIntegration: [INTERNAL],
+  setInsurerContacts: [INSURER, INTERNAL],
   submitManualQuote: [INSURER, INTERNAL],
+  renewUnderwritingLink: [INSURER, INTERNAL],
   createApiClient: [INTERNAL],
   disableApiClient: [INTERNAL],
   enableApiClient: [INTERNAL],
@@ -65,7 +87,7 @@ const SPECIFIED: Record<Operation, readonly Role[]> = {
 /** What an allowed role gets: an answer (OK), or the error code past the role checks. */
 type Outcome = 'OK' | 'NOT_FOUND' | 'BAD_USER_INPUT';
 type Probe = (
-  { graphql: string; variables?: Record<string, unknown> } | { method: 'GET' | 'POST' | 'DELETE'; path: string; body?: unknown }
+  { graphql: string; variables?: Record<string, unknown> } | { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; body?: unknown }
 ) & { allowed: Outcome | Outcome[] };
 
 const NO_TENDER = 'no-such-tender';
@@ -74,7 +96,7 @@ const gql = (query: string, allowed: Outcome | Outcome[], variables?: Record<str
   variables,
   allowed,
 });
-const rest = (method: 'GET' | 'POST' | 'DELETE', path: string, allowed: Outcome, body?: unknown): Probe => ({
+const rest = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, allowed: Outcome, body?: unknown): Probe => ({
   method,
   path,
   allowed,
@@ -90,6 +112,45 @@ const PROBES: Record<Operation, Probe[]> = {
   quoteRequests: [gql(`{ quoteRequests(tenderId: "${NO_TENDER}") { id } }`, 'NOT_FOUND')],
   proposal: [gql(`{ proposal(tenderId: "${NO_TENDER}") { tenderId } }`, 'NOT_FOUND')],
   tenderStatistics: [gql('{ tenderStatistics { from } }', 'OK')],
+  questionSet: [gql('{ questionSet(product: "No such product") { version } }', 'NOT_FOUND')],
+  questionSets: [gql('{ questionSets(product: "No such product") { version } }', 'OK')],
+  insurerRequirements: [
+    gql('{ insurerRequirements(insurerId: "no-such-insurer", product: "No such product") { scheduled { product } } }', 'NOT_FOUND'),
+  ],
+  saveRiskAnswers: [
+    gql(`mutation { saveRiskAnswers(tenderId: "${NO_TENDER}", answers: {}, expectedVersion: 0) { version } }`, 'NOT_FOUND'),
+    rest('PUT', `/integration/v1/tenders/${NO_TENDER}/risk-assessment`, 'NOT_FOUND', { answers: {}, expected_version: 0 }),
+  ],
+  postTenderMessage: [
+    gql(
+      `mutation { postTenderMessage(input: { tenderId: "${NO_TENDER}", insurerId: "no-such-insurer", text: "Probe" }) { id } }`,
+      'NOT_FOUND',
+    ),
+  ],
+  tenderMessages: [gql(`{ tenderMessages(tenderId: "${NO_TENDER}") { id } }`, 'NOT_FOUND')],
+  createQuestionnaireLink: [gql(`mutation { createQuestionnaireLink(input: { tenderId: "${NO_TENDER}" }) { id } }`, 'NOT_FOUND')],
+  revokeQuestionnaireLink: [gql('mutation { revokeQuestionnaireLink(id: "no-such-link") { id } }', 'NOT_FOUND')],
+  questionnaireLinks: [gql(`{ questionnaireLinks(tenderId: "${NO_TENDER}") { id } }`, 'NOT_FOUND')],
+  setNotificationPreferences: [
+    gql(
+      'mutation { setNotificationPreferences(input: { email: "not an address", events: [], delivery: IMMEDIATE }) { email } }',
+      'BAD_USER_INPUT',
+    ),
+  ],
+  notificationPreferences: [gql('{ notificationPreferences(email: "not an address") { email } }', 'BAD_USER_INPUT')],
+  publishQuestionSet: [
+    gql(
+      'mutation { publishQuestionSet(input: { product: "Probe", lineOfBusinessId: "no-such-line", schema: { type: "string" } }) { changes { kind } } }',
+      'BAD_USER_INPUT',
+    ),
+  ],
+  retireQuestionSet: [gql('mutation { retireQuestionSet(product: "No such product", version: 1) { version } }', 'NOT_FOUND')],
+  setInsurerRequirements: [
+    gql(
+      'mutation { setInsurerRequirements(insurerId: "no-such-insurer", product: "No such product", questionPointers: ["/x"], effectiveFrom: "2027-01-01T00:00:00Z") { scheduled { product } } }',
+      'NOT_FOUND',
+    ),
+  ],
   createTender: [
     gql('mutation($input: CreateTenderInput!) { createTender(input: $input) { id } }', 'BAD_USER_INPUT', {
       input: {
@@ -112,6 +173,22 @@ const PROBES: Record<Operation, Probe[]> = {
   closeTender: [gql(`mutation { closeTender(tenderId: "${NO_TENDER}", reason: "probe") { id } }`, 'NOT_FOUND')],
   reopenTender: [gql(`mutation { reopenTender(tenderId: "${NO_TENDER}") { id } }`, 'NOT_FOUND')],
   finaliseContract: [gql(`mutation { finaliseContract(tenderId: "${NO_TENDER}") { id } }`, 'NOT_FOUND')],
+  acceptCoverOrder: [
+    gql(`mutation { acceptCoverOrder(tenderId: "${NO_TENDER}", inceptionDate: "2027-01-01") { id } }`, 'NOT_FOUND'),
+    rest('POST', `/integration/v1/tenders/${NO_TENDER}/cover-order/decision`, 'NOT_FOUND', {
+      decision: 'ACCEPT',
+      inception_date: '2027-01-01',
+    }),
+  ],
+  declineCoverOrder: [gql(`mutation { declineCoverOrder(tenderId: "${NO_TENDER}", reason: "probe") { id } }`, 'NOT_FOUND')],
+  respondToSubjectivity: [
+    gql('mutation { respondToSubjectivity(input: { subjectivityId: "no-such-subjectivity", text: "Probe" }) { id } }', 'NOT_FOUND'),
+  ],
+  decideSubjectivity: [
+    gql('mutation { decideSubjectivity(input: { subjectivityId: "no-such-subjectivity", decision: ACCEPT }) { id } }', 'NOT_FOUND'),
+    rest('POST', '/integration/v1/subjectivities/no-such-subjectivity/decision', 'NOT_FOUND', { decision: 'ACCEPT' }),
+  ],
+  tenderSubjectivities: [gql(`{ tenderSubjectivities(tenderId: "${NO_TENDER}") { id } }`, 'NOT_FOUND')],
   confirmPolicyDocumentation: [
     gql(`mutation { confirmPolicyDocumentation(tenderId: "${NO_TENDER}", policyNumber: "P-1") { id } }`, 'NOT_FOUND'),
     rest('POST', `/integration/v1/tenders/${NO_TENDER}/policy-documentation`, 'NOT_FOUND', { policy_number: 'P-1' }),
@@ -133,7 +210,9 @@ const PROBES: Record<Operation, Probe[]> = {
   changeInsurerIntegration: [
     gql('mutation { changeInsurerIntegration(input: { insurerId: "no-such-insurer", integration: MANUAL }) { id } }', 'NOT_FOUND'),
   ],
+  setInsurerContacts: [gql('mutation { setInsurerContacts(insurerId: "no-such-insurer", contacts: []) { id } }', 'NOT_FOUND')],
   submitManualQuote: [gql('mutation { submitManualQuote(input: { quoteRequestId: "no-such-request", options: [] }) { id } }', 'NOT_FOUND')],
+  renewUnderwritingLink: [gql('mutation { renewUnderwritingLink(quoteRequestId: "no-such-request") { url } }', 'NOT_FOUND')],
   createApiClient: [gql('mutation { createApiClient(input: { role: INSURER }) { appId } }', 'BAD_USER_INPUT')],
   disableApiClient: [gql('mutation { disableApiClient(appId: "no-such-client") { appId } }', 'NOT_FOUND')],
   enableApiClient: [gql('mutation { enableApiClient(appId: "no-such-client") { appId } }', 'NOT_FOUND')],
@@ -161,12 +240,22 @@ const PROBES: Record<Operation, Probe[]> = {
   insurerApi: [
     ...['/public/v1/tenders', '/public/v1/tenders/successful', '/public/v1/tenders/closed'].map((path) => rest('GET', path, 'OK')),
     rest('GET', `/public/v1/tenders/${NO_TENDER}`, 'NOT_FOUND'),
+    rest('GET', `/public/v1/tenders/${NO_TENDER}/risk-assessment`, 'NOT_FOUND'),
+    rest('GET', `/public/v1/tenders/${NO_TENDER}/messages`, 'NOT_FOUND'),
+    rest('GET', `/public/v1/tenders/${NO_TENDER}/subjectivities`, 'NOT_FOUND'),
+    rest('GET', '/public/v1/question-sets', 'OK'),
+    rest('GET', '/public/v1/question-sets/No%20such%20product/latest', 'NOT_FOUND'),
   ],
   brokerApi: [
     ...['/api/v1/tenders', '/api/v1/tenders/open', '/api/v1/tenders/successful', '/api/v1/tenders/closed'].map((path) =>
       rest('GET', path, 'OK'),
     ),
     rest('GET', `/api/v1/tenders/${NO_TENDER}`, 'NOT_FOUND'),
+    rest('GET', `/api/v1/tenders/${NO_TENDER}/risk-assessment`, 'NOT_FOUND'),
+    rest('GET', `/api/v1/tenders/${NO_TENDER}/messages`, 'NOT_FOUND'),
+    rest('GET', `/api/v1/tenders/${NO_TENDER}/subjectivities`, 'NOT_FOUND'),
+    rest('GET', '/api/v1/question-sets', 'OK'),
+    rest('GET', '/api/v1/question-sets/No%20such%20product/1', 'NOT_FOUND'),
   ],
   openTenders: [rest('GET', '/public/v1/tenders/open', 'OK')],
   // The integration API: insurer and broker clients their own endpoints (internal users name the client in GraphQL).
@@ -183,26 +272,23 @@ const PROBES: Record<Operation, Probe[]> = {
   introspection: [gql('{ __schema { queryType { name } } }', 'OK')],
 };
 
-let gateway: Gateway;
 const tokens = {} as Record<Role, string>;
 
-beforeAll(async () => {
-  gateway = await startGateway();
-  const world = await createWorld(gateway.em());
-  tokens[Role.INSURER] = await tokenFor(gateway, Role.INSURER, { insurerId: world.insurers[0].id });
-  tokens[Role.BROKER] = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  tokens[Role.INTERNAL] = await tokenFor(gateway, Role.INTERNAL);
-  tokens[Role.ANALYST] = await tokenFor(gateway, Role.ANALYST);
-});
-afterAll(() => gateway?.close());
+const scene = withGateway({ per: 'file', world: true });
 
+beforeAll(async () => {
+  tokens[Role.INSURER] = await scene.token(Role.INSURER);
+  tokens[Role.BROKER] = await scene.token(Role.BROKER);
+  tokens[Role.INTERNAL] = await scene.token(Role.INTERNAL);
+  tokens[Role.ANALYST] = await scene.token(Role.ANALYST);
+});
 /** The outcome a caller sees: the HTTP status and the error code (OK without one), whichever transport. */
 async function send(probe: Probe, token: string): Promise<{ status: number; code: string }> {
   if ('graphql' in probe) {
-    const { status, body } = await graphql(gateway, token, probe.graphql, probe.variables);
+    const { status, body } = await graphql(scene.gateway, token, probe.graphql, probe.variables);
     return { status, code: body.errors?.[0]?.extensions?.code ?? 'OK' };
   }
-  const response = await fetch(`${gateway.url}${probe.path}`, {
+  const response = await fetch(`${scene.gateway.url}${probe.path}`, {
     method: probe.method,
     headers: { authorization: `Bearer ${token}`, ...(probe.body ? { 'content-type': 'application/json' } : {}) },
     body: probe.body ? JSON.stringify(probe.body) : undefined,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { Role } from '../src/access';
 import { Insurer } from '../src/insurers';
-import { QuoteOption, QuoteRequest, QuoteRequestStatus } from '../src/quotes';
+import { QuoteOption, QuoteRequest, QuoteRequestStatus, SubjectivityStatus, TrackedSubjectivity } from '../src/quotes';
 import { SubjectivityStage } from '../src/quotes/quote-request-status';
 import { Tender } from '../src/tenders';
 import { createTender, createWorld, receivedQuote, type World } from './helpers/fixtures';
@@ -20,8 +20,8 @@ const STATE_AT = '2026-03-01T08:00:00.000Z';
 let clock = new Date(MADE_AT);
 
 const EXPORT = /* GraphQL */ `
-  mutation ($tenderId: ID!, $format: AdviceFormat!) {
-    exportProposal(tenderId: $tenderId, format: $format) {
+  mutation ($tenderId: ID!, $format: AdviceFormat!, $advice: AdviceInput, $language: AdviceLanguage) {
+    exportProposal(tenderId: $tenderId, format: $format, advice: $advice, language: $language) {
       sha256
       document {
         id
@@ -55,15 +55,33 @@ const HISTORY = /* GraphQL */ `
   }
 `;
 
-/** The first page's text, as a reader extracts it (pdf.js, Mozilla's renderer). */
-async function firstPageText(bytes: Buffer): Promise<string> {
+/** Each page's text, as a reader extracts it (pdf.js, Mozilla's renderer). */
+async function pageTexts(bytes: Buffer): Promise<string[]> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const pdf = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
-  const content = await (await pdf.getPage(1)).getTextContent();
-  const text = content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
+  const pages: string[] = [];
+  for (let number = 1; number <= pdf.numPages; number += 1) {
+    const content = await (await pdf.getPage(number)).getTextContent();
+    pages.push(
+      content.items
+        .map((item) => ('str' in item ? item.str : ''))
+        .join(' ')
+        .replace(/\s+/g, ' '),
+    );
+  }
   await pdf.destroy();
-  return text.replace(/\s+/g, ' ');
+  return pages;
 }
+
+/** The first page's text. */
+const firstPageText = async (bytes: Buffer): Promise<string> => (await pageTexts(bytes))[0];
+
+/** An advice as a broker records it (§ 61 VVG), line breaks included. */
+const ADVICE = {
+  wishesAndNeeds: 'Deckung für Cyber-Schäden bis 1 Mio. €.\nKein Selbstbehalt gewünscht.',
+  recommendation: 'Müller Versicherung, Option 1.000.000 € / 0 €',
+  reasons: 'Günstigste Prämie bei gleicher Deckung.\nDer Vorbehalt (Sprinkleranlage) ist erfüllt.',
+};
 
 describe('exportProposal', () => {
   let gateway: Gateway;
@@ -75,8 +93,12 @@ describe('exportProposal', () => {
   let insurer: string;
   let mueller: Insurer;
 
-  const exportAs = async (token: string, format: 'PDF' | 'CSV' | 'JSON', tenderId = tender.id) =>
-    graphql(gateway, token, EXPORT, { tenderId, format });
+  const exportAs = async (
+    token: string,
+    format: 'PDF' | 'CSV' | 'JSON',
+    tenderId = tender.id,
+    given: { advice?: Partial<typeof ADVICE>; language?: 'DE' | 'EN' } = {},
+  ) => graphql(gateway, token, EXPORT, { tenderId, format, ...given });
 
   /** The stored bytes, through the broker API's document content route. */
   const content = async (documentId: string, token = broker, api = '/api/v1') => {
@@ -104,6 +126,20 @@ describe('exportProposal', () => {
         { subjectivities: [{ text: 'Sprinkleranlage geprüft', stage: SubjectivityStage.PRE_BIND }] },
       );
     const muellerRequest = (await gateway.em().findOneOrFail(QuoteOption, { id: muellerOption.id })).quoteRequest.id;
+    // The insurer has accepted the condition (issue 41): the export shows where it stands.
+    const tracking = gateway.em();
+    tracking.create(TrackedSubjectivity, {
+      tender: tender.id,
+      quoteRequest: muellerRequest,
+      insurer: mueller.id,
+      quoteOption: muellerOption.id,
+      position: 0,
+      stage: SubjectivityStage.PRE_BIND,
+      text: 'Sprinkleranlage geprüft',
+      status: SubjectivityStatus.ACCEPTED,
+      dueAt: new Date('2026-04-15T10:00:00.000Z'),
+    });
+    await tracking.flush();
     await gateway.em().nativeUpdate(QuoteRequest, { id: muellerRequest }, { validUntil: new Date('2026-04-30T22:00:00.000Z') });
     const declined = await receivedQuote(gateway.em(), tender, beta, 1);
     const declinedRequest = (await gateway.em().findOneOrFail(QuoteOption, { id: declined.id })).quoteRequest.id;
@@ -179,7 +215,7 @@ describe('exportProposal', () => {
     const info = (await pdf.getMetadata()).info as Record<string, string>;
     await pdf.destroy();
     expect([info.CreationDate, info.ModDate]).toEqual(['D:20260301080000Z', 'D:20260301080000Z']);
-    expect(await firstPageText(bytes)).toContain(`As of: ${STATE_AT}`);
+    expect(await firstPageText(bytes)).toContain('Stand: 01.03.2026');
   });
 
   it('a change of the proposal changes the SHA-256 and the time it states, and so does a validity that ends', async () => {
@@ -206,24 +242,167 @@ describe('exportProposal', () => {
     expect(advice.cheapest.map((best: { insurer: string }) => best.insurer)).toEqual(['Alpha Insurance']);
   });
 
-  it('the PDF names every insurer with its outcome and the premiums as it shows them, umlauts included', async () => {
+  it('the PDF names the customer, the broker and every insurer, in German with German numbers and dates by default', async () => {
     const { body } = await exportAs(broker, 'PDF');
     expect(body.data.exportProposal.document).toMatchObject({ kind: 'ADVICE', contentType: 'application/pdf', addedByRole: 'broker' });
     const { status, type, bytes } = await content(body.data.exportProposal.document.id);
     expect([status, type]).toEqual([200, 'application/pdf']);
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
     const text = await firstPageText(bytes);
-    expect(text).toContain('Müller Versicherung');
-    expect(text).toContain('Alpha Insurance');
-    expect(text).toMatch(/Beta Insurance Outcome: declined; reason: Outside our appetite/);
-    expect(text).toMatch(/Gamma Insurance Outcome: failed; reason: TIMEOUT/);
-    // 987.65 plus 19 % tax; 1,234.50 plus 19 %: amounts as the PDF prints them, grouped.
-    expect(text).toContain('premium 987.65 EUR');
-    expect(text).toContain('premium with tax 1,175.30 EUR (cheapest)');
-    expect(text).toContain('premium 1,234.50 EUR');
-    expect(text).toContain('premium with tax 1,469.06 EUR');
-    expect(text).toContain('Sprinkleranlage geprüft');
-    expect(text).toContain(`As of: ${STATE_AT}`);
+    expect(text).toContain('Kunde: Acme GmbH');
+    expect(text).toContain('Versicherungsmakler: First Brokers, Ansprechpartner: Erika Muster0');
+    expect(text).toContain('Produkt: Cyber Protect (Sparte: Cyber)');
+    // STATE_AT, 08:00 UTC, is 1 March in Berlin; Müller's validity, 22:00 UTC on 30 April, is 1 May there.
+    expect(text).toContain('Stand: 01.03.2026');
+    expect(text).toContain('Versicherungsteuer: 19 %');
+    expect(text).toContain('Beta Insurance: abgelehnt; Grund: Outside our appetite');
+    expect(text).toContain('Gamma Insurance: fehlgeschlagen; Grund: TIMEOUT');
+    // One table for the one insurance sum and deductible: the quoting insurers as columns, each row across them.
+    expect(text).toContain(
+      'Versicherungssumme 1.000.000 €, Selbstbehalt 0 € Versicherer Alpha Insurance Müller Versicherung (günstigstes Angebot) ' +
+        'Prämie 1.234,50 € 987,65 € Versicherungsteuer 234,56 € 187,65 € Prämie inkl. Steuer 1.469,06 € 1.175,30 € ' +
+        'Gültig bis – 01.05.2026 Vorbehalte keine vor Deckung, akzeptiert: Sprinkleranlage geprüft',
+    );
+    expect(text).toContain('Diese Ausfertigung enthält den Angebotsvergleich ohne dokumentierte Beratung.');
+    expect(text).toMatch(/Seite 1 von 1$/);
+    expect(text).not.toContain(STATE_AT);
+  });
+
+  it('with language EN the PDF has English labels, numbers and dates', async () => {
+    const { body } = await exportAs(broker, 'PDF', tender.id, { language: 'EN' });
+    const text = await firstPageText((await content(body.data.exportProposal.document.id)).bytes);
+    expect(text).toContain('Customer: Acme GmbH');
+    expect(text).toContain('Insurance broker: First Brokers, person in charge: Erika Muster0');
+    expect(text).toContain('As of: 1 March 2026');
+    expect(text).toContain(
+      'Insurance sum €1,000,000, deductible €0 Insurer Alpha Insurance Müller Versicherung (cheapest) ' +
+        'Premium €1,234.50 €987.65 Tax €234.56 €187.65 Premium with tax €1,469.06 €1,175.30 ' +
+        'Valid until – 1 May 2026 Subjectivities none before binding, accepted: Sprinkleranlage geprüft',
+    );
+    expect(text).toContain('Beta Insurance: declined; reason: Outside our appetite');
+    expect(text).toMatch(/Page 1 of 1$/);
+    expect(text).not.toMatch(/Seite|Kunde/);
+  });
+
+  it('the PDF shows one table per insurance sum and deductible, each with the insurers quoting it', async () => {
+    const alpha = await gateway.em().findOneOrFail(QuoteRequest, { tender: tender.id, insurer: world.insurers[0].id });
+    const em = gateway.em();
+    const extra = em.create(QuoteOption, {
+      quoteRequest: alpha.id,
+      position: 1,
+      insuranceSum: 2_000_000,
+      deductible: 5_000,
+      premium: 2100,
+    });
+    await em.flush();
+    try {
+      const { body } = await exportAs(broker, 'PDF');
+      const text = await firstPageText((await content(body.data.exportProposal.document.id)).bytes);
+      expect(text).toContain(
+        'Versicherungssumme 1.000.000 €, Selbstbehalt 0 € Versicherer Alpha Insurance Müller Versicherung (günstigstes Angebot) Prämie',
+      );
+      expect(text).toContain(
+        'Versicherungssumme 2.000.000 €, Selbstbehalt 5.000 € Versicherer Alpha Insurance (günstigstes Angebot) Prämie 2.100,00 € ',
+      );
+      expect(text.indexOf('Versicherungssumme 1.000.000 €')).toBeLessThan(text.indexOf('Versicherungssumme 2.000.000 €'));
+    } finally {
+      await gateway.em().nativeDelete(QuoteOption, { id: extra.id });
+    }
+  });
+
+  it('the PDF records the advice: wishes and needs, the recommendation and its reasons, with page numbers on every page', async () => {
+    const { body } = await exportAs(broker, 'PDF', tender.id, { advice: ADVICE });
+    expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+    const [text] = await pageTexts((await content(body.data.exportProposal.document.id)).bytes);
+    expect(text).toContain(
+      'Wünsche und Bedürfnisse des Kunden Deckung für Cyber-Schäden bis 1 Mio. €. Kein Selbstbehalt gewünscht. ' +
+        'Unsere Empfehlung Müller Versicherung, Option 1.000.000 € / 0 € ' +
+        'Begründung Günstigste Prämie bei gleicher Deckung. Der Vorbehalt (Sprinkleranlage) ist erfüllt.',
+    );
+    expect(text).not.toContain('ohne dokumentierte Beratung');
+
+    // Reasons long enough for more pages: each page says which it is of how many.
+    const long = { ...ADVICE, reasons: Array.from({ length: 60 }, (_, line) => `Grund ${line + 1}: die Deckung passt.`).join('\n') };
+    const pages = await pageTexts(
+      (await content((await exportAs(broker, 'PDF', tender.id, { advice: long })).body.data.exportProposal.document.id)).bytes,
+    );
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.map((page) => /Seite (\d+) von (\d+)$/.exec(page)?.slice(1))).toEqual(
+      pages.map((_, index) => [String(index + 1), String(pages.length)]),
+    );
+    expect(pages.join(' ')).toContain('Grund 60: die Deckung passt.');
+  });
+
+  it('the same advice exported twice gives the same bytes, in German and in English', async () => {
+    for (const language of ['DE', 'EN'] as const) {
+      const first = (await exportAs(broker, 'PDF', tender.id, { advice: ADVICE, language })).body.data.exportProposal;
+      clock = new Date('2026-03-09T12:00:00.000Z');
+      const second = (await exportAs(broker, 'PDF', tender.id, { advice: ADVICE, language })).body.data.exportProposal;
+      clock = new Date(MADE_AT);
+      expect(second.sha256).toBe(first.sha256);
+      expect(sha256((await content(second.document.id)).bytes)).toBe(first.sha256);
+    }
+    const german = (await exportAs(broker, 'PDF', tender.id, { advice: ADVICE })).body.data.exportProposal.sha256;
+    const english = (await exportAs(broker, 'PDF', tender.id, { advice: ADVICE, language: 'EN' })).body.data.exportProposal.sha256;
+    const other = (await exportAs(broker, 'PDF', tender.id, { advice: { ...ADVICE, reasons: 'Andere Gründe.' } })).body.data.exportProposal
+      .sha256;
+    expect(new Set([german, english, other]).size).toBe(3);
+  });
+
+  it('an advice too long, blank, with a control or bidi character is refused naming its field, and nothing is stored', async () => {
+    const countBefore = (await getJson(gateway, `/api/v1/tenders/${tender.id}/documents`, broker)).body.payload.length;
+    const refused = async (advice: Partial<typeof ADVICE>) => {
+      const { body } = await exportAs(broker, 'PDF', tender.id, { advice: { ...ADVICE, ...advice } });
+      expect(body.errors?.[0]?.extensions.code, JSON.stringify(body)).toBe('BAD_USER_INPUT');
+      return body.errors[0];
+    };
+    expect((await refused({ wishesAndNeeds: 'x'.repeat(5001) })).extensions.errors).toEqual([
+      { parameter: 'advice.wishesAndNeeds', message: expect.stringContaining('5000') },
+    ]);
+    expect((await refused({ recommendation: 'x'.repeat(1001) })).extensions.errors).toEqual([
+      { parameter: 'advice.recommendation', message: expect.stringContaining('1000') },
+    ]);
+    expect((await refused({ reasons: '   ' })).extensions.errors).toEqual([{ parameter: 'advice.reasons', message: expect.any(String) }]);
+    expect((await refused({ recommendation: 'Müller \u202eVersicherung' })).extensions.errors).toEqual([
+      { parameter: 'advice.recommendation', message: expect.stringContaining('U+202E') },
+    ]);
+    // A C1 control (CSI of an ANSI escape) by the text rule; a C0 control by the screen every GraphQL string passes.
+    expect((await refused({ wishesAndNeeds: 'Bedarf\u009b31m' })).extensions.errors).toEqual([
+      { parameter: 'advice.wishesAndNeeds', message: expect.stringContaining('U+009B') },
+    ]);
+    const bell = await refused({ reasons: 'Grund\u0007' });
+    expect(bell.message).toContain('U+0007');
+    expect(JSON.stringify(bell)).toContain('advice.reasons');
+    // Exactly at the limits, with line breaks and tabs, the advice is taken.
+    const atLimits = { wishesAndNeeds: `${'x'.repeat(4998)}\r\n`, recommendation: 'y'.repeat(1000), reasons: 'a\tb\nc' };
+    expect((await exportAs(broker, 'JSON', tender.id, { advice: atLimits })).body.errors).toBeUndefined();
+    expect((await getJson(gateway, `/api/v1/tenders/${tender.id}/documents`, broker)).body.payload.length).toBe(countBefore + 1);
+  });
+
+  it('the JSON and the CSV carry the language, the parties and the advice', async () => {
+    const json = (await exportAs(broker, 'JSON', tender.id, { advice: ADVICE, language: 'EN' })).body.data.exportProposal;
+    expect(JSON.parse((await content(json.document.id)).bytes.toString('utf8'))).toMatchObject({
+      language: 'EN',
+      lineOfBusiness: 'Cyber',
+      customer: { name: 'Acme GmbH' },
+      brokerCompany: { name: 'First Brokers' },
+      personInCharge: { name: 'Erika Muster0' },
+      advice: ADVICE,
+    });
+    const csv = (await exportAs(broker, 'CSV', tender.id, { advice: ADVICE })).body.data.exportProposal;
+    const rows: Record<string, string>[] = parse((await content(csv.document.id)).bytes, { columns: true, strict: true } as never);
+    expect(rows).toHaveLength(4);
+    for (const row of rows) {
+      expect(row).toMatchObject({
+        language: 'DE',
+        customer: 'Acme GmbH',
+        broker_company: 'First Brokers',
+        person_in_charge: 'Erika Muster0',
+        wishes_and_needs: ADVICE.wishesAndNeeds,
+        recommendation: ADVICE.recommendation,
+        reasons: ADVICE.reasons,
+      });
+    }
   });
 
   it('the PDF embeds its fonts: no standard font a reader would have to substitute', async () => {
@@ -246,7 +425,7 @@ describe('exportProposal', () => {
       ['Müller Versicherung', 'QUOTED', '987.65', '187.65', '1175.30', 'EUR', 'yes'],
     ]);
     expect(rows[1].reason).toBe('Outside our appetite');
-    expect(rows[3].subjectivities).toBe('PRE_BIND: Sprinkleranlage geprüft');
+    expect(rows[3].subjectivities).toBe('PRE_BIND ACCEPTED: Sprinkleranlage geprüft');
     expect(rows[3].valid_until).toBe('2026-04-30T22:00:00.000Z');
     expect(rows.every((row) => row.as_of === STATE_AT)).toBe(true);
   });
@@ -266,7 +445,14 @@ describe('exportProposal', () => {
     const { type, bytes } = await content(body.data.exportProposal.document.id);
     expect(type).toMatch(/^application\/json/);
     const advice = JSON.parse(bytes.toString('utf8'));
-    expect(advice).toMatchObject({ schema: 'tender-exchange/advice/v2', tenderId: tender.id, asOf: STATE_AT, taxRate: 0.19 });
+    expect(advice).toMatchObject({
+      schema: 'tender-exchange/advice/v4',
+      tenderId: tender.id,
+      asOf: STATE_AT,
+      taxRate: 0.19,
+      language: 'DE',
+      advice: null,
+    });
     expect(advice).not.toHaveProperty('madeAt');
     expect(advice.insurers.map((entry: { name: string; outcome: string }) => [entry.name, entry.outcome])).toEqual([
       ['Alpha Insurance', 'QUOTED'],
@@ -287,7 +473,7 @@ describe('exportProposal', () => {
           premiumWithTax: 1175.3,
           currency: 'EUR',
           cheapest: true,
-          subjectivities: [{ text: 'Sprinkleranlage geprüft', stage: 'PRE_BIND' }],
+          subjectivities: [{ text: 'Sprinkleranlage geprüft', stage: 'PRE_BIND', status: 'ACCEPTED', dueAt: '2026-04-15T10:00:00.000Z' }],
         },
       ],
     });

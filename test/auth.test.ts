@@ -1,41 +1,29 @@
 import jwt from 'jsonwebtoken';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../src/auth';
 import { Role } from '../src/access';
 import { RateLimitCounter } from '../src/platform/http/rate-limit-counter.entity';
-import { createWorld, type World } from './helpers/fixtures';
-import {
-  TEST_JWT_SECRET,
-  createClient,
-  json,
-  getJson,
-  requestToken,
-  startGateway,
-  type Credentials,
-  type Gateway,
-} from './helpers/gateway';
+import { createWorld } from './helpers/fixtures';
+import { TEST_JWT_SECRET, createClient, json, getJson, requestToken, startGateway, type Credentials } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 
-let gateway: Gateway;
-let world: World;
 let broker: Credentials;
 
 const postToken = (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-  fetch(`${gateway.url}/auth/token`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(`${scene.gateway.url}/auth/token`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
 const revoke = (token: string, init: RequestInit = {}) =>
-  fetch(`${gateway.url}/auth/token-revoke`, {
+  fetch(`${scene.gateway.url}/auth/token-revoke`, {
     method: 'POST',
     ...init,
     headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) },
   });
 
-beforeAll(async () => {
-  gateway = await startGateway();
-  world = await createWorld(gateway.em());
-  broker = await createClient(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-});
+const scene = withGateway({ per: 'file', world: true });
 
-afterAll(() => gateway?.close());
+beforeAll(async () => {
+  broker = await createClient(scene.gateway, Role.BROKER, { brokerCompanyId: scene.world.brokers[0].id });
+});
 
 describe('POST /auth/token', () => {
   it('issues a JWT with the documented claims and a 60-minute default expiry', async () => {
@@ -55,7 +43,7 @@ describe('POST /auth/token', () => {
       aud: 'tender-exchange-api',
       sub: broker.appId,
       role: 'broker',
-      broker_company_id: world.brokers[0].id,
+      broker_company_id: scene.world.brokers[0].id,
     });
     expect(typeof claims.jti).toBe('string');
     expect(claims.exp! * 1000).toBe(Date.parse(body.expiry));
@@ -104,13 +92,13 @@ describe('POST /auth/token', () => {
   });
 
   it('answers GET with 405', async () => {
-    const response = await fetch(`${gateway.url}/auth/token`);
+    const response = await fetch(`${scene.gateway.url}/auth/token`);
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
   });
 
   it('stores secrets only as salted scrypt hashes', async () => {
-    const client = await gateway.em().findOneOrFail(ApiClient, { appId: broker.appId });
+    const client = await scene.gateway.em().findOneOrFail(ApiClient, { appId: broker.appId });
     expect(client.secretHash).toMatch(/^scrypt\$/);
     expect(client.secretHash).not.toContain(broker.secret);
   });
@@ -118,7 +106,7 @@ describe('POST /auth/token', () => {
 
 describe('bearer token checks', () => {
   const sign = (claims: object, secret = TEST_JWT_SECRET, options: jwt.SignOptions = {}) =>
-    jwt.sign({ role: 'broker', broker_company_id: world.brokers[0].id, ...claims }, secret, {
+    jwt.sign({ role: 'broker', broker_company_id: scene.world.brokers[0].id, ...claims }, secret, {
       issuer: 'tender-exchange',
       audience: 'tender-exchange-api',
       subject: broker.appId,
@@ -128,31 +116,31 @@ describe('bearer token checks', () => {
     });
 
   const expectRefused = async (token: string, status = 401) => {
-    const response = await getJson(gateway, '/api/v1/tenders', token);
+    const response = await getJson(scene.gateway, '/api/v1/tenders', token);
     expect(response.status).toBe(status);
     if (status === 401) expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
     return response.body;
   };
 
   it('accepts a well-formed token (the forgeries below differ in one way only)', async () => {
-    expect((await getJson(gateway, '/api/v1/tenders', sign({}))).status).toBe(200);
+    expect((await getJson(scene.gateway, '/api/v1/tenders', sign({}))).status).toBe(200);
   });
 
   it('refuses a missing token, another scheme and garbage with 401', async () => {
-    const missing = await getJson(gateway, '/api/v1/tenders');
+    const missing = await getJson(scene.gateway, '/api/v1/tenders');
     expect(missing.status).toBe(401);
     expect(missing.body.code).toBe('UNAUTHENTICATED');
-    const basic = await fetch(`${gateway.url}/api/v1/tenders`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
+    const basic = await fetch(`${scene.gateway.url}/api/v1/tenders`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
     expect(basic.status).toBe(401);
     await expectRefused('garbage');
   });
 
   it('counts a forged token against its address, not its subject: a huge or odd subject is a 401, never a 500', async () => {
-    const before = await gateway.em().count(RateLimitCounter);
+    const before = await scene.gateway.em().count(RateLimitCounter);
     for (const subject of ['x'.repeat(10_000), 'nul\u0000byte', 'client-of-someone-else']) {
       await expectRefused(sign({}, 'not-the-secret-but-long-enough-for-hs256-000', { subject }));
     }
-    const keys = (await gateway.em().find(RateLimitCounter, {})).map((row) => row.key);
+    const keys = (await scene.gateway.em().find(RateLimitCounter, {})).map((row) => row.key);
     expect(keys.length).toBeLessThanOrEqual(before + 1);
     expect(keys.some((key) => key.includes('someone-else') || key.includes('xxxx'))).toBe(false);
   });
@@ -192,34 +180,34 @@ describe('bearer token checks', () => {
   });
 
   it('refuses a token whose role is not allowed on the path with 403', async () => {
-    const body = await expectRefused(sign({ role: 'insurer', insurer_id: world.insurers[0].id }), 403);
+    const body = await expectRefused(sign({ role: 'insurer', insurer_id: scene.world.insurers[0].id }), 403);
     expect(body.code).toBe('FORBIDDEN');
   });
 });
 
 describe('POST /auth/token-revoke', () => {
   it('revokes the bearer token, answers revoked again on repeat, and the token stops working', async () => {
-    const token = await requestToken(gateway, broker);
-    expect((await getJson(gateway, '/api/v1/tenders', token)).status).toBe(200);
+    const token = await requestToken(scene.gateway, broker);
+    expect((await getJson(scene.gateway, '/api/v1/tenders', token)).status).toBe(200);
     const first = await revoke(token);
     expect(first.status).toBe(200);
     expect(await json(first)).toEqual({ status: 'revoked' });
     const again = await revoke(token);
     expect(again.status).toBe(200);
-    const after = await getJson(gateway, '/api/v1/tenders', token);
+    const after = await getJson(scene.gateway, '/api/v1/tenders', token);
     expect(after.status).toBe(401);
     expect(after.body.detail).toMatch(/revoked/);
   });
 
   it('leaves other tokens of the same client working', async () => {
-    const kept = await requestToken(gateway, broker);
-    await revoke(await requestToken(gateway, broker));
-    expect((await getJson(gateway, '/api/v1/tenders', kept)).status).toBe(200);
+    const kept = await requestToken(scene.gateway, broker);
+    await revoke(await requestToken(scene.gateway, broker));
+    expect((await getJson(scene.gateway, '/api/v1/tenders', kept)).status).toBe(200);
   });
 
   it('refuses a revocation without a valid token, or with a non-empty body', async () => {
-    expect((await fetch(`${gateway.url}/auth/token-revoke`, { method: 'POST' })).status).toBe(401);
-    const token = await requestToken(gateway, broker);
+    expect((await fetch(`${scene.gateway.url}/auth/token-revoke`, { method: 'POST' })).status).toBe(401);
+    const token = await requestToken(scene.gateway, broker);
     const withBody = await revoke(token, { headers: { 'content-type': 'application/json' }, body: '{"token":"x"}' });
     expect(withBody.status).toBe(400);
     expect((await revoke(token, { headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);

@@ -1,30 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
-import { createTender, createWorld, type World } from './helpers/fixtures';
-import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { createTender } from './helpers/fixtures';
+import { graphql, tokenFor } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 
-let gateway: Gateway;
-let world: World;
 let broker: string;
 let otherBroker: string;
 let insurer: string;
 let tenderId: string;
 
+const scene = withGateway({ per: 'file', world: true });
+
 beforeAll(async () => {
-  gateway = await startGateway();
-  const em = gateway.em();
-  world = await createWorld(em);
-  tenderId = (await createTender(em, world, { invited: [world.insurers[0]] })).id;
-  await createTender(em, world, { broker: 1 });
-  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  otherBroker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[1].id });
-  insurer = await tokenFor(gateway, Role.INSURER, { insurerId: world.insurers[0].id });
+  const em = scene.gateway.em();
+  tenderId = (await createTender(em, scene.world, { invited: [scene.world.insurers[0]] })).id;
+  await createTender(em, scene.world, { broker: 1 });
+  broker = await scene.token(Role.BROKER);
+  otherBroker = await scene.token(Role.BROKER, 1);
+  insurer = await scene.token(Role.INSURER);
 });
 
-afterAll(() => gateway?.close());
-
 async function get(path: string, token: string, etag?: string) {
-  const response = await fetch(`${gateway.url}${path}`, {
+  const response = await fetch(`${scene.gateway.url}${path}`, {
     headers: { authorization: `Bearer ${token}`, ...(etag ? { 'if-none-match': etag } : {}) },
   });
   return { status: response.status, headers: response.headers, text: await response.text() };
@@ -42,11 +39,11 @@ async function tagOf(path: string, token: string): Promise<string> {
 
 /** A tender of broker 0 created as the user interface creates them, submitted by this person. */
 const createTenderFor = (token: string, submitter: { accountId: string; email: string; firstName: string; lastName: string }) =>
-  graphql(gateway, token, 'mutation($input: CreateTenderInput!) { createTender(input: $input) { id } }', {
+  graphql(scene.gateway, token, 'mutation($input: CreateTenderInput!) { createTender(input: $input) { id } }', {
     input: {
       product: 'Cyber Protect',
-      lineOfBusinessId: world.lines.cyber.id,
-      brokerCompanyId: world.brokers[0].id,
+      lineOfBusinessId: scene.world.lines.cyber.id,
+      brokerCompanyId: scene.world.brokers[0].id,
       customer: { companyId: 'C-9', name: 'Beta AG' },
       submitter,
       taxRate: 0.19,
@@ -54,7 +51,7 @@ const createTenderFor = (token: string, submitter: { accountId: string; email: s
   });
 
 const closeTender = (token: string, id: string) =>
-  graphql(gateway, token, 'mutation($id: ID!) { closeTender(tenderId: $id, reason: "no longer needed") { status } }', { id });
+  graphql(scene.gateway, token, 'mutation($id: ID!) { closeTender(tenderId: $id, reason: "no longer needed") { status } }', { id });
 
 describe('conditional reads of the REST tender APIs (ETag, If-None-Match)', () => {
   it('answers a list and a tender with an ETag, private and revalidated, and the same request with that tag is a 304 without a body', async () => {
@@ -86,7 +83,7 @@ describe('conditional reads of the REST tender APIs (ETag, If-None-Match)', () =
   });
 
   it("a change the client can see gives a new tag and the new body; another broker's change leaves its tag alone", async () => {
-    const own = await createTender(gateway.em(), world, {});
+    const own = await createTender(scene.gateway.em(), scene.world, {});
     const list = '/api/v1/tenders';
     const before = await tagOf(list, broker);
     const otherBefore = await tagOf(list, otherBroker);
@@ -105,15 +102,15 @@ describe('conditional reads of the REST tender APIs (ETag, If-None-Match)', () =
   });
 
   it('an invitation changes the invited insurer’s tags, and a tender created for the broker changes the broker’s', async () => {
-    const fresh = await createTender(gateway.em(), world, {});
-    const internal = await tokenFor(gateway, Role.INTERNAL);
+    const fresh = await createTender(scene.gateway.em(), scene.world, {});
+    const internal = await tokenFor(scene.gateway, Role.INTERNAL);
     const insurerList = await tagOf('/public/v1/tenders', insurer);
     const brokerList = await tagOf('/api/v1/tenders', broker);
 
-    const invited = await graphql(gateway, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
+    const invited = await graphql(scene.gateway, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
       input: {
         tenderId: fresh.id,
-        insurerIds: [world.insurers[0].id],
+        insurerIds: [scene.world.insurers[0].id],
         limits: [{ insuranceSum: 1_000_000, deductible: 1_000 }],
         riskInformation: { typeOfBusiness: 'Software' },
       },
@@ -134,10 +131,10 @@ describe('conditional reads of the REST tender APIs (ETag, If-None-Match)', () =
   });
 
   it("new details of a person change every tag that shows the person's tenders, an insurer's too", async () => {
-    const internal = await tokenFor(gateway, Role.INTERNAL);
+    const internal = await tokenFor(scene.gateway, Role.INTERNAL);
     const item = `/public/v1/tenders/${tenderId}`;
     const before = await tagOf(item, insurer);
-    const person = world.people[0];
+    const person = scene.world.people[0];
     const created = await createTenderFor(internal, {
       accountId: person.accountId,
       email: person.email,
@@ -159,7 +156,7 @@ describe('conditional reads of the REST tender APIs (ETag, If-None-Match)', () =
 
   it('counts, kept per revision of what a client sees, follow every change it can see: a close, an invitation', async () => {
     const count = async (path: string, token: string) => Number(JSON.parse((await get(`${path}?limit=1`, token)).text).metadata.count);
-    const tender = await createTender(gateway.em(), world, {});
+    const tender = await createTender(scene.gateway.em(), scene.world, {});
     const [open, closed, invited] = [
       await count('/api/v1/tenders/open', broker),
       await count('/api/v1/tenders/closed', broker),
@@ -171,12 +168,14 @@ describe('conditional reads of the REST tender APIs (ETag, If-None-Match)', () =
     expect((await closeTender(broker, tender.id)).body.errors).toBeUndefined();
     expect([await count('/api/v1/tenders/open', broker), await count('/api/v1/tenders/closed', broker)]).toEqual([open - 1, closed + 1]);
 
-    const reopened = await graphql(gateway, broker, 'mutation($id: ID!) { reopenTender(tenderId: $id) { status } }', { id: tender.id });
+    const reopened = await graphql(scene.gateway, broker, 'mutation($id: ID!) { reopenTender(tenderId: $id) { status } }', {
+      id: tender.id,
+    });
     expect(reopened.body.errors).toBeUndefined();
-    const asked = await graphql(gateway, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
+    const asked = await graphql(scene.gateway, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
       input: {
         tenderId: tender.id,
-        insurerIds: [world.insurers[0].id],
+        insurerIds: [scene.world.insurers[0].id],
         limits: [{ insuranceSum: 500_000, deductible: 500 }],
         riskInformation: { typeOfBusiness: 'Retail' },
       },
@@ -184,7 +183,7 @@ describe('conditional reads of the REST tender APIs (ETag, If-None-Match)', () =
     expect(asked.body.errors).toBeUndefined();
     expect(await count('/public/v1/tenders', insurer)).toBe(invited + 1);
     // GraphQL's count is the same one.
-    expect((await graphql(gateway, insurer, '{ tenders(limit: 1) { count } }')).body.data.tenders.count).toBe(invited + 1);
+    expect((await graphql(scene.gateway, insurer, '{ tenders(limit: 1) { count } }')).body.data.tenders.count).toBe(invited + 1);
   });
 
   it('a tender the client may not see is a 404 without a tag, and stays a 404 with any tag', async () => {

@@ -102,4 +102,27 @@ describe('the configuration', () => {
       loadConfig({ DATA_DIR: emptyFolder(), DOCUMENT_UPLOAD_CONCURRENCY: '4', DOCUMENT_UPLOAD_CONCURRENCY_PER_CLIENT: '8' }),
     ).toThrow(ConfigError);
   });
+
+  it('leaves mail off without SMTP_URL, and refuses a mail setting it cannot use without showing a password', () => {
+    const off = loadConfig({ DATA_DIR: emptyFolder() }).mail;
+    expect(off).toMatchObject({ smtpUrl: null, from: 'Tender Exchange <no-reply@tender-exchange.invalid>', publicUrl: null });
+    const on = loadConfig({
+      DATA_DIR: emptyFolder(),
+      SMTP_URL: 'smtps://mailer:s3cret@mail.example:465',
+      PUBLIC_URL: 'https://gw.example/',
+    });
+    expect(on.mail).toMatchObject({ smtpUrl: 'smtps://mailer:s3cret@mail.example:465', publicUrl: 'https://gw.example' });
+    let refusal = '';
+    try {
+      loadConfig({ DATA_DIR: emptyFolder(), SMTP_URL: 'https://mailer:s3cret@mail.example' });
+    } catch (error) {
+      refusal = (error as Error).message;
+    }
+    expect(refusal).toMatch(/^SMTP_URL must be smtp:\/\/host:port/);
+    expect(refusal).not.toContain('s3cret');
+    expect(() => loadConfig({ DATA_DIR: emptyFolder(), MAIL_FROM: 'no address' })).toThrow(/^MAIL_FROM must be an address/);
+    expect(() => loadConfig({ DATA_DIR: emptyFolder(), MAIL_TIMEOUT_MS: '60000', MAIL_LEASE_MS: '60000' })).toThrow(
+      /^MAIL_LEASE_MS must exceed three times MAIL_TIMEOUT_MS/,
+    );
+  });
 });

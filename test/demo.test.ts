@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropDatabaseFor } from './helpers/database';
+import { removeDataDir } from './helpers/database';
 import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
 
 const run = promisify(execFile);
@@ -19,8 +19,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.kill();
-  await dropDatabaseFor(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
+  await removeDataDir(dataDir);
 });
 
 describe('npm run demo', () => {
@@ -36,6 +35,8 @@ describe('npm run demo', () => {
       .map(([, ms, insurer, status]) => ({ ms: Number(ms), insurer, status }));
     const insurers = [...new Set(changes.map((change) => change.insurer))];
     expect(insurers).toHaveLength(3);
+    // The demo data answered the tender from its question set: each insurer was sent the answers it requires.
+    expect(stdout).toMatch(/risk information from its risk assessment \(.+, question set version 1\)/);
     // Every insurer's request through every state, in order, at the times the gateway recorded them.
     for (const insurer of insurers) {
       const own = changes.filter((change) => change.insurer === insurer);
@@ -51,6 +52,20 @@ describe('npm run demo', () => {
     // The first simulated insurer lists its quote slip: listed, downloaded, its SHA-256 checked.
     expect(stdout).toMatch(/Quote documents \(1\)\n\s+\S.*quote-slip-\S+\.pdf \((\d+) bytes\): downloaded \1 bytes, SHA-256 matches/);
     expect(stdout).toMatch(/Proposal overview .*\n\s+1,000,000\.00 \/ deductible\s+10,000\.00\s+\S.*premium [\d,.]+, with tax [\d,.]+/);
+  });
+
+  it("npm start catches the demo's invitations in its development mailbox, shown at /dev/mail", async () => {
+    const list = await fetch(`${gateway.url}/dev/mail`);
+    expect(list.status).toBe(200);
+    expect(list.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const html = await list.text();
+    expect(html).toMatch(/Einladung zur Angebotsabgabe|Invitation to quote/);
+    const id = /href="\/dev\/mail\/([0-9a-f-]{36})"/.exec(html)![1];
+    const one = await (await fetch(`${gateway.url}/dev/mail/${id}`)).text();
+    expect(one).toContain('<iframe title="The mail\'s HTML" sandbox src="/dev/mail/');
+    expect(one).toContain('list-unsubscribe');
+    const frame = await fetch(`${gateway.url}/dev/mail/${id}/html`);
+    expect(frame.headers.get('content-security-policy')).toContain('sandbox');
   });
 
   it('says plainly when no gateway answers, and fails', async () => {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
@@ -11,7 +11,7 @@ import { Document, createDocumentStore, sweepDocuments } from '../src/documents'
 import { openDatabase } from '../src/database';
 import { loadConfig } from '../src/platform/config';
 import { createTender, createWorld } from './helpers/fixtures';
-import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
+import { databaseUrlFor, removeDataDir } from './helpers/database';
 import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
 import { TEST_JWT_SECRET, createClient, graphql, requestToken, type Gateway } from './helpers/gateway';
 import { QuoteRequest, QuoteRequestStatus } from '../src/quotes';
@@ -27,8 +27,7 @@ let gateway: GatewayProcess | undefined;
 afterAll(async () => {
   if (gateway?.alive()) await gateway.kill();
   await orm?.close();
-  await dropDatabaseFor(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
+  await removeDataDir(dataDir);
 });
 
 async function call(url: string, token: string, query: string, variables: Record<string, unknown>) {
@@ -193,8 +192,7 @@ describe('kill -9 during a quote document fetch', () => {
       await scripted?.close();
       if (quoteGateway?.alive()) await quoteGateway.kill();
       await db.close();
-      await dropDatabaseFor(quoteDir);
-      rmSync(quoteDir, { recursive: true, force: true });
+      await removeDataDir(quoteDir);
     }
   });
 });

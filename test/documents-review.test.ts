@@ -1,31 +1,25 @@
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { Document, createDocumentStore, sweepDocuments } from '../src/documents';
 import { Tender } from '../src/tenders';
-import { createTender, createWorld, type World } from './helpers/fixtures';
-import { getJson, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { createTender } from './helpers/fixtures';
+import { getJson } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 import { PDF, createUpload, holdDocuments, sha256 } from './helpers/documents';
 
 /** Review findings on documents (issue 28), each as a user or an operator meets it, on the configured engine. */
-let gateway: Gateway;
-let world: World;
 let broker: string;
 
+const scene = withGateway({ per: 'file', dispatch: false, env: { REQUEST_TIMEOUT_MS: '2000' }, world: true });
+
 beforeAll(async () => {
-  // A short generic request timeout: an upload is held to a deadline of its own, sized to its document.
-  gateway = await startGateway({ dispatch: false, env: { REQUEST_TIMEOUT_MS: '2000' } });
-  world = await createWorld(gateway.em());
-  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+  broker = await scene.token(Role.BROKER);
 });
 
-afterAll(async () => {
-  await gateway?.close();
-});
-
-const fileOf = (digest: string) => join(gateway.dataDir, 'documents', digest.slice(0, 2), digest);
+const fileOf = (digest: string) => join(scene.gateway.dataDir, 'documents', digest.slice(0, 2), digest);
 const bigPdf = (size: number, fill = 0x20) => Buffer.concat([PDF, Buffer.alloc(size - PDF.length, fill)]);
 
 /** PUTs `bytes` in two halves, `pauseMs` apart (or runs `between` meanwhile); answers the status and body. */
@@ -47,32 +41,32 @@ function slowPut(url: string, bytes: Buffer, pauseMs: number, between?: () => Pr
 
 describe('documents: review findings', () => {
   it('a large upload slower than REQUEST_TIMEOUT_MS completes with 200 within the deadline sized to its document', async () => {
-    const tender = await createTender(gateway.em(), world, {});
+    const tender = await createTender(scene.gateway.em(), scene.world, {});
     const bytes = bigPdf(4 * 1024 * 1024);
-    const slot = await createUpload(gateway, broker, { tenderId: tender.id, kind: 'RISK', filename: 'large.pdf' }, bytes);
+    const slot = await createUpload(scene.gateway, broker, { tenderId: tender.id, kind: 'RISK', filename: 'large.pdf' }, bytes);
     const answer = await slowPut(slot.body.data.createDocumentUpload.uploadUrl, bytes, 3000);
     expect(answer.status, answer.body).toBe(200);
-    const list = await getJson(gateway, `/api/v1/tenders/${tender.id}/documents`, broker);
+    const list = await getJson(scene.gateway, `/api/v1/tenders/${tender.id}/documents`, broker);
     expect(list.body.payload.map((document: { filename: string }) => document.filename)).toEqual(['large.pdf']);
   });
 
   it('an upload whose slot went while its bytes arrived answers 404 and leaves no bytes in the store', async () => {
-    const tender = await createTender(gateway.em(), world, {});
+    const tender = await createTender(scene.gateway.em(), scene.world, {});
     const bytes = bigPdf(64 * 1024, 0x21);
-    const slot = await createUpload(gateway, broker, { tenderId: tender.id, kind: 'RISK', filename: 'orphan.pdf' }, bytes);
+    const slot = await createUpload(scene.gateway, broker, { tenderId: tender.id, kind: 'RISK', filename: 'orphan.pdf' }, bytes);
     const id = slot.body.data.createDocumentUpload.document.id;
     const answer = await slowPut(slot.body.data.createDocumentUpload.uploadUrl, bytes, 100, async () => {
-      await gateway.em().nativeDelete(Document, { id });
+      await scene.gateway.em().nativeDelete(Document, { id });
     });
     expect(answer.status).toBe(404);
     expect(existsSync(fileOf(sha256(bytes)))).toBe(false);
   });
 
   it("the sweeper keeps a content file while another document's upload of the same bytes is still pending", async () => {
-    const tender = await createTender(gateway.em(), world, {});
+    const tender = await createTender(scene.gateway.em(), scene.world, {});
     const bytes = bigPdf(8 * 1024, 0x22);
     const digest = sha256(bytes);
-    const em = gateway.em();
+    const em = scene.gateway.em();
     const now = Date.now();
     const row = (uploadExpiresAt: Date) =>
       em.create(Document, {
@@ -90,41 +84,41 @@ describe('documents: review findings', () => {
     row(new Date(now - 3_600_000));
     row(new Date(now + 60_000));
     await em.flush();
-    const store = createDocumentStore({ kind: 'filesystem', dir: join(gateway.dataDir, 'documents') });
+    const store = createDocumentStore({ kind: 'filesystem', dir: join(scene.gateway.dataDir, 'documents') });
     const pending = await store.begin({ id: 'x', sha256: digest }, bytes.length);
     pending.sink.end(bytes);
     await pending.commit();
-    await sweepDocuments(gateway.em(), { store, linkTtlMs: 60_000 });
+    await sweepDocuments(scene.gateway.em(), { store, linkTtlMs: 60_000 });
     expect(existsSync(fileOf(digest))).toBe(true);
   });
 
   it('the sweeper removes a content file no document names (a crash between the rename and the commit) and keeps the others', async () => {
-    const tender = await createTender(gateway.em(), world, {});
+    const tender = await createTender(scene.gateway.em(), scene.world, {});
     const kept = bigPdf(4 * 1024, 0x23);
-    const slot = await createUpload(gateway, broker, { tenderId: tender.id, kind: 'RISK', filename: 'kept.pdf' }, kept);
+    const slot = await createUpload(scene.gateway, broker, { tenderId: tender.id, kind: 'RISK', filename: 'kept.pdf' }, kept);
     expect((await slowPut(slot.body.data.createDocumentUpload.uploadUrl, kept, 0)).status).toBe(200);
     const orphan = bigPdf(4 * 1024, 0x24);
-    const store = createDocumentStore({ kind: 'filesystem', dir: join(gateway.dataDir, 'documents') });
+    const store = createDocumentStore({ kind: 'filesystem', dir: join(scene.gateway.dataDir, 'documents') });
     const pending = await store.begin({ id: 'crashed', sha256: sha256(orphan) }, orphan.length);
     pending.sink.end(orphan);
     await pending.commit();
     // Both files are older than the grace period when the sweeper looks.
-    await sweepDocuments(gateway.em(), { store, linkTtlMs: 60_000 }, new Date(Date.now() + 3_600_000));
+    await sweepDocuments(scene.gateway.em(), { store, linkTtlMs: 60_000 }, new Date(Date.now() + 3_600_000));
     expect(existsSync(fileOf(sha256(orphan)))).toBe(false);
     expect(existsSync(fileOf(sha256(kept)))).toBe(true);
   });
 
   it('concurrent upload slots cannot together pass the 100 documents of a tender', async () => {
-    const tender = await createTender(gateway.em(), world, {});
-    await holdDocuments(gateway.em(), tender.id, 98);
+    const tender = await createTender(scene.gateway.em(), scene.world, {});
+    await holdDocuments(scene.gateway.em(), tender.id, 98);
     const answers = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        createUpload(gateway, broker, { tenderId: tender.id, kind: 'RISK', filename: `race-${i}.pdf` }, PDF),
+        createUpload(scene.gateway, broker, { tenderId: tender.id, kind: 'RISK', filename: `race-${i}.pdf` }, PDF),
       ),
     );
     const created = answers.filter((answer) => !answer.body.errors);
     expect(created).toHaveLength(2);
     expect(answers.filter((answer) => answer.body.errors?.[0]?.extensions?.code === 'CONFLICT')).toHaveLength(4);
-    expect(await gateway.em().count(Document, { tender: tender.id })).toBe(100);
+    expect(await scene.gateway.em().count(Document, { tender: tender.id })).toBe(100);
   });
 });

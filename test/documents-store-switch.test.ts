@@ -1,14 +1,13 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { Document, DocumentRemoval } from '../src/documents';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { createClient, graphql, requestToken, startGateway, TEST_JWT_SECRET, type Credentials, type Gateway } from './helpers/gateway';
-import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
+import { cli as runCli } from './helpers/cli';
+import { databaseUrlFor, removeDataDir } from './helpers/database';
 import { PDF, PNG, addDocument, sha256 } from './helpers/documents';
 import { startS3Server, type S3Server } from './helpers/s3-server';
 
@@ -18,7 +17,6 @@ import { startS3Server, type S3Server } from './helpers/s3-server';
  * `documents:migrate-store` moves the documents into the configured store (SHA-256 checked, idempotent, resumable).
  * The S3 store is a real S3-compatible server (s3rver) on loopback; the database the configured engine.
  */
-const run = promisify(execFile);
 
 let s3: S3Server;
 let dataDir: string;
@@ -56,16 +54,9 @@ async function bytesOf(g: Gateway, tenderId: string, documentId: string) {
   return { ...first, status: followed.status, body: Buffer.from(await followed.arrayBuffer()) };
 }
 
+/** `npm run cli -- ...` on the test's database with `env`'s store, in the test process (the program main.ts runs). */
 async function cli(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(join('node_modules', '.bin', 'tsx'), ['src/cli/main.ts', ...args], {
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: await databaseUrlFor(dataDir), JWT_SECRET: TEST_JWT_SECRET, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+  return runCli({ DATA_DIR: dataDir, DATABASE_URL: await databaseUrlFor(dataDir), JWT_SECRET: TEST_JWT_SECRET, ...env }, ...args);
 }
 
 const storesOf = async (g: Gateway, ids: string[]) =>
@@ -81,8 +72,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.stop();
-  await dropDatabaseFor(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
+  await removeDataDir(dataDir);
   await s3?.close();
 });
 

@@ -1,36 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { Document, deleteTenderDocuments, removeDocumentBytes, sweepDocuments } from '../src/documents';
-import { TenderStatus, type Tender } from '../src/tenders';
+import { TenderStatus } from '../src/tenders';
 import { QuoteOption } from '../src/quotes';
-import { createTender, createWorld, receivedQuote, type World } from './helpers/fixtures';
+import { createTender, createWorld, receivedQuote } from './helpers/fixtures';
 import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 import { PDF, PNG, addDocument, createUpload, put, sha256 } from './helpers/documents';
 
-let gateway: Gateway;
-let world: World;
-let tender: Tender;
 let broker: string;
 let internal: string;
 
+const scene = withGateway({ per: 'file', dispatch: false, tender: (world) => ({ invited: [world.insurers[0]] }) });
+
 beforeAll(async () => {
-  gateway = await startGateway({ dispatch: false });
-  world = await createWorld(gateway.em());
-  tender = await createTender(gateway.em(), world, { invited: [world.insurers[0]] });
-  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  internal = await tokenFor(gateway, Role.INTERNAL);
+  broker = await scene.token(Role.BROKER);
+  internal = await scene.token(Role.INTERNAL);
 });
 
-afterAll(async () => {
-  await gateway?.close();
-});
-
-const documentsOf = (tenderId: string, token: string, api = '/api/v1') => getJson(gateway, `${api}/tenders/${tenderId}/documents`, token);
+const documentsOf = (tenderId: string, token: string, api = '/api/v1') =>
+  getJson(scene.gateway, `${api}/tenders/${tenderId}/documents`, token);
 
 describe('adding a document: an upload slot, then one PUT of the bytes', () => {
   it('a broker adds a risk document; it is listed, and its content comes back as an attachment with its SHA-256 as ETag', async () => {
-    const id = await addDocument(gateway, broker, { tenderId: tender.id, kind: 'RISK', filename: 'questionnaire.pdf' });
-    const list = await documentsOf(tender.id, broker);
+    const id = await addDocument(scene.gateway, broker, { tenderId: scene.tender.id, kind: 'RISK', filename: 'questionnaire.pdf' });
+    const list = await documentsOf(scene.tender.id, broker);
     expect(list.status).toBe(200);
     expect(list.body.metadata.count).toBe(String(list.body.payload.length));
     const entry = list.body.payload.find((document: { _id: string }) => document._id === id);
@@ -45,7 +39,7 @@ describe('adding a document: an upload slot, then one PUT of the bytes', () => {
       quote_request_id: null,
     });
 
-    const content = await fetch(`${gateway.url}/api/v1/tenders/${tender.id}/documents/${id}/content`, {
+    const content = await fetch(`${scene.gateway.url}/api/v1/tenders/${scene.tender.id}/documents/${id}/content`, {
       headers: { authorization: `Bearer ${broker}` },
     });
     expect(content.status).toBe(200);
@@ -54,7 +48,7 @@ describe('adding a document: an upload slot, then one PUT of the bytes', () => {
     expect(content.headers.get('etag')).toBe(`"${sha256(PDF)}"`);
     expect(Buffer.from(await content.arrayBuffer())).toEqual(PDF);
 
-    const again = await fetch(`${gateway.url}/api/v1/tenders/${tender.id}/documents/${id}/content`, {
+    const again = await fetch(`${scene.gateway.url}/api/v1/tenders/${scene.tender.id}/documents/${id}/content`, {
       headers: { authorization: `Bearer ${broker}`, 'if-none-match': `"${sha256(PDF)}"` },
     });
     expect(again.status).toBe(304);
@@ -62,13 +56,13 @@ describe('adding a document: an upload slot, then one PUT of the bytes', () => {
 
   it('GraphQL shows Tender.documents with a download link that needs no bearer token', async () => {
     const id = await addDocument(
-      gateway,
+      scene.gateway,
       broker,
-      { tenderId: tender.id, kind: 'OTHER', filename: 'loss-history.png', contentType: 'image/png' },
+      { tenderId: scene.tender.id, kind: 'OTHER', filename: 'loss-history.png', contentType: 'image/png' },
       PNG,
     );
     const { body } = await graphql(
-      gateway,
+      scene.gateway,
       broker,
       `
         query ($id: ID!) {
@@ -83,7 +77,7 @@ describe('adding a document: an upload slot, then one PUT of the bytes', () => {
         }
       `,
       {
-        id: tender.id,
+        id: scene.tender.id,
       },
     );
     const document = body.data.tender.documents.find((candidate: { id: string }) => candidate.id === id);
@@ -94,62 +88,76 @@ describe('adding a document: an upload slot, then one PUT of the bytes', () => {
   });
 
   it('bytes that do not match the declared SHA-256 answer 400, store nothing, and the upload URL is spent', async () => {
-    const before = (await documentsOf(tender.id, broker)).body.payload.length;
-    const slot = await createUpload(gateway, broker, { tenderId: tender.id, kind: 'RISK' }, PDF, { sha256: sha256('something else') });
+    const before = (await documentsOf(scene.tender.id, broker)).body.payload.length;
+    const slot = await createUpload(scene.gateway, broker, { tenderId: scene.tender.id, kind: 'RISK' }, PDF, {
+      sha256: sha256('something else'),
+    });
     const url = slot.body.data.createDocumentUpload.uploadUrl;
     const response = await put(url, PDF);
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toMatch(/problem\+json/);
-    expect((await documentsOf(tender.id, broker)).body.payload.length).toBe(before);
-    expect(await gateway.em().count(Document, { id: slot.body.data.createDocumentUpload.document.id })).toBe(0);
+    expect((await documentsOf(scene.tender.id, broker)).body.payload.length).toBe(before);
+    expect(await scene.gateway.em().count(Document, { id: slot.body.data.createDocumentUpload.document.id })).toBe(0);
     expect((await put(url, PDF)).status).toBe(404);
   });
 
   it('bytes of another size than declared answer 400', async () => {
-    const slot = await createUpload(gateway, broker, { tenderId: tender.id, kind: 'RISK' }, PDF, { size: PDF.length + 1 });
+    const slot = await createUpload(scene.gateway, broker, { tenderId: scene.tender.id, kind: 'RISK' }, PDF, { size: PDF.length + 1 });
     expect((await put(slot.body.data.createDocumentUpload.uploadUrl, PDF)).status).toBe(400);
   });
 
   it('bytes that are not of the declared content type are refused (415)', async () => {
     const slot = await createUpload(
-      gateway,
+      scene.gateway,
       broker,
-      { tenderId: tender.id, kind: 'RISK', contentType: 'image/png', filename: 'x.png' },
+      { tenderId: scene.tender.id, kind: 'RISK', contentType: 'image/png', filename: 'x.png' },
       PDF,
     );
     expect((await put(slot.body.data.createDocumentUpload.uploadUrl, PDF)).status).toBe(415);
     const text = Buffer.from('name;sum\nAcme;1000\n');
     const csv = await createUpload(
-      gateway,
+      scene.gateway,
       broker,
-      { tenderId: tender.id, kind: 'RISK', contentType: 'text/csv', filename: 'sums.csv' },
+      { tenderId: scene.tender.id, kind: 'RISK', contentType: 'text/csv', filename: 'sums.csv' },
       text,
     );
     expect((await put(csv.body.data.createDocumentUpload.uploadUrl, text)).status).toBe(200);
     const binary = await createUpload(
-      gateway,
+      scene.gateway,
       broker,
-      { tenderId: tender.id, kind: 'RISK', contentType: 'text/plain', filename: 'a.txt' },
+      { tenderId: scene.tender.id, kind: 'RISK', contentType: 'text/plain', filename: 'a.txt' },
       PNG,
     );
     expect((await put(binary.body.data.createDocumentUpload.uploadUrl, PNG)).status).toBe(415);
   });
 
   it('an unknown upload URL answers 404, and a content type outside the list, or a size over the maximum, is BAD_USER_INPUT', async () => {
-    expect((await put(`${gateway.url}/integration/v1/document-uploads/not-a-token`, PDF)).status).toBe(404);
-    const exe = await createUpload(gateway, broker, { tenderId: tender.id, kind: 'RISK', contentType: 'application/x-msdownload' }, PDF);
+    expect((await put(`${scene.gateway.url}/integration/v1/document-uploads/not-a-token`, PDF)).status).toBe(404);
+    const exe = await createUpload(
+      scene.gateway,
+      broker,
+      { tenderId: scene.tender.id, kind: 'RISK', contentType: 'application/x-msdownload' },
+      PDF,
+    );
     expect(exe.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    const huge = await createUpload(gateway, broker, { tenderId: tender.id, kind: 'RISK' }, PDF, { size: 20 * 1024 * 1024 + 1 });
+    const huge = await createUpload(scene.gateway, broker, { tenderId: scene.tender.id, kind: 'RISK' }, PDF, {
+      size: 20 * 1024 * 1024 + 1,
+    });
     expect(huge.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
   it('a file name with a path or quotes is made safe; one with control characters is refused', async () => {
-    const refused = await createUpload(gateway, broker, { tenderId: tender.id, kind: 'RISK', filename: 'pass\u0007wd.pdf' }, PDF);
+    const refused = await createUpload(
+      scene.gateway,
+      broker,
+      { tenderId: scene.tender.id, kind: 'RISK', filename: 'pass\u0007wd.pdf' },
+      PDF,
+    );
     expect(refused.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    const id = await addDocument(gateway, broker, { tenderId: tender.id, kind: 'RISK', filename: '../../etc/pass*wd"ü.pdf' });
-    const entry = (await documentsOf(tender.id, broker)).body.payload.find((document: { _id: string }) => document._id === id);
+    const id = await addDocument(scene.gateway, broker, { tenderId: scene.tender.id, kind: 'RISK', filename: '../../etc/pass*wd"ü.pdf' });
+    const entry = (await documentsOf(scene.tender.id, broker)).body.payload.find((document: { _id: string }) => document._id === id);
     expect(entry.filename).toBe('pass_wd_ü.pdf');
-    const content = await fetch(`${gateway.url}/api/v1/tenders/${tender.id}/documents/${id}/content`, {
+    const content = await fetch(`${scene.gateway.url}/api/v1/tenders/${scene.tender.id}/documents/${id}/content`, {
       headers: { authorization: `Bearer ${broker}` },
     });
     expect(content.headers.get('content-disposition')).toBe(`attachment; filename="pass_wd__.pdf"; filename*=UTF-8''pass_wd_%C3%BC.pdf`);
@@ -157,21 +165,21 @@ describe('adding a document: an upload slot, then one PUT of the bytes', () => {
   });
 
   it('a broker may not add a POLICY document; an insurer adds QUOTE documents for its own quote request only', async () => {
-    const denied = await createUpload(gateway, broker, { tenderId: tender.id, kind: 'POLICY' }, PDF);
+    const denied = await createUpload(scene.gateway, broker, { tenderId: scene.tender.id, kind: 'POLICY' }, PDF);
     expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    const quoted = await createTender(gateway.em(), world, {});
-    const option = await receivedQuote(gateway.em(), quoted, world.insurers[1]);
-    const request = await gateway.em().findOneOrFail(QuoteOption, { id: option.id }, { populate: ['quoteRequest'] });
-    const own = await tokenFor(gateway, Role.INSURER, { insurerId: world.insurers[1].id });
-    const id = await addDocument(gateway, own, { tenderId: quoted.id, kind: 'QUOTE', quoteRequestId: request.quoteRequest.id });
+    const quoted = await createTender(scene.gateway.em(), scene.world, {});
+    const option = await receivedQuote(scene.gateway.em(), quoted, scene.world.insurers[1]);
+    const request = await scene.gateway.em().findOneOrFail(QuoteOption, { id: option.id }, { populate: ['quoteRequest'] });
+    const own = await tokenFor(scene.gateway, Role.INSURER, { insurerId: scene.world.insurers[1].id });
+    const id = await addDocument(scene.gateway, own, { tenderId: quoted.id, kind: 'QUOTE', quoteRequestId: request.quoteRequest.id });
     const list = await documentsOf(quoted.id, own, '/public/v1');
     expect(
       list.body.payload.map((document: { _id: string; quote_request_id: string }) => [document._id, document.quote_request_id]),
     ).toEqual([[id, request.quoteRequest.id]]);
-    await receivedQuote(gateway.em(), quoted, world.insurers[2]);
-    const other = await tokenFor(gateway, Role.INSURER, { insurerId: world.insurers[2].id });
+    await receivedQuote(scene.gateway.em(), quoted, scene.world.insurers[2]);
+    const other = await tokenFor(scene.gateway, Role.INSURER, { insurerId: scene.world.insurers[2].id });
     const foreign = await createUpload(
-      gateway,
+      scene.gateway,
       other,
       { tenderId: quoted.id, kind: 'QUOTE', quoteRequestId: request.quoteRequest.id },
       PDF,
@@ -180,22 +188,22 @@ describe('adding a document: an upload slot, then one PUT of the bytes', () => {
   });
 
   it('a tender holds at most 100 documents, upload slots included', async () => {
-    const full = await createTender(gateway.em(), world, {});
+    const full = await createTender(scene.gateway.em(), scene.world, {});
     for (let i = 0; i < 100; i += 1) {
-      const slot = await createUpload(gateway, internal, { tenderId: full.id, kind: 'OTHER' }, PDF);
+      const slot = await createUpload(scene.gateway, internal, { tenderId: full.id, kind: 'OTHER' }, PDF);
       expect(slot.body.errors).toBeUndefined();
     }
-    const refused = await createUpload(gateway, internal, { tenderId: full.id, kind: 'OTHER' }, PDF);
+    const refused = await createUpload(scene.gateway, internal, { tenderId: full.id, kind: 'OTHER' }, PDF);
     expect(refused.body.errors[0].extensions.code).toBe('CONFLICT');
   });
 });
 
 describe('links and upload URLs cannot be reused', () => {
   it('a download link opens only its own document, and nothing once the document is deleted', async () => {
-    const own = await createTender(gateway.em(), world, {});
-    const id = await addDocument(gateway, broker, { tenderId: own.id, kind: 'RISK' });
+    const own = await createTender(scene.gateway.em(), scene.world, {});
+    const id = await addDocument(scene.gateway, broker, { tenderId: own.id, kind: 'RISK' });
     const { body } = await graphql(
-      gateway,
+      scene.gateway,
       broker,
       `
         query ($id: ID!) {
@@ -212,15 +220,15 @@ describe('links and upload URLs cannot be reused', () => {
     const link: string = body.data.tender.documents[0].downloadUrl;
     expect((await fetch(link)).status).toBe(200);
     const [documentId, expiry, role, party, mac] = link.split('/').pop()!.split('.');
-    expect([documentId, role, party]).toEqual([id, 'broker', world.brokers[0].id]);
+    expect([documentId, role, party]).toEqual([id, 'broker', scene.world.brokers[0].id]);
     expect((await fetch(link.replace(`${documentId}.${expiry}`, `${documentId}.${Number(expiry) + 60_000}`))).status).toBe(404);
     // Whom the link was given to is signed too: another broker company's name in it opens nothing.
-    expect((await fetch(link.replace(`.broker.${party}.`, `.broker.${world.brokers[1].id}.`))).status).toBe(404);
-    const other = await addDocument(gateway, broker, { tenderId: own.id, kind: 'RISK' }, PNG.subarray(0) && PDF);
+    expect((await fetch(link.replace(`.broker.${party}.`, `.broker.${scene.world.brokers[1].id}.`))).status).toBe(404);
+    const other = await addDocument(scene.gateway, broker, { tenderId: own.id, kind: 'RISK' }, PNG.subarray(0) && PDF);
     expect((await fetch(link.replace(documentId, other))).status).toBe(404);
     expect(mac.length).toBe(43);
-    await deleteTenderDocuments(gateway.em(), [own.id]);
-    await removeDocumentBytes(gateway.em(), gateway.app.documents);
+    await deleteTenderDocuments(scene.gateway.em(), [own.id]);
+    await removeDocumentBytes(scene.gateway.em(), scene.gateway.app.documents);
     expect((await fetch(link)).status).toBe(404);
     expect((await documentsOf(own.id, broker)).body.payload).toEqual([]);
   });
@@ -268,21 +276,21 @@ describe('expiry', () => {
 
 describe('the policy document', () => {
   it('the winning insurer adds the POLICY document and names it when confirming; policy_documentation shows document_id', async () => {
-    const won = await createTender(gateway.em(), world, {
+    const won = await createTender(scene.gateway.em(), scene.world, {
       status: TenderStatus.SUCCESSFUL,
-      invited: [world.insurers[0]],
-      awardedInsurer: world.insurers[0],
+      invited: [scene.world.insurers[0]],
+      awardedInsurer: scene.world.insurers[0],
     });
-    const winner = await tokenFor(gateway, Role.INSURER, { insurerId: world.insurers[0].id });
-    const id = await addDocument(gateway, winner, { tenderId: won.id, kind: 'POLICY', filename: 'policy.pdf' });
-    const risk = await addDocument(gateway, broker, { tenderId: won.id, kind: 'RISK' });
-    const wrong = await fetch(`${gateway.url}/integration/v1/tenders/${won.id}/policy-documentation`, {
+    const winner = await tokenFor(scene.gateway, Role.INSURER, { insurerId: scene.world.insurers[0].id });
+    const id = await addDocument(scene.gateway, winner, { tenderId: won.id, kind: 'POLICY', filename: 'policy.pdf' });
+    const risk = await addDocument(scene.gateway, broker, { tenderId: won.id, kind: 'RISK' });
+    const wrong = await fetch(`${scene.gateway.url}/integration/v1/tenders/${won.id}/policy-documentation`, {
       method: 'POST',
       headers: { authorization: `Bearer ${winner}`, 'content-type': 'application/json' },
       body: JSON.stringify({ policy_number: 'POL-1', document_id: risk }),
     });
     expect(wrong.status).toBe(400);
-    const confirmed = await fetch(`${gateway.url}/integration/v1/tenders/${won.id}/policy-documentation`, {
+    const confirmed = await fetch(`${scene.gateway.url}/integration/v1/tenders/${won.id}/policy-documentation`, {
       method: 'POST',
       headers: { authorization: `Bearer ${winner}`, 'content-type': 'application/json' },
       body: JSON.stringify({ policy_number: 'POL-1', document_id: id }),
@@ -293,10 +301,10 @@ describe('the policy document', () => {
       policy_number: 'POL-1',
       document_id: id,
     });
-    const read = await getJson(gateway, `/api/v1/tenders/${won.id}`, broker);
+    const read = await getJson(scene.gateway, `/api/v1/tenders/${won.id}`, broker);
     expect(read.body.policy_documentation.document_id).toBe(id);
-    const loser = await tokenFor(gateway, Role.INSURER, { insurerId: world.insurers[1].id });
-    expect((await createUpload(gateway, loser, { tenderId: won.id, kind: 'POLICY' }, PDF)).body.errors[0].extensions.code).toBe(
+    const loser = await tokenFor(scene.gateway, Role.INSURER, { insurerId: scene.world.insurers[1].id });
+    expect((await createUpload(scene.gateway, loser, { tenderId: won.id, kind: 'POLICY' }, PDF)).body.errors[0].extensions.code).toBe(
       'NOT_FOUND',
     );
   });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { openDatabase } from '../src/database';
 import { loadConfig } from '../src/platform/config';
 import { QuoteRequest } from '../src/quotes';
 import { WebhookDelivery } from '../src/webhooks';
-import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
+import { databaseUrlFor, removeDataDir } from './helpers/database';
 import { createTender, createWorld } from './helpers/fixtures';
 import { TEST_JWT_SECRET, createClient, graphql, requestToken, type Gateway } from './helpers/gateway';
 import { buildProduction, freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
@@ -40,8 +40,7 @@ afterEach(async () => {
   await sims?.close();
   sims = undefined;
   await orm.close();
-  await dropDatabaseFor(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
+  await removeDataDir(dataDir);
 });
 
 /** A POST whose headers and first half of the body are sent now, the rest when asked: a request in flight. */

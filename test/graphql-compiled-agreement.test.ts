@@ -1,31 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { QuoteRequest } from '../src/quotes';
-import { createTender, createWorld, type World } from './helpers/fixtures';
-import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { createTender } from './helpers/fixtures';
+import { graphql } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 
 /**
  * docs/graphql.md: a document a client sends again is compiled by graphql-jit at its second use, and the answer is
  * the same either way. Each case runs three times: the first through graphql-js, the third compiled.
  */
-let gateway: Gateway;
-let world: World;
 let internal: string;
 
-beforeAll(async () => {
-  gateway = await startGateway({ dispatch: false });
-  world = await createWorld(gateway.em());
-  for (const product of ['Cyber A', 'Cyber B', 'Cyber C']) await createTender(gateway.em(), world, { product });
-  internal = await tokenFor(gateway, Role.INTERNAL);
-});
+const scene = withGateway({ per: 'file', dispatch: false, world: true });
 
-afterAll(() => gateway?.close());
+beforeAll(async () => {
+  for (const product of ['Cyber A', 'Cyber B', 'Cyber C']) await createTender(scene.gateway.em(), scene.world, { product });
+  internal = await scene.token(Role.INTERNAL);
+});
 
 /** The three answers of one document sent three times, each as `{ status, body }`. */
 async function thrice(query: string, variables: Record<string, unknown> = {}) {
   const runs = [];
   for (let run = 0; run < 3; run++) {
-    const { status, body } = await graphql(gateway, internal, query, variables);
+    const { status, body } = await graphql(scene.gateway, internal, query, variables);
     runs.push({ status, body });
   }
   return runs;
@@ -70,7 +67,9 @@ describe('a repeated document answers the same compiled as interpreted', () => {
   });
 
   it('a __proto__ key in the risk information of requestQuotes is stored and answered alike on every run, in a literal and in a variable', async () => {
-    const tenders = await Promise.all(['Risk A', 'Risk B', 'Risk C'].map((product) => createTender(gateway.em(), world, { product })));
+    const tenders = await Promise.all(
+      ['Risk A', 'Risk B', 'Risk C'].map((product) => createTender(scene.gateway.em(), scene.world, { product })),
+    );
     const input = (additional: string) =>
       `{ tenderId: $tender, insurerIds: [$insurer], limits: [{ insuranceSum: 1000000, deductible: 1000 }], riskInformation: { additional: ${additional} } }`;
     const literal = `mutation($tender: ID!, $insurer: ID!) { requestQuotes(input: ${input('{ __proto__: { polluted: true }, employees: 12 }')}) { status insurer { name } } }`;
@@ -78,17 +77,17 @@ describe('a repeated document answers the same compiled as interpreted', () => {
     const additional = fromJson('{"__proto__": {"polluted": true}, "employees": 12}');
     // A tender per run: the same document each time, asking another tender's quotes.
     for (const [query, insurer] of [
-      [literal, world.insurers[0]],
-      [byVariable, world.insurers[1]],
+      [literal, scene.world.insurers[0]],
+      [byVariable, scene.world.insurers[1]],
     ] as const) {
       const runs = [];
       for (const tender of tenders)
-        runs.push(await graphql(gateway, internal, query, { tender: tender.id, insurer: insurer.id, additional }));
+        runs.push(await graphql(scene.gateway, internal, query, { tender: tender.id, insurer: insurer.id, additional }));
       expect(runs[0].body).toEqual({ data: { requestQuotes: [{ status: 'QUEUED', insurer: { name: insurer.name } }] } });
       expect(runs[1].body).toEqual(runs[0].body);
       expect(runs[2].body).toEqual(runs[0].body);
     }
-    const stored = await gateway
+    const stored = await scene.gateway
       .em()
       .find(QuoteRequest, { tender: { $in: tenders.map((tender) => tender.id) } }, { populate: ['riskInformation'] });
     expect(stored).toHaveLength(6);

@@ -1,22 +1,20 @@
 import { auditServer } from 'graphql-http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
-import { startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 
-let gateway: Gateway;
 let token: string;
 
-beforeAll(async () => {
-  gateway = await startGateway();
-  token = await tokenFor(gateway, Role.ANALYST);
-});
+const scene = withGateway({ per: 'file' });
 
-afterAll(() => gateway?.close());
+beforeAll(async () => {
+  token = await scene.token(Role.ANALYST);
+});
 
 describe('GraphQL over HTTP compliance', () => {
   it('the graphql-http audit finds no errors (warnings are explained in the README)', async () => {
     const results = await auditServer({
-      url: `${gateway.url}/graphql`,
+      url: `${scene.gateway.url}/graphql`,
       fetchFn: (input: string | URL | Request, init?: RequestInit) => {
         const headers = new Headers(init?.headers);
         headers.set('authorization', `Bearer ${token}`);

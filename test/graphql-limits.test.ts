@@ -5,22 +5,18 @@ import { RowBudget } from '../src/platform/db/row-budget';
 import { DomainError } from '../src/platform/errors/domain-error';
 import { TenderHistoryEntry, TenderStatus } from '../src/tenders';
 import { MAX_BODY_DEPTH, MAX_JSON_FIELD_DEPTH } from '../src/platform/validation/json';
-import { createTender, createWorld, type World } from './helpers/fixtures';
+import { createTender, createWorld } from './helpers/fixtures';
 import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 
-let gateway: Gateway;
-let world: World;
 const tokens: Record<string, string> = {};
 
-beforeAll(async () => {
-  // A small row limit, so that the budget is reached with a handful of rows.
-  gateway = await startGateway({ env: { GRAPHQL_MAX_ROWS: '100' } });
-  world = await createWorld(gateway.em());
-  tokens.internal = await tokenFor(gateway, Role.INTERNAL);
-  tokens.broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-});
+const scene = withGateway({ per: 'file', env: { GRAPHQL_MAX_ROWS: '100' }, world: true });
 
-afterAll(() => gateway?.close());
+beforeAll(async () => {
+  tokens.internal = await scene.token(Role.INTERNAL);
+  tokens.broker = await scene.token(Role.BROKER);
+});
 
 /** `{"a":{"a":...{"a":1}}}`, `depth` objects deep. */
 const nested = (depth: number): Record<string, unknown> => {
@@ -32,8 +28,8 @@ const nested = (depth: number): Record<string, unknown> => {
 const CREATE_TENDER = 'mutation($input: CreateTenderInput!) { createTender(input: $input) { id } }';
 const tenderInput = (riskInformation: unknown) => ({
   product: 'Cyber Protect',
-  lineOfBusinessId: world.lines.cyber.id,
-  brokerCompanyId: world.brokers[0].id,
+  lineOfBusinessId: scene.world.lines.cyber.id,
+  brokerCompanyId: scene.world.brokers[0].id,
   customer: { companyId: 'C-1', name: 'Acme' },
   submitter: { accountId: 'u1', email: 'u1@broker.example', firstName: 'Ute', lastName: 'Ulm' },
   taxRate: 0.19,
@@ -42,16 +38,18 @@ const tenderInput = (riskInformation: unknown) => ({
 
 describe('GraphQL input and cost limits', () => {
   it('refuses free-form JSON nested deeper than the documented depth with BAD_USER_INPUT, in variables and in literals', async () => {
-    expect((await graphql(gateway, tokens.internal, CREATE_TENDER, { input: tenderInput(nested(MAX_JSON_FIELD_DEPTH)) })).status).toBe(200);
-    const deep = await graphql(gateway, tokens.internal, CREATE_TENDER, { input: tenderInput(nested(MAX_JSON_FIELD_DEPTH + 1)) });
+    expect(
+      (await graphql(scene.gateway, tokens.internal, CREATE_TENDER, { input: tenderInput(nested(MAX_JSON_FIELD_DEPTH)) })).status,
+    ).toBe(200);
+    const deep = await graphql(scene.gateway, tokens.internal, CREATE_TENDER, { input: tenderInput(nested(MAX_JSON_FIELD_DEPTH + 1)) });
     expect(deep.status).toBe(400);
     expect(deep.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(deep.body.errors[0].message).toContain(`JSON nested deeper than ${MAX_JSON_FIELD_DEPTH} levels`);
 
-    const literal = `mutation { createTender(input: { product: "P", lineOfBusinessId: "${world.lines.cyber.id}", brokerCompanyId: "${world.brokers[0].id}",
+    const literal = `mutation { createTender(input: { product: "P", lineOfBusinessId: "${scene.world.lines.cyber.id}", brokerCompanyId: "${scene.world.brokers[0].id}",
       customer: { companyId: "C", name: "N" }, submitter: { accountId: "u", email: "u@x.example", firstName: "F", lastName: "L" }, taxRate: 0.1,
       riskInformation: ${'{ a: '.repeat(MAX_JSON_FIELD_DEPTH + 1)}1${' }'.repeat(MAX_JSON_FIELD_DEPTH + 1)} }) { id } }`;
-    const refused = await graphql(gateway, tokens.internal, literal);
+    const refused = await graphql(scene.gateway, tokens.internal, literal);
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].message).toContain(`JSON nested deeper than ${MAX_JSON_FIELD_DEPTH} levels`);
   });
@@ -60,7 +58,7 @@ describe('GraphQL input and cost limits', () => {
     // Written out by hand: JSON.stringify itself overflows the stack at this depth.
     const template = JSON.stringify({ query: CREATE_TENDER, variables: { input: tenderInput('RISK') } });
     const risk = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
-    const response = await fetch(`${gateway.url}/graphql`, {
+    const response = await fetch(`${scene.gateway.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.internal}` },
       body: template.replace('"RISK"', risk),
@@ -69,7 +67,7 @@ describe('GraphQL input and cost limits', () => {
     const body: any = await response.json();
     expect(body.code).toBe('BAD_USER_INPUT');
     expect(body.detail).toBe(`The request body nests JSON deeper than ${MAX_BODY_DEPTH} levels`);
-    const callback = await fetch(`${gateway.url}/aggregation-gateway/v1/public/producer-integration/quotes/available`, {
+    const callback = await fetch(`${scene.gateway.url}/aggregation-gateway/v1/public/producer-integration/quotes/available`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.broker}` },
       body: `${'['.repeat(1000)}${']'.repeat(1000)}`,
@@ -87,7 +85,7 @@ describe('GraphQL input and cost limits', () => {
       ['query($s: [TenderStatu!]) { tenders(status: $s) { count } }', {}, '"TenderStatus"'],
     ];
     for (const [query, variables, suggestion] of attempts) {
-      const { status, body } = await graphql(gateway, tokens.broker, query, variables);
+      const { status, body } = await graphql(scene.gateway, tokens.broker, query, variables);
       expect(status, query).toBe(400);
       const messages = body.errors.map((error: { message: string }) => error.message).join(' | ');
       expect(messages, query).not.toMatch(/did you mean|suggestion/i);
@@ -96,8 +94,8 @@ describe('GraphQL input and cost limits', () => {
   });
 
   it('stops an operation that reads more rows than the limit while it runs, whatever the estimate assumed', async () => {
-    const em = gateway.em();
-    const tender = await createTender(em, world, { status: TenderStatus.CLOSED });
+    const em = scene.gateway.em();
+    const tender = await createTender(em, scene.world, { status: TenderStatus.CLOSED });
     // Far more status changes than the estimate assumes for one history.
     for (let i = 0; i < 150; i++) {
       em.create(TenderHistoryEntry, {
@@ -111,7 +109,7 @@ describe('GraphQL input and cost limits', () => {
       });
     }
     await em.flush();
-    const { status, body } = await graphql(gateway, tokens.internal, 'query($id: ID!) { tender(id: $id) { id history { at } } }', {
+    const { status, body } = await graphql(scene.gateway, tokens.internal, 'query($id: ID!) { tender(id: $id) { id history { at } } }', {
       id: tender.id,
     });
     expect(status).toBe(400);
@@ -121,7 +119,7 @@ describe('GraphQL input and cost limits', () => {
 
   it('refuses before running an operation whose estimate exceeds the limit, counting each page by its limit', async () => {
     const { status, body } = await graphql(
-      gateway,
+      scene.gateway,
       tokens.broker,
       '{ a: tenders(limit: 60) { items { id } } b: tenders(limit: 60) { items { id } } }',
     );
@@ -129,7 +127,8 @@ describe('GraphQL input and cost limits', () => {
     expect(body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(body.errors[0].message).toContain('may read up to 122 rows; at most 100');
     expect(
-      (await graphql(gateway, tokens.broker, '{ a: tenders(limit: 40) { items { id } } b: tenders(limit: 40) { items { id } } }')).status,
+      (await graphql(scene.gateway, tokens.broker, '{ a: tenders(limit: 40) { items { id } } b: tenders(limit: 40) { items { id } } }'))
+        .status,
     ).toBe(200);
   });
 });

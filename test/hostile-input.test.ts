@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
-import type { World } from './helpers/fixtures';
-import { createTender, createWorld, receivedQuote } from './helpers/fixtures';
-import { TEST_JWT_SECRET, createClient, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { createTender, receivedQuote } from './helpers/fixtures';
+import { TEST_JWT_SECRET, createClient } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 
 /**
  * A generated corpus of malformed and hostile requests across every endpoint. Each must get a 4xx in the
@@ -21,8 +21,6 @@ interface Attack {
   oauth?: boolean;
 }
 
-let gateway: Gateway;
-let world: World;
 const tokens: Record<string, string> = {};
 let tenderId: string;
 
@@ -292,7 +290,7 @@ function buildCorpus(): Attack[] {
 
 /** Row counts and a digest of every table: "no data changed" means this is the same afterwards. */
 async function dataFingerprint(): Promise<string> {
-  const connection = gateway.orm.em.getConnection();
+  const connection = scene.gateway.orm.em.getConnection();
   const tables = [
     'tender',
     'tender_invitation',
@@ -312,20 +310,18 @@ async function dataFingerprint(): Promise<string> {
   return createHash('sha256').update(parts.join('|')).digest('hex');
 }
 
-beforeAll(async () => {
-  gateway = await startGateway({ env: { RATE_LIMIT_PER_MINUTE: '100000', AUTH_RATE_LIMIT: '100000' } });
-  world = await createWorld(gateway.em());
-  const tender = await createTender(gateway.em(), world);
-  await receivedQuote(gateway.em(), tender, world.insurers[0]);
-  tenderId = tender.id;
-  tokens.broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  tokens.insurer = await tokenFor(gateway, Role.INSURER, { insurerId: world.insurers[0].id });
-  tokens.analyst = await tokenFor(gateway, Role.ANALYST);
-  tokens.spare = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  await createClient(gateway, Role.INTERNAL);
-});
+const scene = withGateway({ per: 'file', env: { RATE_LIMIT_PER_MINUTE: '100000', AUTH_RATE_LIMIT: '100000' }, world: true });
 
-afterAll(() => gateway?.close());
+beforeAll(async () => {
+  const tender = await createTender(scene.gateway.em(), scene.world);
+  await receivedQuote(scene.gateway.em(), tender, scene.world.insurers[0]);
+  tenderId = tender.id;
+  tokens.broker = await scene.token(Role.BROKER);
+  tokens.insurer = await scene.token(Role.INSURER);
+  tokens.analyst = await scene.token(Role.ANALYST);
+  tokens.spare = await scene.token(Role.BROKER);
+  await createClient(scene.gateway, Role.INTERNAL);
+});
 
 describe('hostile input', () => {
   it('a corpus of 300+ malformed requests gets only documented 4xx answers, no hang, no data change', async () => {
@@ -334,7 +330,7 @@ describe('hostile input', () => {
     const before = await dataFingerprint();
     const failures: string[] = [];
     for (const attack of corpus) {
-      const response = await fetch(`${gateway.url}${attack.path}`, {
+      const response = await fetch(`${scene.gateway.url}${attack.path}`, {
         method: attack.method,
         headers: attack.headers,
         body: attack.body,
@@ -368,8 +364,10 @@ describe('hostile input', () => {
       }
     }
     expect(failures).toEqual([]);
-    expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
-    expect((await fetch(`${gateway.url}/api/v1/tenders`, { headers: { authorization: `Bearer ${tokens.broker}` } })).status).toBe(200);
+    expect((await fetch(`${scene.gateway.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${scene.gateway.url}/api/v1/tenders`, { headers: { authorization: `Bearer ${tokens.broker}` } })).status).toBe(
+      200,
+    );
     expect(await dataFingerprint()).toBe(before);
   }, 120_000);
 });

@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { Tender, TenderStatus } from '../src/tenders';
-import { createTender, type World } from './helpers/fixtures';
-import { createClient, getJson, graphql, requestToken, tokenFor, type Gateway } from './helpers/gateway';
-import { pagingWorld } from './helpers/paging-world';
+import { createTender } from './helpers/fixtures';
+import { createClient, getJson, graphql, requestToken, tokenFor } from './helpers/gateway';
+import { withPagingWorld } from './helpers/paging-world';
 
 /**
  * Forged cursors, timestamps outside the years 0001–9999, country codes and names: every one is the documented 400
  * naming the field, on REST and GraphQL, never a 500 (run on SQLite and on PostgreSQL with DATABASE_URL).
  */
-let gateway: Gateway;
-let world: World;
-let broker: string;
-let insurer: string;
-let internal: string;
-
-beforeAll(async () => {
-  ({ gateway, world, broker, insurer, internal } = await pagingWorld(5));
-});
-
-afterAll(() => gateway?.close());
+const { scene, tokens } = withPagingWorld(5);
 
 const decode = (cursor: string): unknown[] => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
 const encode = (value: unknown[]): string => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -47,39 +37,43 @@ const FORGED: [string, { field: string; direction: string }[] | undefined, strin
 
 describe('forged after cursors', () => {
   it.each(FORGED)('a cursor with %s is refused with 400 naming after, on REST and GraphQL', async (_, sort, restSort, index, value) => {
-    const first = await getJson(gateway, `/api/v1/tenders?limit=1${restSort ? `&sort=${restSort}` : ''}`, broker);
+    const first = await getJson(scene.gateway, `/api/v1/tenders?limit=1${restSort ? `&sort=${restSort}` : ''}`, tokens.broker);
     expect(first.status).toBe(200);
     const real = decode(first.body.metadata.next);
     expect(real.length).toBeGreaterThan(index);
     const forged = encode(real.map((part, i) => (i === index ? value : part)));
 
-    const rest = await getJson(gateway, `/api/v1/tenders?limit=1&after=${forged}${restSort ? `&sort=${restSort}` : ''}`, broker);
+    const rest = await getJson(
+      scene.gateway,
+      `/api/v1/tenders?limit=1&after=${forged}${restSort ? `&sort=${restSort}` : ''}`,
+      tokens.broker,
+    );
     expect(rest.status, JSON.stringify(rest.body)).toBe(400);
     expect(rest.body.code).toBe('BAD_USER_INPUT');
     expect(rest.body.errors.map((error: { parameter: string }) => error.parameter)).toEqual(['after']);
 
-    const viaGraphql = await graphql(gateway, broker, GRAPHQL_PAGE, { after: forged, sort });
+    const viaGraphql = await graphql(scene.gateway, tokens.broker, GRAPHQL_PAGE, { after: forged, sort });
     expect(viaGraphql.body.errors?.[0]?.extensions?.code, JSON.stringify(viaGraphql.body)).toBe('BAD_USER_INPUT');
     expect(viaGraphql.body.errors[0].extensions.errors).toEqual([expect.objectContaining({ parameter: 'after' })]);
 
     // The real cursor still pages.
     const next = await getJson(
-      gateway,
+      scene.gateway,
       `/api/v1/tenders?limit=1&after=${first.body.metadata.next}${restSort ? `&sort=${restSort}` : ''}`,
-      broker,
+      tokens.broker,
     );
     expect(next.status).toBe(200);
   });
 
   it('a cursor at the edges of the years 0001 and 9999 is accepted and pages to where it points', async () => {
-    const first = await getJson(gateway, '/api/v1/tenders?limit=1', broker);
+    const first = await getJson(scene.gateway, '/api/v1/tenders?limit=1', tokens.broker);
     const real = decode(first.body.metadata.next);
     const latest = encode([real[0], real[1], millisOf('9999-12-31T23:59:59.999Z'), real[3]]);
     const earliest = encode([real[0], real[1], millisOf('0001-01-01T00:00:00.000Z'), real[3]]);
-    const fromLatest = await getJson(gateway, `/api/v1/tenders?limit=200&after=${latest}`, broker);
+    const fromLatest = await getJson(scene.gateway, `/api/v1/tenders?limit=200&after=${latest}`, tokens.broker);
     expect(fromLatest.status).toBe(200);
     expect(fromLatest.body.payload).toHaveLength(5);
-    const fromEarliest = await getJson(gateway, `/api/v1/tenders?limit=200&after=${earliest}`, broker);
+    const fromEarliest = await getJson(scene.gateway, `/api/v1/tenders?limit=200&after=${earliest}`, tokens.broker);
     expect(fromEarliest.status).toBe(200);
     expect(fromEarliest.body.payload).toHaveLength(0);
   });
@@ -97,16 +91,21 @@ describe('one timestamp rule: years 0001–9999 UTC', () => {
   it.each(OUTSIDE)(
     'tenders(updatedSince: "%s") is BAD_USER_INPUT as a literal and as a variable, as updated_since is on REST',
     async (value) => {
-      const literal = await graphql(gateway, broker, `{ tenders(updatedSince: "${value}") { count } }`);
+      const literal = await graphql(scene.gateway, tokens.broker, `{ tenders(updatedSince: "${value}") { count } }`);
       expect(literal.status, JSON.stringify(literal.body)).toBe(400);
       expect(literal.body.errors[0].message).toContain('years 0001–9999');
-      const variable = await graphql(gateway, broker, 'query($since: DateTimeISO) { tenders(updatedSince: $since) { count } }', {
-        since: value,
-      });
+      const variable = await graphql(
+        scene.gateway,
+        tokens.broker,
+        'query($since: DateTimeISO) { tenders(updatedSince: $since) { count } }',
+        {
+          since: value,
+        },
+      );
       expect(variable.status, JSON.stringify(variable.body)).toBe(400);
       expect(variable.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
       expect(variable.body.errors[0].message).toContain('years 0001–9999');
-      const rest = await getJson(gateway, `/api/v1/tenders?updated_since=${encodeURIComponent(value)}`, broker);
+      const rest = await getJson(scene.gateway, `/api/v1/tenders?updated_since=${encodeURIComponent(value)}`, tokens.broker);
       expect(rest.status).toBe(400);
       expect(rest.body.errors.map((error: { parameter: string }) => error.parameter)).toEqual(['updated_since']);
     },
@@ -114,47 +113,52 @@ describe('one timestamp rule: years 0001–9999 UTC', () => {
 
   it('the first and the last instant of the rule are accepted by GraphQL and REST', async () => {
     for (const value of ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '0004-02-29T12:00:00+02:00']) {
-      const viaGraphql = await graphql(gateway, broker, 'query($since: DateTimeISO) { tenders(updatedSince: $since) { count } }', {
-        since: value,
-      });
+      const viaGraphql = await graphql(
+        scene.gateway,
+        tokens.broker,
+        'query($since: DateTimeISO) { tenders(updatedSince: $since) { count } }',
+        {
+          since: value,
+        },
+      );
       expect(viaGraphql.body.errors, value).toBeUndefined();
-      const rest = await getJson(gateway, `/api/v1/tenders?updated_since=${encodeURIComponent(value)}`, broker);
+      const rest = await getJson(scene.gateway, `/api/v1/tenders?updated_since=${encodeURIComponent(value)}`, tokens.broker);
       expect(rest.status, value).toBe(200);
     }
   });
 
   it('confirmedAt, a replay since and a token expiry in year 0 are refused with 400 naming the field', async () => {
-    const tender = await createTender(gateway.em(), world, {
+    const tender = await createTender(scene.gateway.em(), scene.world, {
       status: TenderStatus.IN_COVERNOTE,
-      awardedInsurer: world.insurers[0],
-      invited: [world.insurers[0]],
+      awardedInsurer: scene.world.insurers[0],
+      invited: [scene.world.insurers[0]],
     });
     const confirm = await graphql(
-      gateway,
-      insurer,
+      scene.gateway,
+      tokens.insurer,
       `mutation { confirmPolicyDocumentation(tenderId: "${tender.id}", policyNumber: "P-1", confirmedAt: "0000-01-01T00:00:00Z") { id } }`,
     );
     expect(confirm.status).toBe(400);
     expect(confirm.body.errors[0].message).toContain('years 0001–9999');
-    const restConfirm = await fetch(`${gateway.url}/integration/v1/tenders/${tender.id}/policy-documentation`, {
+    const restConfirm = await fetch(`${scene.gateway.url}/integration/v1/tenders/${tender.id}/policy-documentation`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${insurer}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.insurer}` },
       body: JSON.stringify({ policy_number: 'P-1', confirmed_at: '0000-01-01T00:00:00Z' }),
     });
     expect(restConfirm.status).toBe(400);
     expect(((await restConfirm.json()) as any).errors.map((error: { pointer: string }) => error.pointer)).toEqual(['/confirmed_at']);
 
     const replay = await graphql(
-      gateway,
-      broker,
+      scene.gateway,
+      tokens.broker,
       'mutation($since: DateTimeISO!) { replayWebhookDeliveries(endpointId: "x", since: $since) }',
       { since: '0000-12-31T23:59:59Z' },
     );
     expect(replay.status).toBe(400);
     expect(replay.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
 
-    const credentials = await createClient(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-    await expect(requestToken(gateway, credentials, '0000-01-01T00:00:00Z')).rejects.toThrow(/400.*years 0001–9999/);
+    const credentials = await createClient(scene.gateway, Role.BROKER, { brokerCompanyId: scene.world.brokers[0].id });
+    await expect(requestToken(scene.gateway, credentials, '0000-01-01T00:00:00Z')).rejects.toThrow(/400.*years 0001–9999/);
   });
 });
 
@@ -162,8 +166,8 @@ const CREATE_TENDER = 'mutation($input: CreateTenderInput!) { createTender(input
 const tenderInput = (change: (input: any) => void) => {
   const input = {
     product: 'Cyber Protect',
-    lineOfBusinessId: world.lines.cyber.id,
-    brokerCompanyId: world.brokers[0].id,
+    lineOfBusinessId: scene.world.lines.cyber.id,
+    brokerCompanyId: scene.world.brokers[0].id,
     customer: { companyId: 'C-1', name: 'Acme', address: { country: 'DE' } },
     submitter: { accountId: 'u1', email: 'u1@broker.example', firstName: 'Ute', lastName: 'Ulm' },
     taxRate: 0.19,
@@ -176,24 +180,24 @@ describe('country codes and names', () => {
   it.each(['EU', 'UN', 'QO', 'XK', 'ZZ', 'AA'])(
     'country "%s", not an officially assigned ISO 3166-1 code, is refused and nothing is kept',
     async (code) => {
-      const before = await gateway.em().count(Tender);
+      const before = await scene.gateway.em().count(Tender);
       const { status, body } = await graphql(
-        gateway,
-        internal,
+        scene.gateway,
+        tokens.internal,
         CREATE_TENDER,
         tenderInput((input) => (input.customer.address.country = code)),
       );
       expect(status, JSON.stringify(body)).toBe(400);
       expect(body.errors[0].extensions.errors).toEqual([expect.objectContaining({ parameter: 'customer.address.country' })]);
-      expect(await gateway.em().count(Tender)).toBe(before);
+      expect(await scene.gateway.em().count(Tender)).toBe(before);
     },
   );
 
   it('assigned codes, including territories such as AQ and GG, are accepted', async () => {
     for (const code of ['DE', 'AQ', 'GG', 'SS', 'CW']) {
       const { body } = await graphql(
-        gateway,
-        internal,
+        scene.gateway,
+        tokens.internal,
         CREATE_TENDER,
         tenderInput((input) => (input.customer.address.country = code)),
       );
@@ -228,36 +232,36 @@ describe('country codes and names', () => {
   ];
 
   it.each(INVISIBLE_OR_BIDI)('%s is refused naming the field, and nothing is kept', async (_, value, set, field) => {
-    const before = await gateway.em().count(Tender);
+    const before = await scene.gateway.em().count(Tender);
     const { status, body } = await graphql(
-      gateway,
-      internal,
+      scene.gateway,
+      tokens.internal,
       CREATE_TENDER,
       tenderInput((input) => set(input, value)),
     );
     expect(status, JSON.stringify(body)).toBe(400);
     expect(body.errors[0].extensions.errors).toEqual([expect.objectContaining({ parameter: field })]);
-    expect(await gateway.em().count(Tender)).toBe(before);
+    expect(await scene.gateway.em().count(Tender)).toBe(before);
   });
 
   it('a name holding an ANSI escape (ESC) is refused with 400 and nothing is kept', async () => {
-    const before = await gateway.em().count(Tender);
+    const before = await scene.gateway.em().count(Tender);
     const { status, body } = await graphql(
-      gateway,
-      internal,
+      scene.gateway,
+      tokens.internal,
       CREATE_TENDER,
       tenderInput((input) => (input.customer.name = '\u001b[31mAcme\u001b[0m')),
     );
     expect(status, JSON.stringify(body)).toBe(400);
     expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    expect(await gateway.em().count(Tender)).toBe(before);
+    expect(await scene.gateway.em().count(Tender)).toBe(before);
   });
 
   it('names in other scripts, with combining marks and emoji, are accepted', async () => {
     for (const name of ['Müller & Söhne', 'שלום בע״מ', 'شركة التأمين', '株式会社テスト', 'Zoë 🛡️', 'e\u0301cole']) {
       const { body } = await graphql(
-        gateway,
-        internal,
+        scene.gateway,
+        tokens.internal,
         CREATE_TENDER,
         tenderInput((input) => (input.customer.name = name)),
       );
@@ -266,16 +270,16 @@ describe('country codes and names', () => {
   });
 
   it('the REST webhook body and GraphQL refuse a description with a bidi override or an escape, and an insurer name of only invisible characters', async () => {
-    const token = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+    const token = await tokenFor(scene.gateway, Role.BROKER, { brokerCompanyId: scene.world.brokers[0].id });
     for (const description of ['hook \u202e', 'hook \u001b[2J', 'hook \u0085']) {
-      const rest = await fetch(`${gateway.url}/integration/v1/webhook-endpoints`, {
+      const rest = await fetch(`${scene.gateway.url}/integration/v1/webhook-endpoints`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ url: 'https://hooks.partner.example/in', event_types: ['tender.status_changed'], description }),
       });
       expect(rest.status, JSON.stringify(description)).toBe(400);
       const viaGraphql = await graphql(
-        gateway,
+        scene.gateway,
         token,
         'mutation($description: String) { createWebhookEndpoint(input: { url: "https://hooks.partner.example/in", eventTypes: [TENDER_STATUS_CHANGED], description: $description }) { secret } }',
         { description },
@@ -283,12 +287,12 @@ describe('country codes and names', () => {
       expect(viaGraphql.status, JSON.stringify(viaGraphql.body)).toBe(400);
       expect(viaGraphql.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     }
-    const listed = await getJson(gateway, '/integration/v1/webhook-endpoints', token);
+    const listed = await getJson(scene.gateway, '/integration/v1/webhook-endpoints', token);
     expect(listed.body.payload ?? listed.body).toHaveLength(0);
 
     const insurerName = await graphql(
-      gateway,
-      internal,
+      scene.gateway,
+      tokens.internal,
       'mutation { createInsurer(input: { name: "\\u200b\\u200c", quoteApiUrl: "https://quotes.delta.example/api" }) { id } }',
     );
     expect(insurerName.status).toBe(400);
@@ -302,10 +306,10 @@ describe('country codes and names', () => {
       ['\u200b', 400],
     ];
     for (const [reason, expected] of reasons) {
-      const tender = await createTender(gateway.em(), world, { status: TenderStatus.QUOTES_AVAILABLE });
+      const tender = await createTender(scene.gateway.em(), scene.world, { status: TenderStatus.QUOTES_AVAILABLE });
       const { status, body } = await graphql(
-        gateway,
-        broker,
+        scene.gateway,
+        tokens.broker,
         'mutation($id: ID!, $reason: String!) { closeTender(tenderId: $id, reason: $reason) { status } }',
         { id: tender.id, reason },
       );

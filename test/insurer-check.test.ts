@@ -1,17 +1,15 @@
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import type { SimBehaviour } from '../src/insurer-sim/insurer-sim';
 import type { Insurer } from '../src/insurers';
 import { EarlyCallback, InsurerCheck, type InsurerCheckReport, QuoteRequest } from '../src/quotes';
 import { Tender, TenderInvitation } from '../src/tenders';
+import { cli as runCli, spawnCli } from './helpers/cli';
 import { databaseUrlFor } from './helpers/database';
-import { createWorld, type World } from './helpers/fixtures';
 import { FAST_DISPATCH_ENV, TEST_JWT_SECRET, graphql, requestToken, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 import { startHostileInsurers, type HostileInsurers } from './helpers/hostile-insurer';
 import { startScriptedInsurer } from './helpers/scripted-insurer';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
@@ -48,39 +46,35 @@ const BEHAVIOURS: SimBehaviour[] = [
   'refer',
 ];
 
-let gateway: Gateway;
 let sims: SimulatedInsurers;
 let hostile: HostileInsurers;
 let internal: string;
-let world: World;
 const insurer: Record<string, Insurer> = {};
 
+const scene = withGateway({ per: 'file', world: true });
+
 beforeAll(async () => {
-  gateway = await startGateway();
-  world = await createWorld(gateway.em());
-  sims = await startSimulatedInsurers(
-    gateway,
-    BEHAVIOURS.map((behaviour) => ({ name: `Sim ${behaviour}`, behaviour })),
+  sims = scene.closes(
+    await startSimulatedInsurers(
+      scene.gateway,
+      BEHAVIOURS.map((behaviour) => ({ name: `Sim ${behaviour}`, behaviour })),
+    ),
   );
   BEHAVIOURS.forEach((behaviour, i) => (insurer[behaviour] = sims.insurers[i]));
-  hostile = await startHostileInsurers(gateway, {
-    'wrong-id': 'wrong-id',
-    'unrequested-option': 'unrequested-option',
-    redirect: 'redirect',
-    'nul-ack': 'nul-ack',
-    hold: 'hold',
-  });
-  internal = await tokenFor(gateway, Role.INTERNAL);
-});
-
-afterAll(async () => {
-  await sims?.close();
-  await hostile?.close();
-  await gateway?.close();
+  hostile = scene.closes(
+    await startHostileInsurers(scene.gateway, {
+      'wrong-id': 'wrong-id',
+      'unrequested-option': 'unrequested-option',
+      redirect: 'redirect',
+      'nul-ack': 'nul-ack',
+      hold: 'hold',
+    }),
+  );
+  internal = await scene.token(Role.INTERNAL);
 });
 
 async function check(insurerId: string, waitMs?: number, token = internal): Promise<InsurerCheckReport> {
-  const { body } = await graphql(gateway, token, CHECK, { insurerId, waitMs });
+  const { body } = await graphql(scene.gateway, token, CHECK, { insurerId, waitMs });
   expect(body.errors).toBeUndefined();
   return body.data.checkInsurer;
 }
@@ -117,7 +111,7 @@ describe('insurer onboarding check over GraphQL, against the simulator', () => {
     // One real exchange: two POSTs with one Idempotency-Key are one quote at the insurer, fetched once.
     expect(sims.simulator.stats(slugOf('quote'))).toMatchObject({ posts: 2, quotes: 1, callbacks: 1, callbackFailures: 0, fetches: 1 });
 
-    const em = gateway.em();
+    const em = scene.gateway.em();
     expect(await em.count(Tender)).toBe(0);
     expect(await em.count(TenderInvitation)).toBe(0);
     expect(await em.count(QuoteRequest)).toBe(0);
@@ -139,7 +133,7 @@ describe('insurer onboarding check over GraphQL, against the simulator', () => {
     expect(report.passed).toBe(true);
     expect(step(report, 'callback').detail).toMatch(/before the acknowledgement was stored/);
     expect(sims.simulator.stats(slugOf('early-callback'))).toMatchObject({ callbacks: 1, callbackFailures: 0 });
-    expect(await gateway.em().count(EarlyCallback)).toBe(0);
+    expect(await scene.gateway.em().count(EarlyCallback)).toBe(0);
   });
 
   it('an insurer that never calls back fails the callback step after the wait, and its quote is not fetched', async () => {
@@ -165,21 +159,21 @@ describe('insurer onboarding check over GraphQL, against the simulator', () => {
   });
 
   it("an integrator who sends the callback by hand passes the callback step; the same id with another insurer's token is a 404", async () => {
-    const em = gateway.em();
+    const em = scene.gateway.em();
     const running = check(insurer.silent.id, 10_000);
     const row = await waitFor('the check to store its acknowledgement', async () => {
       em.clear();
       return (await em.findOne(InsurerCheck, { insurer: insurer.silent.id, insurerReference: { $ne: null } })) ?? undefined;
     });
     const post = (token: string) =>
-      fetch(`${gateway.url}${CALLBACK}`, {
+      fetch(`${scene.gateway.url}${CALLBACK}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ quote_request_id: row.insurerReference }),
       });
-    const other = await tokenFor(gateway, Role.INSURER, { insurerId: insurer.quote.id });
+    const other = await tokenFor(scene.gateway, Role.INSURER, { insurerId: insurer.quote.id });
     expect((await post(other)).status).toBe(404);
-    const own = await tokenFor(gateway, Role.INSURER, { insurerId: insurer.silent.id });
+    const own = await tokenFor(scene.gateway, Role.INSURER, { insurerId: insurer.silent.id });
     const accepted = await post(own);
     expect(accepted.status).toBe(202);
     expect(await accepted.json()).toEqual({ status: 'accepted', quote_request_id: row.insurerReference });
@@ -256,7 +250,7 @@ describe('insurer onboarding check over GraphQL, against the simulator', () => {
   });
 
   it('an invalid term fails its own step (and the quote, which the gateway would refuse); the other terms pass', async () => {
-    const scripted = await startScriptedInsurer(gateway, 'Scripted terms');
+    const scripted = await startScriptedInsurer(scene.gateway, 'Scripted terms');
     try {
       const running = check(scripted.insurer.id, 5000);
       const id = await waitFor('the acknowledgement', async () => scripted.ids()[0]);
@@ -317,13 +311,13 @@ describe('insurer onboarding check against hostile insurer systems', () => {
     const running = check(hostile.insurers.hold.id, 5000);
     await hostile.held('hold');
     hostile.release('hold', 'FIRST-ID');
-    const em = gateway.em();
+    const em = scene.gateway.em();
     await waitFor('the check to store its acknowledgement', async () => {
       em.clear();
       return (await em.count(InsurerCheck, { insurer: hostile.insurers.hold.id, insurerReference: 'FIRST-ID' })) > 0;
     });
-    const token = await requestToken(gateway, hostile.credentials.hold);
-    const callback = await fetch(`${gateway.url}${CALLBACK}`, {
+    const token = await requestToken(scene.gateway, hostile.credentials.hold);
+    const callback = await fetch(`${scene.gateway.url}${CALLBACK}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ quote_request_id: 'FIRST-ID' }),
@@ -355,22 +349,22 @@ describe('checkInsurer over GraphQL: who and what', () => {
   it('is for internal users: brokers, insurers and analysts get FORBIDDEN and nothing is sent', async () => {
     const before = sims.simulator.stats(slugOf('quote')).posts;
     const tokens = [
-      await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id }),
-      await tokenFor(gateway, Role.INSURER, { insurerId: insurer.quote.id }),
-      await tokenFor(gateway, Role.ANALYST),
+      await tokenFor(scene.gateway, Role.BROKER, { brokerCompanyId: scene.world.brokers[0].id }),
+      await tokenFor(scene.gateway, Role.INSURER, { insurerId: insurer.quote.id }),
+      await tokenFor(scene.gateway, Role.ANALYST),
     ];
     for (const token of tokens) {
-      const { status, body } = await graphql(gateway, token, CHECK, { insurerId: insurer.quote.id });
+      const { status, body } = await graphql(scene.gateway, token, CHECK, { insurerId: insurer.quote.id });
       expect({ status, code: body.errors?.[0]?.extensions?.code }).toEqual({ status: 403, code: 'FORBIDDEN' });
     }
     expect(sims.simulator.stats(slugOf('quote')).posts).toBe(before);
   });
 
   it('an unknown insurer is NOT_FOUND; a wait that would outlast the request timeout is BAD_USER_INPUT naming waitMs', async () => {
-    const unknown = await graphql(gateway, internal, CHECK, { insurerId: 'no-such-insurer' });
+    const unknown = await graphql(scene.gateway, internal, CHECK, { insurerId: 'no-such-insurer' });
     expect(unknown.body.errors[0].extensions.code).toBe('NOT_FOUND');
     // REQUEST_TIMEOUT_MS 30 s less four calls of QUOTE_TIMEOUT_MS 1 s and a second to spare.
-    const tooLong = await graphql(gateway, internal, CHECK, { insurerId: insurer.quote.id, waitMs: 25_001 });
+    const tooLong = await graphql(scene.gateway, internal, CHECK, { insurerId: insurer.quote.id, waitMs: 25_001 });
     expect(tooLong.body.errors[0].extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
       errors: [{ parameter: 'waitMs', message: 'must be a whole number of ms from 1 to 25000' }],
@@ -379,29 +373,24 @@ describe('checkInsurer over GraphQL: who and what', () => {
 });
 
 describe('insurer:check on the command line', () => {
-  const run = promisify(execFile);
+  /** The CLI's environment on the test gateway's database, with the test's short timeouts. */
+  async function cliEnv() {
+    return {
+      ...FAST_DISPATCH_ENV,
+      DATA_DIR: scene.gateway.dataDir,
+      DATABASE_URL: await databaseUrlFor(scene.gateway.dataDir),
+      JWT_SECRET: TEST_JWT_SECRET,
+    };
+  }
 
-  /** `npm run cli -- insurer:check ...` against the test gateway's database, with the test's short timeouts. */
+  /** `npm run cli -- insurer:check ...`, in the test process (the program main.ts runs). */
   async function cli(...args: string[]) {
-    try {
-      const { stdout, stderr } = await run(join('node_modules', '.bin', 'tsx'), ['src/cli/main.ts', 'insurer:check', ...args], {
-        env: {
-          ...process.env,
-          ...FAST_DISPATCH_ENV,
-          DATA_DIR: gateway.dataDir,
-          DATABASE_URL: await databaseUrlFor(gateway.dataDir),
-          JWT_SECRET: TEST_JWT_SECRET,
-        },
-      });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
+    return runCli(await cliEnv(), 'insurer:check', ...args);
   }
 
   it('prints one line per step and exits 0 for a good insurer named by its name', async () => {
-    const result = await cli('Sim quote', '--gateway-url', gateway.url);
+    // Its own process, as an operator runs it: the exit code and output end to end.
+    const result = await spawnCli(await cliEnv(), 'insurer:check', 'Sim quote', '--gateway-url', scene.gateway.url);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toBe(
@@ -415,7 +404,7 @@ describe('insurer:check on the command line', () => {
   });
 
   it('--json prints the report, and a silent insurer fails the callback step with exit code 1', async () => {
-    const result = await cli(insurer.silent.id, '--json', '--wait-ms', '300', '--gateway-url', gateway.url);
+    const result = await cli(insurer.silent.id, '--json', '--wait-ms', '300', '--gateway-url', scene.gateway.url);
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as InsurerCheckReport;
     expect(report).toMatchObject({ passed: false, insurer: { id: insurer.silent.id, name: 'Sim silent' } });
@@ -451,7 +440,7 @@ describe('insurer:check on the command line', () => {
   });
 
   it('an unknown insurer or a bad --wait-ms is a usage error with exit code 2', async () => {
-    const unknown = await cli('No Such Insurer', '--gateway-url', gateway.url);
+    const unknown = await cli('No Such Insurer', '--gateway-url', scene.gateway.url);
     expect(unknown).toMatchObject({ code: 2, stdout: '' });
     expect(unknown.stderr).toMatch(/NOT_FOUND: No insurer has the id or name "No Such Insurer"/);
     const badWait = await cli('Sim quote', '--wait-ms', 'soon');

@@ -1,24 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { Tender, TenderInvitation, TenderStatus, statusChangeKey } from '../src/tenders';
-import { createWorld, type World } from './helpers/fixtures';
-import { getJson, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { getJson, tokenFor } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 
 // An insurer's lists take one of two plans by how many tenders it was invited to (src/tenders/read/tender-access.ts,
 // `listedTenders`): a busy insurer's pages walk the tenders in order, a new insurer's read its few invitations. Either
 // way its pages, by skip and by cursor, are the slices of the same list: its invited tenders, newest first.
 
 const TENDERS = 1_200;
-let gateway: Gateway;
-let world: World;
 /** Each insurer's invited tenders, newest first (ids). */
 const invitedTo = new Map<string, string[]>();
 
+const scene = withGateway({ per: 'file', world: true });
+
 beforeAll(async () => {
-  gateway = await startGateway();
-  const em = gateway.em();
-  world = await createWorld(em);
-  const [busy, quiet] = world.insurers;
+  const em = scene.gateway.em();
+  const [busy, quiet] = scene.world.insurers;
   const start = Date.parse('2026-01-01T00:00:00.000Z');
   const tenders: Tender[] = [];
   for (let i = 0; i < TENDERS; i++) {
@@ -28,10 +26,10 @@ beforeAll(async () => {
       product: 'Cyber Protect',
       status: TenderStatus.QUOTES_AVAILABLE,
       taxRate: 0.19,
-      lineOfBusiness: world.lines.cyber,
-      customer: world.customer,
-      brokerCompany: world.brokers[0],
-      personInCharge: world.people[0],
+      lineOfBusiness: scene.world.lines.cyber,
+      customer: scene.world.customer,
+      brokerCompany: scene.world.brokers[0],
+      personInCharge: scene.world.people[0],
       changesMetadata: { [statusChangeKey(TenderStatus.QUOTES_AVAILABLE)]: createdAt.toISOString() },
       createdAt,
       updatedAt: createdAt,
@@ -54,21 +52,19 @@ beforeAll(async () => {
   );
 }, 120_000);
 
-afterAll(() => gateway?.close());
-
 const idsOf = (body: { payload: { _id: string }[] }) => body.payload.map((tender) => tender._id);
 
 describe("an insurer's list, whichever plan reads it", () => {
   for (const which of ['busy', 'quiet'] as const) {
     it(`the ${which} insurer pages by skip and by cursor through exactly its invited tenders, newest first, with their count`, async () => {
-      const insurer = world.insurers[which === 'busy' ? 0 : 1];
+      const insurer = scene.world.insurers[which === 'busy' ? 0 : 1];
       const expected = invitedTo.get(insurer.id)!;
       expect(expected.length).toBeGreaterThan(which === 'busy' ? 1_000 : 5);
-      const token = await tokenFor(gateway, Role.INSURER, { insurerId: insurer.id });
+      const token = await tokenFor(scene.gateway, Role.INSURER, { insurerId: insurer.id });
 
       const bySkip: string[] = [];
       for (let skip = 0; skip < expected.length; skip += 200) {
-        const { status, body } = await getJson(gateway, `/public/v1/tenders?skip=${skip}&limit=200`, token);
+        const { status, body } = await getJson(scene.gateway, `/public/v1/tenders?skip=${skip}&limit=200`, token);
         expect(status).toBe(200);
         expect(body.metadata.count).toBe(String(expected.length));
         bySkip.push(...idsOf(body));
@@ -79,7 +75,7 @@ describe("an insurer's list, whichever plan reads it", () => {
       let next: string | null = '';
       while (next !== null) {
         const { status, body }: { status: number; body: { metadata: { next: string | null }; payload: { _id: string }[] } } = await getJson(
-          gateway,
+          scene.gateway,
           `/public/v1/tenders?limit=150${next ? `&after=${encodeURIComponent(next)}` : ''}`,
           token,
         );

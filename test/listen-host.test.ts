@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dropDatabaseFor } from './helpers/database';
+import { removeDataDir } from './helpers/database';
 import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-host-'));
@@ -10,8 +10,7 @@ let gateway: GatewayProcess | undefined;
 
 afterAll(async () => {
   await gateway?.kill();
-  await dropDatabaseFor(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
+  await removeDataDir(dataDir);
 });
 
 describe('HOST', () => {

@@ -1,24 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { QuoteOption, QuoteRequest, QuoteRequestStatus } from '../src/quotes';
 import { WebhookDelivery, WebhookEventType } from '../src/webhooks';
-import type { Tender } from '../src/tenders';
-import { createTender, createWorld, type World } from './helpers/fixtures';
-import { createClient, graphql, requestToken, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { createClient, graphql, requestToken, tokenFor } from './helpers/gateway';
+import { withGateway, type Scene } from './helpers/scene';
 import { startScriptedInsurer, type ScriptedInsurer } from './helpers/scripted-insurer';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver';
 
-const FAST_WEBHOOKS = { WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_RETRY_SCHEDULE: '50ms,100ms', WEBHOOK_URL_ALLOW: '127.0.0.1' };
 const SUBMIT = `mutation($input: SubmitManualQuoteInput!) { submitManualQuote(input: $input) {
   id status source answeredBy underwriterReason currency validUntil
   options { insuranceSum deductible premium premiumWithTax currency cheapest subjectivities { text stage } } } }`;
 const REQUESTS = `query($id: ID!) { quoteRequests(tenderId: $id) { id status source answeredBy attempts insurer { name }
   options { premium premiumWithTax currency cheapest } } }`;
 
-let gateway: Gateway;
-let world: World;
-let tender: Tender;
 let broker: string;
 let internal: string;
 let manualId: string;
@@ -28,35 +23,24 @@ let sims: SimulatedInsurers | undefined;
 let scripted: ScriptedInsurer | undefined;
 let receiver: WebhookReceiver | undefined;
 
-beforeEach(async () => {
-  gateway = await startGateway({ env: FAST_WEBHOOKS });
-  world = await createWorld(gateway.em());
-  tender = await createTender(gateway.em(), world);
-  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  internal = await tokenFor(gateway, Role.INTERNAL);
+const scene = withGateway({ webhooks: 'fast', tender: true, setUp: setUpScene });
+
+async function setUpScene(scene: Scene) {
+  broker = await scene.token(Role.BROKER);
+  internal = await scene.token(Role.INTERNAL);
   const created = await gql(
     internal,
     'mutation { createInsurer(input: { name: "Paper Insurance", integration: MANUAL }) { id integration quoteApiUrl } }',
   );
   expect(created.createInsurer).toMatchObject({ integration: 'MANUAL', quoteApiUrl: null });
   manualId = created.createInsurer.id;
-  const credentials = await createClient(gateway, Role.INSURER, { insurerId: manualId });
+  const credentials = await createClient(scene.gateway, Role.INSURER, { insurerId: manualId });
   manualAppId = credentials.appId;
-  manualToken = await requestToken(gateway, credentials);
-});
-
-afterEach(async () => {
-  await scripted?.close();
-  scripted = undefined;
-  await sims?.close();
-  sims = undefined;
-  await receiver?.close();
-  receiver = undefined;
-  await gateway.close();
-});
+  manualToken = await requestToken(scene.gateway, credentials);
+}
 
 async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(gateway, token, query, variables);
+  const { body } = await graphql(scene.gateway, token, query, variables);
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
   return body.data;
 }
@@ -64,7 +48,7 @@ async function gql(token: string, query: string, variables: Record<string, unkno
 async function requestQuotes(insurerIds: string[]) {
   return (
     await gql(broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id status source insurer { name } } }', {
-      input: { tenderId: tender.id, insurerIds, limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }], riskInformation: {} },
+      input: { tenderId: scene.tender.id, insurerIds, limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }], riskInformation: {} },
     })
   ).requestQuotes as { id: string; status: string; source: string; insurer: { name: string } }[];
 }
@@ -77,7 +61,7 @@ const option = (premium: number, extra: Record<string, unknown> = {}) => ({
 });
 
 async function register(token: string, path: string, eventTypes: string[]) {
-  const response = await fetch(`${gateway.url}/integration/v1/webhook-endpoints`, {
+  const response = await fetch(`${scene.gateway.url}/integration/v1/webhook-endpoints`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ url: receiver!.url(path), event_types: eventTypes }),
@@ -87,19 +71,19 @@ async function register(token: string, path: string, eventTypes: string[]) {
 
 describe('insurers without an API (MANUAL)', () => {
   it('are asked without anything being sent, hear of it by TENDER_INVITED, answer their own request, and are compared like any insurer', async () => {
-    receiver = await startWebhookReceiver();
+    receiver = scene.closes(await startWebhookReceiver());
     await register(manualToken, '/manual', ['tender.invited']);
     await register(broker, '/broker', ['quote.received']);
-    sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }]);
+    sims = scene.closes(await startSimulatedInsurers(scene.gateway, [{ name: 'Anchor Insurance' }]));
     const created = await requestQuotes([manualId, sims.insurers[0].id]);
     const manual = created.find((request) => request.insurer.name === 'Paper Insurance')!;
     expect(manual).toMatchObject({ status: 'AWAITING_MANUAL', source: 'MANUAL' });
     await waitFor('the invitation', async () => receiver!.received('/manual').length === 1);
-    expect(receiver.received('/manual')[0].event).toMatchObject({ type: 'tender.invited', data: { tender_id: tender.id } });
+    expect(receiver.received('/manual')[0].event).toMatchObject({ type: 'tender.invited', data: { tender_id: scene.tender.id } });
     await waitFor('the API quote', async () =>
-      (await gql(broker, REQUESTS, { id: tender.id })).quoteRequests.some((r: any) => r.status === 'QUOTED'),
+      (await gql(broker, REQUESTS, { id: scene.tender.id })).quoteRequests.some((r: any) => r.status === 'QUOTED'),
     );
-    const waiting = (await gql(broker, REQUESTS, { id: tender.id })).quoteRequests.find((r: any) => r.id === manual.id);
+    const waiting = (await gql(broker, REQUESTS, { id: scene.tender.id })).quoteRequests.find((r: any) => r.id === manual.id);
     expect(waiting).toMatchObject({ status: 'AWAITING_MANUAL', attempts: 0, options: [] });
 
     const answered = await gql(manualToken, SUBMIT, {
@@ -132,7 +116,7 @@ describe('insurers without an API (MANUAL)', () => {
       },
     ]);
     // The broker sees who entered it, and the cheapest across API and manual answers alike.
-    const seen = (await gql(broker, REQUESTS, { id: tender.id })).quoteRequests;
+    const seen = (await gql(broker, REQUESTS, { id: scene.tender.id })).quoteRequests;
     expect(seen.find((r: any) => r.id === manual.id)).toMatchObject({ answeredBy: manualAppId, source: 'MANUAL' });
     expect(seen.find((r: any) => r.insurer.name === 'Anchor Insurance')).toMatchObject({
       source: 'API',
@@ -148,9 +132,9 @@ describe('insurers without an API (MANUAL)', () => {
     ]);
 
     // Answered is answered: a second answer is refused and changes nothing.
-    const again = await graphql(gateway, manualToken, SUBMIT, { input: { quoteRequestId: manual.id, options: [option(10)] } });
+    const again = await graphql(scene.gateway, manualToken, SUBMIT, { input: { quoteRequestId: manual.id, options: [option(10)] } });
     expect(again.body.errors[0].extensions.code).toBe('CONFLICT');
-    expect(await gateway.em().count(QuoteOption, { quoteRequest: manual.id })).toBe(2);
+    expect(await scene.gateway.em().count(QuoteOption, { quoteRequest: manual.id })).toBe(2);
 
     const { tenderStatistics } = await gql(
       internal,
@@ -164,10 +148,10 @@ describe('insurers without an API (MANUAL)', () => {
 
   it('another insurer cannot answer (NOT_FOUND), a broker may not (FORBIDDEN); an internal user answers on its behalf, recorded as such', async () => {
     const [manual] = await requestQuotes([manualId]);
-    const other = await tokenFor(gateway, Role.INSURER, { insurerId: world.insurers[0].id });
-    const foreign = await graphql(gateway, other, SUBMIT, { input: { quoteRequestId: manual.id, options: [option(10)] } });
+    const other = await tokenFor(scene.gateway, Role.INSURER, { insurerId: scene.world.insurers[0].id });
+    const foreign = await graphql(scene.gateway, other, SUBMIT, { input: { quoteRequestId: manual.id, options: [option(10)] } });
     expect([foreign.status, foreign.body.errors[0].extensions.code]).toEqual([404, 'NOT_FOUND']);
-    const byBroker = await graphql(gateway, broker, SUBMIT, { input: { quoteRequestId: manual.id, options: [option(10)] } });
+    const byBroker = await graphql(scene.gateway, broker, SUBMIT, { input: { quoteRequestId: manual.id, options: [option(10)] } });
     expect(byBroker.body.errors[0].extensions.code).toBe('FORBIDDEN');
 
     const internalAppId = (await gql(internal, '{ me { appId } }')).me.appId;
@@ -186,7 +170,7 @@ describe('insurers without an API (MANUAL)', () => {
     expect(declined.submitManualQuote).toMatchObject({ status: 'DECLINED', underwriterReason: 'Outside appetite', options: [] });
     // The insurer reads its own answer's reason, but not who entered it.
     const own = await gql(manualToken, 'query($id: ID!) { quoteRequests(tenderId: $id) { underwriterReason answeredBy } }', {
-      id: tender.id,
+      id: scene.tender.id,
     });
     expect(own.quoteRequests).toEqual([{ underwriterReason: 'Outside appetite', answeredBy: null }]);
   });
@@ -210,7 +194,7 @@ describe('insurers without an API (MANUAL)', () => {
     ],
   ])('an answer with %s is BAD_USER_INPUT naming the field, and stores nothing', async (_name, fields, parameter) => {
     const [manual] = await requestQuotes([manualId]);
-    const { status, body } = await graphql(gateway, manualToken, SUBMIT, { input: { quoteRequestId: manual.id, ...fields } });
+    const { status, body } = await graphql(scene.gateway, manualToken, SUBMIT, { input: { quoteRequestId: manual.id, ...fields } });
     expect(status, JSON.stringify(body.errors)).toBe(400);
     expect(body.errors[0].extensions.code, JSON.stringify(body.errors)).toBe('BAD_USER_INPUT');
     // Named in extensions.errors by the quote rules; a control character is refused before, by the request screening, naming it in the message.
@@ -218,19 +202,19 @@ describe('insurers without an API (MANUAL)', () => {
       ' ',
     );
     expect(named).toContain(parameter);
-    const row = await gateway.em().findOneOrFail(QuoteRequest, { id: manual.id });
+    const row = await scene.gateway.em().findOneOrFail(QuoteRequest, { id: manual.id });
     expect([row.status, row.validUntil ?? null, row.currency ?? null, row.underwriterReason ?? null]).toEqual([
       'AWAITING_MANUAL',
       null,
       null,
       null,
     ]);
-    expect(await gateway.em().count(QuoteOption, { quoteRequest: manual.id })).toBe(0);
+    expect(await scene.gateway.em().count(QuoteOption, { quoteRequest: manual.id })).toBe(0);
   });
 
   it('a decision "MAYBE" is BAD_USER_INPUT (400), never a 500', async () => {
     const [manual] = await requestQuotes([manualId]);
-    const { status, body } = await graphql(gateway, manualToken, SUBMIT, {
+    const { status, body } = await graphql(scene.gateway, manualToken, SUBMIT, {
       input: { quoteRequestId: manual.id, decision: 'MAYBE', options: [] },
     });
     expect([status, body.errors[0].extensions.code]).toEqual([400, 'BAD_USER_INPUT']);
@@ -238,34 +222,34 @@ describe('insurers without an API (MANUAL)', () => {
 
   it('a manual answer after the tender is closed is refused and stores nothing', async () => {
     const [manual] = await requestQuotes([manualId]);
-    await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
-    const late = await graphql(gateway, manualToken, SUBMIT, { input: { quoteRequestId: manual.id, options: [option(10)] } });
+    await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: scene.tender.id });
+    const late = await graphql(scene.gateway, manualToken, SUBMIT, { input: { quoteRequestId: manual.id, options: [option(10)] } });
     expect([late.status, late.body.errors[0].extensions.code]).toEqual([409, 'CONFLICT']);
-    const row = await gateway.em().findOneOrFail(QuoteRequest, { id: manual.id });
+    const row = await scene.gateway.em().findOneOrFail(QuoteRequest, { id: manual.id });
     expect([row.status, row.answeredBy ?? null]).toEqual(['CANCELLED', null]);
-    expect(await gateway.em().count(QuoteOption, { quoteRequest: manual.id })).toBe(0);
+    expect(await scene.gateway.em().count(QuoteOption, { quoteRequest: manual.id })).toBe(0);
   });
 
   it("a losing insurer's answer after cover was ordered (IN_COVERNOTE, then SUCCESSFUL) is CONFLICT before anything is written, as an insurer system's late quote is not stored", async () => {
-    receiver = await startWebhookReceiver();
+    receiver = scene.closes(await startWebhookReceiver());
     await register(broker, '/broker', ['quote.received']);
-    sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }]);
-    scripted = await startScriptedInsurer(gateway);
+    sims = scene.closes(await startSimulatedInsurers(scene.gateway, [{ name: 'Anchor Insurance' }]));
+    scripted = scene.closes(await startScriptedInsurer(scene.gateway));
     const created = await requestQuotes([manualId, sims.insurers[0].id, scripted.insurer.id]);
     const manual = created.find((request) => request.insurer.name === 'Paper Insurance')!;
     const late = created.find((request) => request.insurer.name === scripted!.insurer.name)!;
     const won = await waitFor('the API quote', async () =>
-      (await gql(broker, REQUESTS, { id: tender.id })).quoteRequests.find((r: any) => r.status === 'QUOTED'),
+      (await gql(broker, REQUESTS, { id: scene.tender.id })).quoteRequests.find((r: any) => r.status === 'QUOTED'),
     );
     const reference = await waitFor('the acknowledgement', async () => scripted!.ids().at(-1));
     const { orderCover } = await gql(broker, 'mutation($t: ID!, $o: ID!) { orderCover(tenderId: $t, quoteOptionId: $o) { status } }', {
-      t: tender.id,
-      o: (await gateway.em().findOneOrFail(QuoteOption, { quoteRequest: won.id })).id,
+      t: scene.tender.id,
+      o: (await scene.gateway.em().findOneOrFail(QuoteOption, { quoteRequest: won.id })).id,
     });
     expect(orderCover.status).toBe('IN_COVERNOTE');
 
     const refused = async (token: string, expected: RegExp) => {
-      const answer = await graphql(gateway, token, SUBMIT, { input: { quoteRequestId: manual.id, options: [option(10)] } });
+      const answer = await graphql(scene.gateway, token, SUBMIT, { input: { quoteRequestId: manual.id, options: [option(10)] } });
       expect([answer.status, answer.body.errors?.[0].extensions.code, answer.body.data]).toEqual([409, 'CONFLICT', null]);
       expect(answer.body.errors[0].message).toMatch(expected);
     };
@@ -273,25 +257,25 @@ describe('insurers without an API (MANUAL)', () => {
     // The order cancelled the open requests in its transaction: the manual one, and the insurer system's, whose quote
     // arriving now is not fetched, stored or announced.
     expect(await scripted.quote(reference, { quote_options: [{ insurance_sum: 1_000_000, deductible: 10_000, premium: 5 }] })).toBe(202);
-    await gql(internal, 'mutation($t: ID!) { finaliseContract(tenderId: $t) { status } }', { t: tender.id });
+    await gql(internal, 'mutation($t: ID!) { finaliseContract(tenderId: $t) { status } }', { t: scene.tender.id });
     await refused(manualToken, /Cover was ordered on this tender \(it is SUCCESSFUL\)/);
     await refused(internal, /it is SUCCESSFUL/);
     // A request left waiting by an order from before this rule is refused by the tender's status all the same.
-    await gateway.em().nativeUpdate(QuoteRequest, { id: manual.id }, { status: QuoteRequestStatus.AWAITING_MANUAL });
+    await scene.gateway.em().nativeUpdate(QuoteRequest, { id: manual.id }, { status: QuoteRequestStatus.AWAITING_MANUAL });
     await refused(manualToken, /it is SUCCESSFUL/);
 
-    const rows = await gateway.em().find(QuoteRequest, { id: { $in: [manual.id, late.id] } }, { orderBy: { createdAt: 'asc' } });
+    const rows = await scene.gateway.em().find(QuoteRequest, { id: { $in: [manual.id, late.id] } }, { orderBy: { createdAt: 'asc' } });
     expect(rows.map((row) => [row.id, row.status, row.failureReason ?? null, row.answeredBy ?? null, row.quotedAt ?? null])).toEqual(
       expect.arrayContaining([
         [manual.id, 'AWAITING_MANUAL', 'cover ordered', null, null],
         [late.id, 'CANCELLED', 'cover ordered', null, null],
       ]),
     );
-    expect(await gateway.em().count(QuoteOption, { quoteRequest: { $in: [manual.id, late.id] } })).toBe(0);
-    const announced = await gateway.em().find(WebhookDelivery, { eventType: WebhookEventType.QUOTE_RECEIVED });
+    expect(await scene.gateway.em().count(QuoteOption, { quoteRequest: { $in: [manual.id, late.id] } })).toBe(0);
+    const announced = await scene.gateway.em().find(WebhookDelivery, { eventType: WebhookEventType.QUOTE_RECEIVED });
     expect(announced.map((delivery) => JSON.parse(delivery.payload).data.quote_request_id)).toEqual([won.id]);
     const { proposal } = await gql(broker, 'query($id: ID!) { proposal(tenderId: $id) { cheapest { insurer { name } } } }', {
-      id: tender.id,
+      id: scene.tender.id,
     });
     expect(proposal.cheapest).toEqual([{ insurer: { name: 'Anchor Insurance' } }]);
   });
@@ -299,7 +283,7 @@ describe('insurers without an API (MANUAL)', () => {
   it('an internal user changes an insurer between API and MANUAL; an API insurer needs a quote API URL, a MANUAL one takes none', async () => {
     const change = (input: Record<string, unknown>) =>
       graphql(
-        gateway,
+        scene.gateway,
         internal,
         'mutation($input: ChangeInsurerIntegrationInput!) { changeInsurerIntegration(input: $input) { integration quoteApiUrl } }',
         {
@@ -313,15 +297,15 @@ describe('insurers without an API (MANUAL)', () => {
     });
     const api = await change({ insurerId: manualId, integration: 'API', quoteApiUrl: 'http://127.0.0.1:1/paper' });
     expect(api.body.data.changeInsurerIntegration).toEqual({ integration: 'API', quoteApiUrl: 'http://127.0.0.1:1/paper' });
-    const withUrl = await change({ insurerId: world.insurers[0].id, integration: 'MANUAL', quoteApiUrl: 'http://127.0.0.1:1/x' });
+    const withUrl = await change({ insurerId: scene.world.insurers[0].id, integration: 'MANUAL', quoteApiUrl: 'http://127.0.0.1:1/x' });
     expect(withUrl.body.errors[0].extensions.errors[0].parameter).toBe('quoteApiUrl');
-    await change({ insurerId: world.insurers[0].id, integration: 'MANUAL' });
-    const [asked] = await requestQuotes([world.insurers[0].id]);
+    await change({ insurerId: scene.world.insurers[0].id, integration: 'MANUAL' });
+    const [asked] = await requestQuotes([scene.world.insurers[0].id]);
     expect(asked).toMatchObject({ status: 'AWAITING_MANUAL', source: 'MANUAL' });
-    const created = await graphql(gateway, internal, 'mutation { createInsurer(input: { name: "Needs URL" }) { id } }');
+    const created = await graphql(scene.gateway, internal, 'mutation { createInsurer(input: { name: "Needs URL" }) { id } }');
     expect(created.body.errors[0].extensions.errors[0]).toEqual({ parameter: 'quoteApiUrl', message: 'is required for an API insurer' });
     const forbidden = await graphql(
-      gateway,
+      scene.gateway,
       broker,
       'mutation { changeInsurerIntegration(input: { insurerId: "x", integration: MANUAL }) { id } }',
     );

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrationDrift, openDatabase } from '../src/database';
 import { schemaDrift } from '../src/platform/db/migration-check';
-import { databaseUrlFor, dropDatabaseFor, SERVER_URL } from './helpers/database';
+import { databaseUrlFor, removeDataDir, SERVER_URL } from './helpers/database';
 
 describe('entities and migrations', () => {
   it('agree: a fresh database given every migration needs no further change for the entities', async () => {
@@ -21,8 +21,7 @@ describe('entities and migrations', () => {
       expect(drift[0]).toMatch(/^create index .webhook_replay_client_idx. on .webhook_replay. \(.client_id., .requested_at.\);$/);
     } finally {
       await orm.close();
-      await dropDatabaseFor(dataDir);
-      rmSync(dataDir, { recursive: true, force: true });
+      await removeDataDir(dataDir);
     }
   });
 });

@@ -1,13 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/database';
-import { QuoteOption, QuoteRequest } from '../src/quotes';
+import { QuoteOption, QuoteRequest, QuoteRequestStatus, TrackedSubjectivity } from '../src/quotes';
 import { createTender, createWorld } from './helpers/fixtures';
-import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
+import { databaseUrlFor, removeDataDir } from './helpers/database';
 import { TEST_JWT_SECRET } from './helpers/gateway';
 import { ApiClient } from '../src/auth';
 import { Role } from '../src/access';
@@ -24,15 +24,18 @@ let orm: MikroORM;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-migrate-'));
-  const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: await databaseUrlFor(dataDir), JWT_SECRET: TEST_JWT_SECRET });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: await databaseUrlFor(dataDir, { empty: true }),
+    JWT_SECRET: TEST_JWT_SECRET,
+  });
   orm = await openDatabase(config, { migrate: false });
   await orm.getMigrator().up({ to: BEFORE_CANCELLED });
 });
 
 afterAll(async () => {
   await orm?.close();
-  await dropDatabaseFor(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
+  await removeDataDir(dataDir);
 });
 
 describe('migrations', () => {
@@ -120,7 +123,11 @@ describe('migrations of the webhook outbox', () => {
 
   it('upgrade a database that holds webhook deliveries: rows kept as live (not replayed), and replays can be counted', async () => {
     const webhookDir = mkdtempSync(join(tmpdir(), 'tender-exchange-migrate-webhooks-'));
-    const config = loadConfig({ DATA_DIR: webhookDir, DATABASE_URL: await databaseUrlFor(webhookDir), JWT_SECRET: TEST_JWT_SECRET });
+    const config = loadConfig({
+      DATA_DIR: webhookDir,
+      DATABASE_URL: await databaseUrlFor(webhookDir, { empty: true }),
+      JWT_SECRET: TEST_JWT_SECRET,
+    });
     const engine = databaseEngine(config.databaseUrl);
     const migrations = (engine === 'sqlite' ? sqliteMigrations : postgresqlMigrations).map(({ name }) => name);
     const before = migrations[migrations.indexOf(REPLAYS[engine]) - 1];
@@ -156,8 +163,66 @@ describe('migrations of the webhook outbox', () => {
       expect(await older.em.fork().count(WebhookReplay, {})).toBe(0);
     } finally {
       await older.close();
-      await dropDatabaseFor(webhookDir);
-      rmSync(webhookDir, { recursive: true, force: true });
+      await removeDataDir(webhookDir);
+    }
+  });
+});
+
+describe('migrations of the bind gate (issue 41)', () => {
+  /** The migration that made subjectivities things of their own, per engine. */
+  const TRACKED = { sqlite: 'Migration20261128175728', postgresql: 'Migration20261128175741' };
+
+  it("upgrade a database whose quotes carry subjectivities: each becomes an OPEN row of its option, in the insurer's order", async () => {
+    const bindDir = mkdtempSync(join(tmpdir(), 'tender-exchange-migrate-bind-'));
+    const config = loadConfig({
+      DATA_DIR: bindDir,
+      DATABASE_URL: await databaseUrlFor(bindDir, { empty: true }),
+      JWT_SECRET: TEST_JWT_SECRET,
+    });
+    const engine = databaseEngine(config.databaseUrl);
+    const migrations = (engine === 'sqlite' ? sqliteMigrations : postgresqlMigrations).map(({ name }) => name);
+    const older = await openDatabase(config, { migrate: false });
+    try {
+      await older.getMigrator().up({ to: migrations[migrations.indexOf(TRACKED[engine]) - 1] });
+      const em = older.em.fork();
+      const world = await createWorld(em);
+      const tender = await createTender(em, world);
+      const request = em.create(QuoteRequest, {
+        tender,
+        insurer: world.insurers[0],
+        status: QuoteRequestStatus.QUOTED,
+        limits: [{ insurance_sum: 1000, deductible: 0 }],
+        riskInformation: {},
+        requestedBy: 'fixture',
+        quotedAt: new Date(),
+      });
+      await em.flush();
+      const subjectivities = [
+        { text: 'Signed application', stage: 'PRE_BIND' },
+        { text: 'Questionnaire in 30 days', stage: 'POST_BIND' },
+      ];
+      await em
+        .getConnection()
+        .execute(
+          'insert into quote_option (id, quote_request_id, position, insurance_sum, deductible, premium, subjectivities) values (?, ?, 0, 1000, 0, 10, ?), (?, ?, 1, 1000, 0, 12, null)',
+          ['option-1', request.id, JSON.stringify(subjectivities), 'option-2', request.id],
+        );
+
+      await older.getMigrator().up();
+
+      const rows = await older.em.fork().find(TrackedSubjectivity, {}, { orderBy: { position: 'asc' }, populate: ['insurer'] });
+      expect(
+        rows.map((row) => [row.quoteOption.id, row.position, row.stage, row.text, row.status, row.dueAt ?? null, row.tender.id]),
+      ).toEqual([
+        ['option-1', 0, 'PRE_BIND', 'Signed application', 'OPEN', null, tender.id],
+        ['option-1', 1, 'POST_BIND', 'Questionnaire in 30 days', 'OPEN', null, tender.id],
+      ]);
+      expect(rows.map((row) => row.insurer.id)).toEqual([world.insurers[0].id, world.insurers[0].id]);
+      expect(rows[0].id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(rows[0].id).not.toBe(rows[1].id);
+    } finally {
+      await older.close();
+      await removeDataDir(bindDir);
     }
   });
 });

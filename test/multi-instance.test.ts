@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
@@ -8,7 +8,7 @@ import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/database';
 import { QuoteOption, QuoteRequestStatus, QuoteRequest } from '../src/quotes';
 import type { Tender } from '../src/tenders';
-import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
+import { databaseUrlFor, removeDataDir } from './helpers/database';
 import { createTender, createWorld } from './helpers/fixtures';
 import { TEST_JWT_SECRET, createClient, getJson, graphql, requestToken, type Gateway } from './helpers/gateway';
 import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
@@ -59,8 +59,7 @@ afterAll(async () => {
   for (const instance of instances) await instance.kill();
   for (const sim of sims) await sim.close();
   await orm?.close();
-  await dropDatabaseFor(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
+  await removeDataDir(dataDir);
 });
 
 describe('several gateway instances on one database', () => {

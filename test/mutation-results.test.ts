@@ -7,14 +7,18 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { gatewaySchema } from '../src/api/graphql/schema';
-import { QuoteOption } from '../src/quotes';
+import { QuoteOption, QuoteRequest, QuoteRequestStatus, TrackedSubjectivity } from '../src/quotes';
+import { storeOptions } from '../src/quotes/quote-answer-store';
+import { SubjectivityStage } from '../src/quotes/quote-request-status';
 import { newId } from '../src/platform/db/ids';
-import { TenderHistoryEntry, TenderStatus, type Tender } from '../src/tenders';
-import { createTender, createWorld, type World } from './helpers/fixtures';
-import { createClient, graphql, requestToken, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { TenderHistoryEntry, TenderInvitation, TenderStatus } from '../src/tenders';
+import { createTender } from './helpers/fixtures';
+import { createClient, graphql, requestToken } from './helpers/gateway';
+import { cyberQuestionSet } from './helpers/question-sets';
+import { withGateway } from './helpers/scene';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 
 /**
@@ -38,9 +42,16 @@ const OWN_RESULTS = new Set([
   'disableApiClient',
   'enableApiClient',
   'eraseCustomer',
+  'publishQuestionSet',
+  // A fresh link of the caller's own request: its URL, nothing read through the tender's visibility.
+  'renewUnderwritingLink',
   'replayWebhookDeliveries',
+  'retireQuestionSet',
   'rotateApiClientSecret',
   'rotateWebhookEndpointSecret',
+  'setInsurerContacts',
+  'setNotificationPreferences',
+  'setInsurerRequirements',
   'updateWebhookEndpoint',
 ]);
 
@@ -58,27 +69,17 @@ function selectionOf(type: GraphQLObjectType, depth: number): string {
   return parts.length > 0 ? parts.join(' ') : '__typename';
 }
 
-let gateway: Gateway;
-let world: World;
-let tender: Tender;
 let schema: GraphQLSchema;
 let broker: string;
 let internal: string;
 let sims: SimulatedInsurers | undefined;
 
+const scene = withGateway({ tender: true });
+
 beforeEach(async () => {
   schema = await gatewaySchema();
-  gateway = await startGateway();
-  world = await createWorld(gateway.em());
-  tender = await createTender(gateway.em(), world);
-  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  internal = await tokenFor(gateway, Role.INTERNAL);
-});
-
-afterEach(async () => {
-  await sims?.close();
-  sims = undefined;
-  await gateway.close();
+  broker = await scene.token(Role.BROKER);
+  internal = await scene.token(Role.INTERNAL);
 });
 
 describe('a mutation that made its change', () => {
@@ -99,7 +100,7 @@ describe('a mutation that made its change', () => {
               .map((v) => `$${v}: ${types[v]}`)
               .join(', ')})`;
       const query = `mutation${declared} { a: ${name}${args}${selection} b: closeTender(tenderId: "no-such-tender", reason: "x") { id } }`;
-      const { status, body } = await graphql(gateway, token, query, variables);
+      const { status, body } = await graphql(scene.gateway, token, query, variables);
       expect({ name, status, errors: body.errors.map((e: any) => [e.path, e.extensions.code]) }, JSON.stringify(body.errors)).toMatchObject(
         {
           name,
@@ -113,39 +114,82 @@ describe('a mutation that made its change', () => {
 
     const manual = (await gql(internal, 'mutation { createInsurer(input: { name: "Paper Insurance", integration: MANUAL }) { id } }'))
       .createInsurer.id as string;
-    const manualToken = await requestToken(gateway, await createClient(gateway, Role.INSURER, { insurerId: manual }));
-    sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }]);
+    const manualToken = await requestToken(scene.gateway, await createClient(scene.gateway, Role.INSURER, { insurerId: manual }));
+    sims = scene.closes(await startSimulatedInsurers(scene.gateway, [{ name: 'Anchor Insurance' }]));
     const anchor = sims.insurers[0];
-    const anchorToken = await requestToken(gateway, await createClient(gateway, Role.INSURER, { insurerId: anchor.id }));
+    const anchorToken = await requestToken(scene.gateway, await createClient(scene.gateway, Role.INSURER, { insurerId: anchor.id }));
     const limits = [{ insuranceSum: 1_000_000, deductible: 10_000 }];
 
     await carriedOut(broker, 'requestQuotes', '(input: $requestInput)', {
-      requestInput: { tenderId: tender.id, insurerIds: [anchor.id, manual], limits, riskInformation: {} },
+      requestInput: { tenderId: scene.tender.id, insurerIds: [anchor.id, manual], limits, riskInformation: {} },
     });
-    const requests = (await gql(broker, `query { quoteRequests(tenderId: "${tender.id}") { id status insurer { id } } }`))
+    const requests = (await gql(broker, `query { quoteRequests(tenderId: "${scene.tender.id}") { id status insurer { id } } }`))
       .quoteRequests as { id: string; status: string; insurer: { id: string } }[];
     const manualRequest = requests.find((request) => request.insurer.id === manual)!;
     await carriedOut(manualToken, 'submitManualQuote', '(input: $manualInput)', {
       manualInput: { quoteRequestId: manualRequest.id, options: [{ ...limits[0], premium: 900 }] },
     });
-    await carriedOut(broker, 'startNegotiation', `(tenderId: "${tender.id}")`);
+    await carriedOut(
+      manualToken,
+      'postTenderMessage',
+      `(input: { tenderId: "${scene.tender.id}", insurerId: "${manual}", text: "Which revenue?", requestsInformation: true })`,
+    );
+    await carriedOut(broker, 'startNegotiation', `(tenderId: "${scene.tender.id}")`);
     // Twice: a document's second use runs compiled by graphql-jit (jit-executor.ts), which must note it the same way.
-    await carriedOut(broker, 'exportProposal', `(tenderId: "${tender.id}", format: JSON)`);
-    await carriedOut(broker, 'exportProposal', `(tenderId: "${tender.id}", format: JSON)`);
+    await carriedOut(broker, 'exportProposal', `(tenderId: "${scene.tender.id}", format: JSON)`);
+    await carriedOut(broker, 'exportProposal', `(tenderId: "${scene.tender.id}", format: JSON)`);
     const anchorRequest = requests.find((request) => request.insurer.id === anchor.id)!;
     await carriedOut(
       anchorToken,
       'createDocumentUpload',
-      `(input: { tenderId: "${tender.id}", quoteRequestId: "${anchorRequest.id}", kind: QUOTE, filename: "slip.pdf", contentType: "application/pdf", size: 10, sha256: "${'0'.repeat(64)}" })`,
+      `(input: { tenderId: "${scene.tender.id}", quoteRequestId: "${anchorRequest.id}", kind: QUOTE, filename: "slip.pdf", contentType: "application/pdf", size: 10, sha256: "${'0'.repeat(64)}" })`,
     );
-    await waitFor('the API quote', async () => (await gateway.em().count(QuoteOption, { quoteRequest: anchorRequest.id })) === 1);
-    const option = await gateway.em().findOneOrFail(QuoteOption, { quoteRequest: anchorRequest.id });
-    await carriedOut(broker, 'orderCover', `(tenderId: "${tender.id}", quoteOptionId: "${option.id}")`);
-    await carriedOut(anchorToken, 'finaliseContract', `(tenderId: "${tender.id}")`);
-    await carriedOut(anchorToken, 'confirmPolicyDocumentation', `(tenderId: "${tender.id}", policyNumber: "POL-1")`);
-    const other = await createTender(gateway.em(), world);
+    await waitFor('the API quote', async () => (await scene.gateway.em().count(QuoteOption, { quoteRequest: anchorRequest.id })) === 1);
+    const option = await scene.gateway.em().findOneOrFail(QuoteOption, { quoteRequest: anchorRequest.id });
+    await carriedOut(broker, 'orderCover', `(tenderId: "${scene.tender.id}", quoteOptionId: "${option.id}")`);
+    await carriedOut(anchorToken, 'acceptCoverOrder', `(tenderId: "${scene.tender.id}", inceptionDate: "2027-01-01")`);
+    await carriedOut(anchorToken, 'finaliseContract', `(tenderId: "${scene.tender.id}")`);
+    await carriedOut(anchorToken, 'confirmPolicyDocumentation', `(tenderId: "${scene.tender.id}", policyNumber: "POL-1")`);
+    // The binding (issue 41): a subjectivity answered and decided, an order declined.
+    const em = scene.gateway.em();
+    const bound = await createTender(em, scene.world);
+    const bindRequest = em.create(QuoteRequest, {
+      tender: bound.id,
+      insurer: anchor.id,
+      status: QuoteRequestStatus.QUOTED,
+      limits: [{ insurance_sum: 1_000_000, deductible: 10_000 }],
+      riskInformation: {},
+      requestedBy: 'fixture',
+      quotedAt: new Date(),
+    });
+    em.create(TenderInvitation, { tender: bound.id, insurer: anchor.id, createdAt: new Date() });
+    await em.flush();
+    await storeOptions(em, { id: bindRequest.id, tenderId: bound.id, insurerId: anchor.id }, [
+      {
+        insurance_sum: 1_000_000,
+        deductible: 10_000,
+        premium: 800,
+        subjectivities: [{ text: 'Signed application', stage: SubjectivityStage.PRE_BIND }],
+      },
+    ]);
+    const bindOption = await em.findOneOrFail(QuoteOption, { quoteRequest: bindRequest.id });
+    const [subjectivity] = await em.find(TrackedSubjectivity, { quoteOption: bindOption.id });
+    await gql(broker, `mutation { orderCover(tenderId: "${bound.id}", quoteOptionId: "${bindOption.id}") { id } }`);
+    await carriedOut(broker, 'respondToSubjectivity', `(input: { subjectivityId: "${subjectivity.id}", text: "Signed" })`);
+    await carriedOut(anchorToken, 'decideSubjectivity', `(input: { subjectivityId: "${subjectivity.id}", decision: ACCEPT })`);
+    await carriedOut(anchorToken, 'declineCoverOrder', `(tenderId: "${bound.id}", reason: "capacity")`);
+    const other = await createTender(scene.gateway.em(), scene.world);
     await carriedOut(broker, 'closeTender', `(tenderId: "${other.id}", reason: "lost")`);
     await carriedOut(broker, 'reopenTender', `(tenderId: "${other.id}", reason: "back")`);
+    await gql(internal, 'mutation($input: PublishQuestionSetInput!) { publishQuestionSet(input: $input) { changes { kind } } }', {
+      input: { product: other.product, lineOfBusinessId: scene.world.lines.cyber.id, schema: cyberQuestionSet() },
+    });
+    await carriedOut(broker, 'saveRiskAnswers', `(tenderId: "${other.id}", answers: { employees: 3 }, expectedVersion: 0)`);
+    await carriedOut(broker, 'createQuestionnaireLink', `(input: { tenderId: "${other.id}" })`);
+    const [link] = (await gql(broker, `query { questionnaireLinks(tenderId: "${other.id}") { id } }`)).questionnaireLinks as {
+      id: string;
+    }[];
+    await carriedOut(broker, 'revokeQuestionnaireLink', `(id: "${link.id}")`);
 
     // Every mutation is walked, or answers only what its caller owns: a new mutation must be placed in one of them.
     const all = Object.keys(mutationType.getFields()).sort();
@@ -155,18 +199,15 @@ describe('a mutation that made its change', () => {
 
 describe('a mutation whose payload cannot be completed after its change', () => {
   it('is answered 200 with RESULT_UNAVAILABLE on the payload, never as the failure of the change', async () => {
-    await gateway.close();
     // A small row budget and a tender history longer than the estimate assumes: the change is made, then reading
     // its history passes the budget (runtime counts what the estimate could only assume).
-    gateway = await startGateway({ env: { GRAPHQL_MAX_ROWS: '100' } });
-    world = await createWorld(gateway.em());
-    tender = await createTender(gateway.em(), world);
-    broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-    await gateway.em().insertMany(
+    await scene.restart({ GRAPHQL_MAX_ROWS: '100' });
+    broker = await scene.token(Role.BROKER);
+    await scene.gateway.em().insertMany(
       TenderHistoryEntry,
       Array.from({ length: 120 }, (_, index) => ({
         id: newId(),
-        tender: tender.id,
+        tender: scene.tender.id,
         at: new Date(Date.now() - (200 - index) * 1000),
         actor: 'seed',
         actorRole: Role.INTERNAL,
@@ -174,9 +215,9 @@ describe('a mutation whose payload cannot be completed after its change', () => 
       })),
     );
     const { status, body } = await graphql(
-      gateway,
+      scene.gateway,
       broker,
-      `mutation { a: startNegotiation(tenderId: "${tender.id}") { id status history { at } } }`,
+      `mutation { a: startNegotiation(tenderId: "${scene.tender.id}") { id status history { at } } }`,
     );
     expect([status, body.data, body.extensions]).toEqual([200, null, { carriedOut: ['a'] }]);
     expect(body.errors).toEqual([
@@ -187,13 +228,13 @@ describe('a mutation whose payload cannot be completed after its change', () => 
         extensions: { code: 'RESULT_UNAVAILABLE', carriedOut: true },
       },
     ]);
-    const after = await gql(broker, `query { tender(id: "${tender.id}") { status } }`);
+    const after = await gql(broker, `query { tender(id: "${scene.tender.id}") { status } }`);
     expect(after.tender.status).toBe('IN_NEGOTIATION');
   });
 });
 
 async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(gateway, token, query, variables);
+  const { body } = await graphql(scene.gateway, token, query, variables);
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
   return body.data;
 }

@@ -1,24 +1,23 @@
 import { request } from 'node:http';
 import * as oauth from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { openApiDocument } from '../src/api/rest/openapi/openapi-document';
-import { createWorld, type World } from './helpers/fixtures';
-import { createClient, getJson, json, requestToken, startGateway, type Credentials, type Gateway } from './helpers/gateway';
+import { createWorld } from './helpers/fixtures';
+import { createClient, getJson, json, requestToken, startGateway, type Credentials } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 
 /**
  * The OAuth 2.0 forms of the token service (docs/oauth.md), driven by openid-client, a certified OAuth client
  * library nobody here wrote: it discovers the server by RFC 8414 metadata, asks for client credentials tokens
  * (RFC 6749 4.4) with Basic and body authentication, and revokes them (RFC 7009).
  */
-let gateway: Gateway;
-let world: World;
 let broker: Credentials;
 
 /** openid-client configured by the gateway's metadata; plain http is allowed only because this is loopback. */
 const discover = (credentials: Credentials, authentication: 'basic' | 'post' = 'basic') =>
   oauth.discovery(
-    new URL(gateway.url),
+    new URL(scene.gateway.url),
     credentials.appId,
     undefined,
     authentication === 'basic' ? oauth.ClientSecretBasic(credentials.secret) : oauth.ClientSecretPost(credentials.secret),
@@ -26,7 +25,7 @@ const discover = (credentials: Credentials, authentication: 'basic' | 'post' = '
   );
 
 const postForm = (path: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
-  fetch(`${gateway.url}${path}`, {
+  fetch(`${scene.gateway.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(form),
@@ -49,21 +48,19 @@ async function refusal(attempt: Promise<unknown>): Promise<{ status: number; err
   throw new Error(`expected an OAuth error answer, got ${String(error)}`);
 }
 
-beforeAll(async () => {
-  gateway = await startGateway();
-  world = await createWorld(gateway.em());
-  broker = await createClient(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-});
+const scene = withGateway({ per: 'file', world: true });
 
-afterAll(() => gateway?.close());
+beforeAll(async () => {
+  broker = await createClient(scene.gateway, Role.BROKER, { brokerCompanyId: scene.world.brokers[0].id });
+});
 
 describe('OAuth 2.0 client credentials with openid-client', () => {
   it('discovers the token and revocation endpoints from the RFC 8414 metadata', async () => {
     const metadata = (await discover(broker)).serverMetadata();
     expect(metadata).toMatchObject({
-      issuer: gateway.url,
-      token_endpoint: `${gateway.url}/auth/oauth/token`,
-      revocation_endpoint: `${gateway.url}/auth/revoke`,
+      issuer: scene.gateway.url,
+      token_endpoint: `${scene.gateway.url}/auth/oauth/token`,
+      revocation_endpoint: `${scene.gateway.url}/auth/revoke`,
       grant_types_supported: ['client_credentials'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       scopes_supported: ['insurer', 'broker', 'internal', 'analyst'],
@@ -76,13 +73,13 @@ describe('OAuth 2.0 client credentials with openid-client', () => {
     expect(tokens.scope).toBe('broker');
     expect(tokens.expires_in).toBeGreaterThan(3590);
     expect(tokens.expires_in).toBeLessThanOrEqual(3600);
-    expect((await getJson(gateway, '/api/v1/tenders', tokens.access_token)).status).toBe(200);
+    expect((await getJson(scene.gateway, '/api/v1/tenders', tokens.access_token)).status).toBe(200);
   });
 
   it('gets a token with the credentials in the body and the scope of its role', async () => {
     const tokens = await oauth.clientCredentialsGrant(await discover(broker, 'post'), { scope: 'broker' });
     expect(tokens.scope).toBe('broker');
-    expect((await getJson(gateway, '/api/v1/tenders', tokens.access_token)).status).toBe(200);
+    expect((await getJson(scene.gateway, '/api/v1/tenders', tokens.access_token)).status).toBe(200);
   });
 
   it("refuses a scope beyond the client's role with invalid_scope", async () => {
@@ -111,30 +108,30 @@ describe('OAuth 2.0 client credentials with openid-client', () => {
     const revoked = (await oauth.clientCredentialsGrant(config)).access_token;
     const kept = (await oauth.clientCredentialsGrant(config)).access_token;
     await oauth.tokenRevocation(config, revoked);
-    expect((await getJson(gateway, '/api/v1/tenders', revoked)).status).toBe(401);
-    expect((await getJson(gateway, '/api/v1/tenders', kept)).status).toBe(200);
+    expect((await getJson(scene.gateway, '/api/v1/tenders', revoked)).status).toBe(401);
+    expect((await getJson(scene.gateway, '/api/v1/tenders', kept)).status).toBe(200);
     // Again, and for a token that is no token: nothing to revoke, and RFC 7009 2.2 answers 200 all the same.
     await oauth.tokenRevocation(config, revoked);
     await oauth.tokenRevocation(config, 'not-a-token');
   });
 
   it("refuses to revoke another client's token (unauthorized_client), which keeps working", async () => {
-    const other = await createClient(gateway, Role.BROKER, { brokerCompanyId: world.brokers[1].id });
-    const othersToken = await requestToken(gateway, other);
+    const other = await createClient(scene.gateway, Role.BROKER, { brokerCompanyId: scene.world.brokers[1].id });
+    const othersToken = await requestToken(scene.gateway, other);
     expect(await refusal(oauth.tokenRevocation(await discover(broker), othersToken))).toEqual({
       status: 400,
       error: 'unauthorized_client',
     });
-    expect((await getJson(gateway, '/api/v1/tenders', othersToken)).status).toBe(200);
+    expect((await getJson(scene.gateway, '/api/v1/tenders', othersToken)).status).toBe(200);
   });
 
   it('refuses a revocation by a client with a wrong secret (invalid_client), and the token keeps working', async () => {
-    const token = await requestToken(gateway, broker);
+    const token = await requestToken(scene.gateway, broker);
     expect(await refusal(oauth.tokenRevocation(await discover({ ...broker, secret: 'wrong' }), token))).toEqual({
       status: 401,
       error: 'invalid_client',
     });
-    expect((await getJson(gateway, '/api/v1/tenders', token)).status).toBe(200);
+    expect((await getJson(scene.gateway, '/api/v1/tenders', token)).status).toBe(200);
   });
 });
 
@@ -150,7 +147,7 @@ function generatedCall(path: string, body: Record<string, string>): Promise<Resp
   if (types.length !== 1)
     throw new Error(`${path} declares ${types.length} request types (${types.join(', ')}): a generated client sends none`);
   const [type] = types;
-  return fetch(`${gateway.url}${path}`, {
+  return fetch(`${scene.gateway.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': type },
     body: type === 'application/json' ? JSON.stringify(body) : new URLSearchParams(body),
@@ -160,7 +157,7 @@ function generatedCall(path: string, body: Record<string, string>): Promise<Resp
 /** A POST outside the suite's fetch, whose every exchange must be documented: for what is kept but no longer described. */
 function undocumentedPost(path: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(`${gateway.url}${path}`, { method: 'POST', headers }, (response) => {
+    const outgoing = request(`${scene.gateway.url}${path}`, { method: 'POST', headers }, (response) => {
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
@@ -185,7 +182,7 @@ describe('the token service as the OpenAPI document describes it (generated clie
     const response = await generatedCall('/auth/token', { app_id: broker.appId, secret: broker.secret });
     expect(response.status).toBe(200);
     const { access_token: token } = await json(response);
-    expect((await getJson(gateway, '/api/v1/tenders', token)).status).toBe(200);
+    expect((await getJson(scene.gateway, '/api/v1/tenders', token)).status).toBe(200);
   });
 
   it('gives a generated client a token at the OAuth form operation, POST /auth/oauth/token', async () => {
@@ -251,7 +248,7 @@ describe('the OAuth form on the wire', () => {
   });
 
   it('answers a repeated parameter with invalid_request', async () => {
-    const response = await fetch(`${gateway.url}/auth/oauth/token`, {
+    const response = await fetch(`${scene.gateway.url}/auth/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'grant_type=client_credentials&grant_type=client_credentials&client_id=a&client_secret=b',
@@ -271,7 +268,7 @@ describe('the OAuth form on the wire', () => {
   });
 
   it("keeps the spec's JSON token request, answered with token_type and expires_in beside access_token and expiry", async () => {
-    const response = await fetch(`${gateway.url}/auth/token`, {
+    const response = await fetch(`${scene.gateway.url}/auth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ app_id: broker.appId, secret: broker.secret }),
@@ -283,7 +280,7 @@ describe('the OAuth form on the wire', () => {
   });
 
   it('answers an RFC 7009 revocation with a JSON body a strict client parses, for a real token and for none', async () => {
-    const token = await requestToken(gateway, broker);
+    const token = await requestToken(scene.gateway, broker);
     for (const named of [token, 'not-a-token']) {
       const response = await postForm('/auth/revoke', { token: named }, { authorization: basic(broker) });
       expect(response.status).toBe(200);
@@ -291,11 +288,11 @@ describe('the OAuth form on the wire', () => {
       expect(response.headers.get('content-type')).toMatch(/^application\/json\b/);
       expect(JSON.parse(await response.text())).toEqual({ status: 'revoked' });
     }
-    expect((await getJson(gateway, '/api/v1/tenders', token)).status).toBe(401);
+    expect((await getJson(scene.gateway, '/api/v1/tenders', token)).status).toBe(401);
   });
 
   it('refuses JSON at the OAuth token endpoint with 415', async () => {
-    const response = await fetch(`${gateway.url}/auth/oauth/token`, {
+    const response = await fetch(`${scene.gateway.url}/auth/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ grant_type: 'client_credentials' }),
@@ -304,7 +301,7 @@ describe('the OAuth form on the wire', () => {
   });
 
   it('refuses a revocation that is not a form with 415', async () => {
-    const response = await fetch(`${gateway.url}/auth/revoke`, {
+    const response = await fetch(`${scene.gateway.url}/auth/revoke`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: basic(broker) },
       body: JSON.stringify({ token: 'x' }),

@@ -74,6 +74,17 @@ describe('API contract', () => {
         ]),
         '/integration/v1/document-uploads/{token}',
         '/integration/v1/document-links/{token}',
+        ...['/public/v1', '/api/v1'].flatMap((prefix) => [
+          `${prefix}/question-sets`,
+          `${prefix}/question-sets/{product}/{version}`,
+          `${prefix}/tenders/{id}/risk-assessment`,
+          `${prefix}/tenders/{id}/messages`,
+          `${prefix}/tenders/{id}/subjectivities`,
+        ]),
+        '/integration/v1/subjectivities/{id}/decision',
+        '/integration/v1/tenders/{id}/cover-order/decision',
+        '/integration/v1/tenders/{id}/risk-assessment',
+        '/mail/unsubscribe/{token}',
         ...['', '/{id}', '/{id}/rotate-secret', '/{id}/deliveries', '/{id}/replay'].map(
           (path) => `/integration/v1/webhook-endpoints${path}`,
         ),
@@ -180,15 +191,18 @@ describe('operations', () => {
     // A document's upload URL and download link are credentials in their path: logged without them.
     await fetch(`${gateway.url}/integration/v1/document-links/secret-link-token.123.sig?x=1`);
     await fetch(`${gateway.url}/integration/v1/document-uploads/secret-upload-token`, { method: 'PUT', body: 'x' });
+    await fetch(`${gateway.url}/mail/unsubscribe/secret-unsubscribe-token`);
     expect(requestLines.length).toBeGreaterThan(0);
     const logged = lines.filter((line) => line.req).map((line) => (line.req as { url: string }).url);
     expect(logged).toContain('/integration/v1/document-links/<credential>?x=1');
     expect(logged).toContain('/integration/v1/document-uploads/<credential>');
+    expect(logged).toContain('/mail/unsubscribe/<credential>');
     const everything = JSON.stringify(lines);
     expect(everything).not.toContain(broker);
     expect(everything).not.toContain('top-secret-value');
     expect(everything).not.toContain('secret-link-token');
     expect(everything).not.toContain('secret-upload-token');
+    expect(everything).not.toContain('secret-unsubscribe-token');
   });
 });
 

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { Customer, Person } from '../src/parties';
 import { CustomerErasure, ErasureTrigger, eraseCustomer } from '../src/privacy';
 import { QuoteRequest } from '../src/quotes';
 import { Tender, TenderHistoryEntry, TenderStatus } from '../src/tenders';
 import { Document, DocumentStores } from '../src/documents';
-import { createWorld, type World } from './helpers/fixtures';
-import { createClient, getJson, graphql, requestToken, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { createClient, getJson, graphql, requestToken } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 import { PDF, createUpload, put } from './helpers/documents';
 import { whereMarkersAre } from './helpers/privacy';
 
@@ -24,28 +24,24 @@ const REOPEN = 'mutation($id: ID!, $reason: String) { reopenTender(tenderId: $id
 const REQUEST_QUOTES = 'mutation ($input: RequestQuotesInput!) { requestQuotes(input: $input) { id status insurer { id } } }';
 const SUBMIT = 'mutation($input: SubmitManualQuoteInput!) { submitManualQuote(input: $input) { id status } }';
 
-let gateway: Gateway;
-let world: World;
 let internal: string;
 let broker: string;
 let manualId: string;
 let manualToken: string;
 let customers = 0;
 
+const scene = withGateway({ per: 'file', world: true });
+
 beforeAll(async () => {
-  gateway = await startGateway();
-  world = await createWorld(gateway.em());
-  internal = await tokenFor(gateway, Role.INTERNAL);
-  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+  internal = await scene.token(Role.INTERNAL);
+  broker = await scene.token(Role.BROKER);
   const created = await gql(internal, 'mutation { createInsurer(input: { name: "Paper Insurance", integration: MANUAL }) { id } }');
   manualId = created.createInsurer.id;
-  manualToken = await requestToken(gateway, await createClient(gateway, Role.INSURER, { insurerId: manualId }));
+  manualToken = await requestToken(scene.gateway, await createClient(scene.gateway, Role.INSURER, { insurerId: manualId }));
 });
 
-afterAll(() => gateway?.close());
-
 async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(gateway, token, query, variables);
+  const { body } = await graphql(scene.gateway, token, query, variables);
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
   return body.data;
 }
@@ -56,8 +52,8 @@ async function customerWithTender(marker: string): Promise<{ tenderId: string; c
   const { createTender } = await gql(internal, CREATE_TENDER, {
     input: {
       product: 'Cyber Protect',
-      lineOfBusinessId: world.lines.cyber.id,
-      brokerCompanyId: world.brokers[0].id,
+      lineOfBusinessId: scene.world.lines.cyber.id,
+      brokerCompanyId: scene.world.brokers[0].id,
       taxRate: 0.19,
       customer: { name: `${marker} GmbH`, companyId: `${marker}-ID` },
       submitter: {
@@ -72,7 +68,7 @@ async function customerWithTender(marker: string): Promise<{ tenderId: string; c
   return { tenderId: createTender.id, customerId: createTender.customer.id };
 }
 
-const erase = (customerId: string, reason: string) => graphql(gateway, internal, ERASE, { customerId, reason });
+const erase = (customerId: string, reason: string) => graphql(scene.gateway, internal, ERASE, { customerId, reason });
 
 describe("an erased customer's tenders take no new personal data", () => {
   it('new documents are CONFLICT, an earlier upload URL opens nothing, reasons must be empty, open quote requests end CANCELLED and take no answer', async () => {
@@ -82,7 +78,7 @@ describe("an erased customer's tenders take no new personal data", () => {
       await gql(broker, REQUEST_QUOTES, {
         input: {
           tenderId,
-          insurerIds: [manualId, world.insurers[0].id],
+          insurerIds: [manualId, scene.world.insurers[0].id],
           limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }],
           riskInformation: { typeOfBusiness: `${marker} trade` },
         },
@@ -91,7 +87,7 @@ describe("an erased customer's tenders take no new personal data", () => {
     const manual = requested.find((request) => request.insurer.id === manualId)!;
     expect(manual.status).toBe('AWAITING_MANUAL');
     // An upload slot made before the erasure: its URL must not bring bytes in after it.
-    const slot = await createUpload(gateway, broker, { tenderId, kind: 'RISK', filename: 'before.pdf' }, PDF);
+    const slot = await createUpload(scene.gateway, broker, { tenderId, kind: 'RISK', filename: 'before.pdf' }, PDF);
     expect(slot.body.errors).toBeUndefined();
 
     const erased = await erase(customerId, 'Ticket PRIV-31');
@@ -99,17 +95,17 @@ describe("an erased customer's tenders take no new personal data", () => {
 
     // Documents: none of any kind a client adds, whoever adds it (a document may hold anything personal).
     for (const kind of ['RISK', 'OTHER'] as const) {
-      const refused = await createUpload(gateway, broker, { tenderId, kind, filename: `${marker}-letter.pdf` }, PDF);
+      const refused = await createUpload(scene.gateway, broker, { tenderId, kind, filename: `${marker}-letter.pdf` }, PDF);
       expect(refused.body.errors?.[0].extensions.code, JSON.stringify(refused.body)).toBe('CONFLICT');
       expect(refused.body.errors[0].message).toMatch(/erased: the tender takes no new documents/);
     }
     const late = await put(slot.body.data.createDocumentUpload.uploadUrl, PDF);
     expect(late.status).toBe(404);
     await late.arrayBuffer();
-    expect(await gateway.em().fork().count(Document, { tender: tenderId })).toBe(0);
+    expect(await scene.gateway.em().fork().count(Document, { tender: tenderId })).toBe(0);
 
     // Reasons: free text could name a person, so a status change of an erased tender takes none.
-    const named = await graphql(gateway, broker, CLOSE, { id: tenderId, reason: `Ottilie ${marker} called` });
+    const named = await graphql(scene.gateway, broker, CLOSE, { id: tenderId, reason: `Ottilie ${marker} called` });
     expect(named.status).toBe(400);
     expect(named.body.errors[0].extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
@@ -117,12 +113,12 @@ describe("an erased customer's tenders take no new personal data", () => {
         { parameter: 'reason', message: expect.stringMatching(/^must be empty: the personal data of this tender's customer was erased/) },
       ],
     });
-    expect((await gateway.em().fork().findOneOrFail(Tender, tenderId)).status).toBe(TenderStatus.QUOTES_AVAILABLE);
+    expect((await scene.gateway.em().fork().findOneOrFail(Tender, tenderId)).status).toBe(TenderStatus.QUOTES_AVAILABLE);
     expect((await gql(broker, CLOSE, { id: tenderId, reason: '' })).closeTender.status).toBe('CLOSED');
-    const reopenNamed = await graphql(gateway, broker, REOPEN, { id: tenderId, reason: `for ${marker}` });
+    const reopenNamed = await graphql(scene.gateway, broker, REOPEN, { id: tenderId, reason: `for ${marker}` });
     expect(reopenNamed.body.errors?.[0].extensions.errors).toEqual([expect.objectContaining({ parameter: 'reason' })]);
     expect((await gql(broker, REOPEN, { id: tenderId })).reopenTender.status).toBe('REOPENED');
-    const history = await gateway.em().fork().find(TenderHistoryEntry, { tender: tenderId });
+    const history = await scene.gateway.em().fork().find(TenderHistoryEntry, { tender: tenderId });
     expect(history.map((entry) => [entry.toStatus, entry.reason]).slice(-2)).toEqual([
       ['CLOSED', null],
       ['REOPENED', null],
@@ -130,16 +126,16 @@ describe("an erased customer's tenders take no new personal data", () => {
     expect(history.every((entry) => entry.reason === null)).toBe(true);
 
     // Quote requests: none new; the open ones were cancelled by the erasure, so no answer brings text in.
-    const more = await graphql(gateway, broker, REQUEST_QUOTES, {
+    const more = await graphql(scene.gateway, broker, REQUEST_QUOTES, {
       input: {
         tenderId,
-        insurerIds: [world.insurers[1].id],
+        insurerIds: [scene.world.insurers[1].id],
         limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }],
         riskInformation: {},
       },
     });
     expect(more.body.errors?.[0].extensions.code).toBe('CONFLICT');
-    const requests = await gateway
+    const requests = await scene.gateway
       .em()
       .fork()
       .find(QuoteRequest, { tender: tenderId }, { orderBy: { id: 'asc' } });
@@ -147,7 +143,7 @@ describe("an erased customer's tenders take no new personal data", () => {
       ['CANCELLED', 'customer erased'],
       ['CANCELLED', 'customer erased'],
     ]);
-    const answer = await graphql(gateway, manualToken, SUBMIT, {
+    const answer = await graphql(scene.gateway, manualToken, SUBMIT, {
       input: { quoteRequestId: manual.id, decision: 'DECLINED', reason: `${marker} is too risky`, options: [] },
     });
     expect(answer.body.errors?.[0].extensions.code).toBe('CONFLICT');
@@ -155,11 +151,11 @@ describe("an erased customer's tenders take no new personal data", () => {
     // A status change that read the tender before the erasure committed cannot store its reason after it: the
     // erasure moved the tender's version on (optimistic lock).
     const stillOpen = await customerWithTender('Qxraced');
-    const loaded = await gateway.em().fork().findOneOrFail(Tender, stillOpen.tenderId);
+    const loaded = await scene.gateway.em().fork().findOneOrFail(Tender, stillOpen.tenderId);
     await erase(stillOpen.customerId, 'Ticket PRIV-32');
-    expect((await gateway.em().fork().findOneOrFail(Tender, stillOpen.tenderId)).version).toBeGreaterThan(loaded.version);
+    expect((await scene.gateway.em().fork().findOneOrFail(Tender, stillOpen.tenderId)).version).toBeGreaterThan(loaded.version);
 
-    expect(await whereMarkersAre(gateway.em().fork(), [marker, 'Qxraced'])).toEqual([]);
+    expect(await whereMarkersAre(scene.gateway.em().fork(), [marker, 'Qxraced'])).toEqual([]);
   });
 });
 
@@ -172,13 +168,21 @@ describe('erasing again', () => {
     });
     const first = (await erase(customerId, 'Ticket PRIV-41')).body.data.eraseCustomer;
     expect(first).toMatchObject({ alreadyErased: false, documents: 0 });
-    expect(await whereMarkersAre(gateway.em().fork(), [marker])).toEqual([]);
+    expect(await whereMarkersAre(scene.gateway.em().fork(), [marker])).toEqual([]);
 
     // What reached the tender after the first erasure: through the API, an advice export (a document of the tender);
     // and, as a gateway before this rule stored them (or a write racing the erasure), a history reason, an insurer's
     // text, risk information and a name of the person in charge.
     await gql(broker, 'mutation($id: ID!) { exportProposal(tenderId: $id, format: JSON) { sha256 } }', { id: tenderId });
-    const em = gateway.em().fork();
+    // The advice is free text that may name the customer: refused, as a status change's reason is.
+    const advised = await graphql(
+      scene.gateway,
+      broker,
+      'mutation($id: ID!, $advice: AdviceInput) { exportProposal(tenderId: $id, format: PDF, advice: $advice) { sha256 } }',
+      { id: tenderId, advice: { wishesAndNeeds: `${marker} wants cover`, recommendation: 'Alpha', reasons: 'Cheapest' } },
+    );
+    expect(advised.body.errors[0].extensions.errors).toEqual([{ parameter: 'advice', message: expect.stringContaining('must be absent') }]);
+    const em = scene.gateway.em().fork();
     const tender = await em.findOneOrFail(Tender, tenderId, { populate: ['personInCharge', 'riskInformation'] });
     em.create(TenderHistoryEntry, {
       tender,
@@ -193,9 +197,9 @@ describe('erasing again', () => {
     await em.flush();
     await em.nativeUpdate(Person, { id: tender.personInCharge.id }, { firstName: `${marker}First` });
     await em.nativeUpdate(QuoteRequest, { tender: tenderId }, { underwriterReason: `${marker} declined`, quoteNote: `${marker} note` });
-    const before = await whereMarkersAre(gateway.em().fork(), [marker]);
+    const before = await whereMarkersAre(scene.gateway.em().fork(), [marker]);
     expect(before.sort()).toEqual(['person: Qxagain', 'quote_request: Qxagain', 'tender: Qxagain', 'tender_history_entry: Qxagain']);
-    expect((await getJson(gateway, `/api/v1/tenders/${tenderId}/documents`, broker)).body.payload).toHaveLength(1);
+    expect((await getJson(scene.gateway, `/api/v1/tenders/${tenderId}/documents`, broker)).body.payload).toHaveLength(1);
 
     const again = await erase(customerId, 'Ticket PRIV-42');
     expect(again.body.errors).toBeUndefined();
@@ -207,18 +211,18 @@ describe('erasing again', () => {
       persons: 1,
       alreadyErased: true,
     });
-    expect(await whereMarkersAre(gateway.em().fork(), [marker])).toEqual([]);
-    expect((await getJson(gateway, `/api/v1/tenders/${tenderId}/documents`, broker)).body.payload).toEqual([]);
-    const rest = await getJson(gateway, `/api/v1/tenders/${tenderId}`, broker);
+    expect(await whereMarkersAre(scene.gateway.em().fork(), [marker])).toEqual([]);
+    expect((await getJson(scene.gateway, `/api/v1/tenders/${tenderId}/documents`, broker)).body.payload).toEqual([]);
+    const rest = await getJson(scene.gateway, `/api/v1/tenders/${tenderId}`, broker);
     expect(rest.body).toMatchObject({ erased_at: first.erasedAt, customer: { name: '' }, person_in_charge: { first_name: '' } });
     expect(rest.body).not.toHaveProperty('risk_information');
-    const kept = await gateway
+    const kept = await scene.gateway
       .em()
       .fork()
       .findOneOrFail(Tender, tenderId, { populate: ['riskInformation'] });
     expect(kept.riskInformation).toEqual({ note: '', employees: 7 });
-    expect((await gateway.em().fork().findOneOrFail(Customer, customerId)).erasedAt?.toISOString()).toBe(first.erasedAt);
-    const records = await gateway
+    expect((await scene.gateway.em().fork().findOneOrFail(Customer, customerId)).erasedAt?.toISOString()).toBe(first.erasedAt);
+    const records = await scene.gateway
       .em()
       .fork()
       .find(CustomerErasure, { customerId }, { orderBy: { erasedAt: 'asc' } });
@@ -231,8 +235,8 @@ describe('erasing again', () => {
   it('the retention sweep leaves an erased customer alone (it erases only customers not erased yet); a request erases it again', async () => {
     const { customerId } = await customerWithTender('Qxswept');
     await erase(customerId, 'Ticket PRIV-51');
-    const services = { documents: { store: new DocumentStores(gateway.config.documents) }, listeners: [] };
-    const swept = await eraseCustomer(gateway.em().fork(), services, {
+    const services = { documents: { store: new DocumentStores(scene.gateway.config.documents) }, listeners: [] };
+    const swept = await eraseCustomer(scene.gateway.em().fork(), services, {
       customerId,
       reason: 'RETENTION_PERSONAL_DATA=1y',
       by: 'retention',
@@ -240,10 +244,10 @@ describe('erasing again', () => {
       endedBefore: new Date(),
     });
     expect(swept).toMatchObject({ alreadyErased: true, erasure: { reason: 'Ticket PRIV-51' } });
-    expect(await gateway.em().fork().count(CustomerErasure, { customerId })).toBe(1);
+    expect(await scene.gateway.em().fork().count(CustomerErasure, { customerId })).toBe(1);
     const again = await erase(customerId, 'Ticket PRIV-52');
     expect(again.body.data.eraseCustomer.alreadyErased).toBe(true);
-    expect(await gateway.em().fork().count(CustomerErasure, { customerId })).toBe(2);
+    expect(await scene.gateway.em().fork().count(CustomerErasure, { customerId })).toBe(2);
   });
 });
 
@@ -263,7 +267,7 @@ describe('the reason of an erasure', () => {
       code: 'BAD_USER_INPUT',
       errors: [{ parameter: 'reason', message: 'must not name the customer: it is kept after the erasure' }],
     });
-    expect((await gateway.em().fork().findOneOrFail(Customer, customerId)).erasedAt).toBeNull();
+    expect((await scene.gateway.em().fork().findOneOrFail(Customer, customerId)).erasedAt).toBeNull();
   });
 
   it('with a zero-width space inside the name is refused by the text rule, naming U+200B', async () => {
@@ -274,6 +278,6 @@ describe('the reason of an erasure', () => {
       code: 'BAD_USER_INPUT',
       errors: [{ parameter: 'reason', message: expect.stringContaining('U+200B') }],
     });
-    expect((await gateway.em().fork().findOneOrFail(Customer, customerId)).erasedAt).toBeNull();
+    expect((await scene.gateway.em().fork().findOneOrFail(Customer, customerId)).erasedAt).toBeNull();
   });
 });

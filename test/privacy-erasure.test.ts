@@ -1,12 +1,13 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { QuoteOption, QuoteRequest } from '../src/quotes';
 import { SubjectivityStage } from '../src/quotes/quote-request-status';
 import { Customer } from '../src/parties';
 import { CustomerErasure } from '../src/privacy';
-import { createTender, createWorld, type World } from './helpers/fixtures';
-import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { createTender } from './helpers/fixtures';
+import { getJson, graphql } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 import { PDF, addDocument } from './helpers/documents';
 import { waitFor } from './helpers/simulator';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver';
@@ -38,40 +39,25 @@ const M = {
 };
 const MARKERS = Object.values(M).map((value) => value.replace(/^https:\/\/|\/$/g, ''));
 
-const FAST_WEBHOOKS = {
-  WEBHOOK_POLL_INTERVAL_MS: '20',
-  WEBHOOK_RETRY_SCHEDULE: '50ms,100ms,150ms',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  WEBHOOK_LEASE_MS: '3000',
-  WEBHOOK_URL_ALLOW: '127.0.0.1',
-};
-
 const CREATE_TENDER = `mutation ($input: CreateTenderInput!) { createTender(input: $input) { id customer { id } personInCharge { id } } }`;
 const ERASE = `mutation ($customerId: ID!, $reason: String!) {
   eraseCustomer(customerId: $customerId, reason: $reason) { customerId erasedAt erasedBy trigger reason tenders documents persons alreadyErased }
 }`;
 
-let gateway: Gateway;
-let world: World;
 let internal: string;
 let broker: string;
 let receiver: WebhookReceiver;
 
-beforeAll(async () => {
-  gateway = await startGateway({ env: FAST_WEBHOOKS });
-  world = await createWorld(gateway.em());
-  internal = await tokenFor(gateway, Role.INTERNAL);
-  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  receiver = await startWebhookReceiver();
-});
+const scene = withGateway({ per: 'file', webhooks: 'retrying', world: true });
 
-afterAll(async () => {
-  await receiver?.close();
-  await gateway?.close();
+beforeAll(async () => {
+  internal = await scene.token(Role.INTERNAL);
+  broker = await scene.token(Role.BROKER);
+  receiver = scene.closes(await startWebhookReceiver());
 });
 
 async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(gateway, token, query, variables);
+  const { body } = await graphql(scene.gateway, token, query, variables);
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
   return body.data;
 }
@@ -80,14 +66,19 @@ const person = (p: { accountId: string; email: string; firstName: string; lastNa
 
 describe('eraseCustomer', () => {
   it('leaves no personal value of the customer or its persons in any table or the document store; the tenders and their figures stay', async () => {
-    const { _id: endpointId, secret } = (await fetch(`${gateway.url}/integration/v1/webhook-endpoints`, {
+    const { _id: endpointId, secret } = (await fetch(`${scene.gateway.url}/integration/v1/webhook-endpoints`, {
       method: 'POST',
       headers: { authorization: `Bearer ${broker}`, 'content-type': 'application/json' },
       body: JSON.stringify({ url: receiver.url('/broker'), event_types: ['tender.status_changed', 'document.added', 'customer.erased'] }),
     }).then((response) => response.json())) as { _id: string; secret: string };
     expect(endpointId).toBeTruthy();
 
-    const base = { product: 'Cyber Protect', lineOfBusinessId: world.lines.cyber.id, brokerCompanyId: world.brokers[0].id, taxRate: 0.19 };
+    const base = {
+      product: 'Cyber Protect',
+      lineOfBusinessId: scene.world.lines.cyber.id,
+      brokerCompanyId: scene.world.brokers[0].id,
+      taxRate: 0.19,
+    };
     const marked = person({
       accountId: M.accountId,
       email: M.email,
@@ -111,7 +102,7 @@ describe('eraseCustomer', () => {
     ).createTender;
     const customerId: string = first.customer.id;
     // The broker's employee in charge of another customer's tender too (world.people[0]).
-    const shared = world.people[0];
+    const shared = scene.world.people[0];
     const second = (
       await gql(internal, CREATE_TENDER, {
         input: {
@@ -128,12 +119,12 @@ describe('eraseCustomer', () => {
       })
     ).createTender;
     expect(second.personInCharge.id).toBe(shared.id);
-    const other = await createTender(gateway.em(), world, {});
+    const other = await createTender(scene.gateway.em(), scene.world, {});
 
     await gql(broker, `mutation ($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }`, {
       input: {
         tenderId: first.id,
-        insurerIds: [world.insurers[0].id],
+        insurerIds: [scene.world.insurers[0].id],
         limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }],
         riskInformation: {
           turnover: { amount: 5_000_000, currency: 'EUR' },
@@ -144,7 +135,7 @@ describe('eraseCustomer', () => {
       },
     });
     // What an insurer wrote in its own words: a decline's reason, a manual answer's note, an option's subjectivity.
-    const em = gateway.em();
+    const em = scene.gateway.em();
     const request = await em.findOneOrFail(QuoteRequest, { tender: first.id });
     request.underwriterReason = `${M.underwriter} declined`;
     request.quoteNote = `${M.manualNote} entered by hand`;
@@ -159,15 +150,15 @@ describe('eraseCustomer', () => {
     await em.flush();
 
     const markedPdf = Buffer.concat([PDF, Buffer.from(`% ${M.documentBytes}\n`)]);
-    await addDocument(gateway, broker, { tenderId: first.id, kind: 'RISK', filename: `${M.filename}.pdf` }, markedPdf);
+    await addDocument(scene.gateway, broker, { tenderId: first.id, kind: 'RISK', filename: `${M.filename}.pdf` }, markedPdf);
     // The same bytes on this customer's tender and on another's: stored once, and still the other's afterwards.
-    await addDocument(gateway, broker, { tenderId: second.id, kind: 'OTHER' });
-    const otherDocument = await addDocument(gateway, broker, { tenderId: other.id, kind: 'OTHER' });
+    await addDocument(scene.gateway, broker, { tenderId: second.id, kind: 'OTHER' });
+    const otherDocument = await addDocument(scene.gateway, broker, { tenderId: other.id, kind: 'OTHER' });
     await gql(broker, `mutation { closeTender(tenderId: "${second.id}", reason: "${M.historyReason} moved abroad") { id } }`);
     await waitFor('the webhook deliveries', async () => receiver.received('/broker').length >= 4);
 
-    const storeDir = join(gateway.dataDir, 'documents');
-    const before = await whereMarkersAre(gateway.em(), MARKERS, storeDir);
+    const storeDir = join(scene.gateway.dataDir, 'documents');
+    const before = await whereMarkersAre(scene.gateway.em(), MARKERS, storeDir);
     // Every marker was seeded somewhere: the search below finds what it looks for.
     for (const marker of MARKERS)
       expect(
@@ -187,35 +178,35 @@ describe('eraseCustomer', () => {
       alreadyErased: false,
     });
 
-    expect(await whereMarkersAre(gateway.em(), MARKERS, storeDir)).toEqual([]);
+    expect(await whereMarkersAre(scene.gateway.em(), MARKERS, storeDir)).toEqual([]);
 
     // The REST tender (checked against the OpenAPI document by the suite's contract check) keeps its figures.
-    const firstRest = await getJson(gateway, `/api/v1/tenders/${first.id}`, broker);
+    const firstRest = await getJson(scene.gateway, `/api/v1/tenders/${first.id}`, broker);
     expect(firstRest.status).toBe(200);
     expect(firstRest.body).toMatchObject({
       _id: first.id,
       status: 'QUOTES_AVAILABLE',
       product: 'Cyber Protect',
       tax_rate: 0.19,
-      line_of_business: { _id: world.lines.cyber.id, name: 'Cyber' },
+      line_of_business: { _id: scene.world.lines.cyber.id, name: 'Cyber' },
       erased_at: erased.erasedAt,
       customer: { _id: customerId, name: '', company_id: '', address: { street: '', house_number: '', zip: '', city: '', country: '' } },
       person_in_charge: { account_id: '', email: '', first_name: '', last_name: '', salutation: '' },
-      broker_company: { _id: world.brokers[0].id, name: 'First Brokers' },
+      broker_company: { _id: scene.world.brokers[0].id, name: 'First Brokers' },
     });
-    const secondRest = await getJson(gateway, `/api/v1/tenders/${second.id}`, broker);
+    const secondRest = await getJson(scene.gateway, `/api/v1/tenders/${second.id}`, broker);
     expect(secondRest.body).toMatchObject({ status: 'CLOSED', erased_at: erased.erasedAt });
     // The shared employee: replaced on this customer's tender by an empty stand-in, unchanged on the other customer's.
     expect(secondRest.body.person_in_charge._id).not.toBe(shared.id);
     expect(secondRest.body.person_in_charge).toMatchObject({ first_name: '', last_name: '', email: '', account_id: '' });
-    const otherRest = await getJson(gateway, `/api/v1/tenders/${other.id}`, broker);
+    const otherRest = await getJson(scene.gateway, `/api/v1/tenders/${other.id}`, broker);
     expect(otherRest.body).toMatchObject({ erased_at: null, customer: { name: 'Acme GmbH' } });
     expect(otherRest.body.person_in_charge).toMatchObject({ _id: shared.id, first_name: shared.firstName, email: shared.email });
-    const content = await fetch(`${gateway.url}/api/v1/tenders/${other.id}/documents/${otherDocument}/content`, {
+    const content = await fetch(`${scene.gateway.url}/api/v1/tenders/${other.id}/documents/${otherDocument}/content`, {
       headers: { authorization: `Bearer ${broker}` },
     });
     expect(Buffer.from(await content.arrayBuffer())).toEqual(PDF);
-    expect((await getJson(gateway, `/api/v1/tenders/${first.id}/documents`, broker)).body.payload).toEqual([]);
+    expect((await getJson(scene.gateway, `/api/v1/tenders/${first.id}/documents`, broker)).body.payload).toEqual([]);
 
     // The quote request keeps its limits and the amounts of its risk information; its strings are empty.
     const requests = (
@@ -248,39 +239,39 @@ describe('eraseCustomer', () => {
     expect(Object.keys(event.event).sort()).toEqual(['data', 'id', 'occurred_at', 'type']);
     expect(event.event.data).toEqual({ customer_id: customerId, tender_ids: [first.id, second.id].sort() });
     // The delivery log shows it too, as the OpenAPI document describes it (the suite's contract check).
-    const deliveries = await getJson(gateway, `/integration/v1/webhook-endpoints/${endpointId}/deliveries`, broker);
+    const deliveries = await getJson(scene.gateway, `/integration/v1/webhook-endpoints/${endpointId}/deliveries`, broker);
     expect(deliveries.status).toBe(200);
     expect(deliveries.body.payload.map((delivery: { event_type: string }) => delivery.event_type)).toContain('customer.erased');
 
     // Erasing again finds nothing new to remove here, is recorded as an erasure of its own, and tells the broker again.
     const again = (await gql(internal, ERASE, { customerId, reason: 'Ticket PRIV-2' })).eraseCustomer;
     expect(again).toMatchObject({ customerId, reason: 'Ticket PRIV-2', tenders: 2, documents: 0, alreadyErased: true });
-    expect(await gateway.em().count(CustomerErasure, { customerId })).toBe(2);
-    expect((await getJson(gateway, `/api/v1/tenders/${first.id}`, broker)).body.erased_at).toBe(erased.erasedAt);
+    expect(await scene.gateway.em().count(CustomerErasure, { customerId })).toBe(2);
+    expect((await getJson(scene.gateway, `/api/v1/tenders/${first.id}`, broker)).body.erased_at).toBe(erased.erasedAt);
     await waitFor(
       'the second CUSTOMER_ERASED',
       async () => receiver.received('/broker').filter((webhook) => webhook.event.type === 'customer.erased').length === 2,
     );
 
     // An erased customer takes no new tender: its data would be held again, out of the erasure's reach.
-    const refused = await graphql(gateway, internal, CREATE_TENDER, {
+    const refused = await graphql(scene.gateway, internal, CREATE_TENDER, {
       input: { ...base, customer: { id: customerId }, submitter: marked },
     });
     expect(refused.body.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
   it('refuses a reason that names the customer, an unknown customer, and every role but internal users', async () => {
-    const named = await graphql(gateway, internal, ERASE, { customerId: world.customer.id, reason: 'acme gmbh asked us' });
+    const named = await graphql(scene.gateway, internal, ERASE, { customerId: scene.world.customer.id, reason: 'acme gmbh asked us' });
     expect(named.body.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(named.body.errors?.[0].extensions.errors).toEqual([
       { parameter: 'reason', message: 'must not name the customer: it is kept after the erasure' },
     ]);
-    const blank = await graphql(gateway, internal, ERASE, { customerId: world.customer.id, reason: '  ' });
+    const blank = await graphql(scene.gateway, internal, ERASE, { customerId: scene.world.customer.id, reason: '  ' });
     expect(blank.body.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
-    const unknown = await graphql(gateway, internal, ERASE, { customerId: 'no-such-customer', reason: 'Ticket 1' });
+    const unknown = await graphql(scene.gateway, internal, ERASE, { customerId: 'no-such-customer', reason: 'Ticket 1' });
     expect(unknown.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
-    const byBroker = await graphql(gateway, broker, ERASE, { customerId: world.customer.id, reason: 'Ticket 1' });
+    const byBroker = await graphql(scene.gateway, broker, ERASE, { customerId: scene.world.customer.id, reason: 'Ticket 1' });
     expect(byBroker.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
-    expect((await gateway.em().findOneOrFail(Customer, { id: world.customer.id })).erasedAt).toBeNull();
+    expect((await scene.gateway.em().findOneOrFail(Customer, { id: scene.world.customer.id })).erasedAt).toBeNull();
   });
 });

@@ -1,35 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Address, Customer } from '../src/parties';
 import { CustomerErasure } from '../src/privacy';
 import { Tender, TenderHistoryEntry, TenderStatus } from '../src/tenders';
 import { Role } from '../src/access';
 import { cutOff } from '../src/privacy/retention/retention-sweep';
-import { createTender, createWorld, type World } from './helpers/fixtures';
-import { startGateway, type Gateway } from './helpers/gateway';
+import { createTender } from './helpers/fixtures';
+import { withGateway } from './helpers/scene';
 import { waitFor } from './helpers/simulator';
 import { freePort, spawnGateway } from './helpers/gateway-process';
 
 const YEAR = 365 * 24 * 3600 * 1000;
-let gateway: Gateway;
-let world: World;
 
-beforeAll(async () => {
-  gateway = await startGateway({ env: { RETENTION_PERSONAL_DATA: '1y', RETENTION_SWEEP_INTERVAL_MS: '100' } });
-  world = await createWorld(gateway.em());
-});
+const scene = withGateway({ per: 'file', env: { RETENTION_PERSONAL_DATA: '1y', RETENTION_SWEEP_INTERVAL_MS: '100' }, world: true });
 
-afterAll(async () => {
-  await gateway?.close();
-});
+beforeAll(async () => {});
 
 /** A customer of its own with tenders in these statuses, each entering its status `endedAgoMs` ago. */
 async function customerWith(name: string, tenders: { status: TenderStatus; endedAgoMs: number }[]): Promise<Customer> {
-  const em = gateway.em();
+  const em = scene.gateway.em();
   const customer = em.create(Customer, { name, companyId: `ID-${name}`, address: new Address({ street: `${name} street` }) });
   await em.flush();
   for (const { status, endedAgoMs } of tenders) {
     const at = new Date(Date.now() - endedAgoMs);
-    const tender = await createTender(gateway.em(), world, { status, createdAt: new Date(at.getTime() - 1000), updatedAt: at });
+    const tender = await createTender(scene.gateway.em(), scene.world, { status, createdAt: new Date(at.getTime() - 1000), updatedAt: at });
     await em.nativeUpdate(Tender, { id: tender.id }, { customer: customer.id });
     em.create(TenderHistoryEntry, {
       tender: tender.id,
@@ -44,7 +37,7 @@ async function customerWith(name: string, tenders: { status: TenderStatus; ended
   return customer;
 }
 
-const erasedAt = async (customer: Customer) => (await gateway.em().findOneOrFail(Customer, { id: customer.id })).erasedAt ?? null;
+const erasedAt = async (customer: Customer) => (await scene.gateway.em().findOneOrFail(Customer, { id: customer.id })).erasedAt ?? null;
 
 describe('RETENTION_PERSONAL_DATA', () => {
   it('erases on its schedule the customers whose tenders all ended longer ago; a customer with an open or recently ended tender keeps its data', async () => {
@@ -59,13 +52,12 @@ describe('RETENTION_PERSONAL_DATA', () => {
     ]);
     const recent = await customerWith('Recent', [{ status: TenderStatus.CLOSED, endedAgoMs: 0.5 * YEAR }]);
 
-    gateway.app.retention!.start();
     await waitFor('the retention sweep', async () => (await erasedAt(ended)) !== null);
-    const record = await gateway.em().findOneOrFail(CustomerErasure, { customerId: ended.id });
+    const record = await scene.gateway.em().findOneOrFail(CustomerErasure, { customerId: ended.id });
     expect(record).toMatchObject({ erasedBy: 'retention', trigger: 'RETENTION', reason: 'RETENTION_PERSONAL_DATA=1y', tenders: 2 });
-    const kept = await gateway.em().findOneOrFail(Customer, { id: ended.id });
+    const kept = await scene.gateway.em().findOneOrFail(Customer, { id: ended.id });
     expect([kept.name, kept.companyId, kept.address.street]).toEqual(['', '', '']);
-    const tenders = await gateway.em().find(Tender, { customer: ended.id });
+    const tenders = await scene.gateway.em().find(Tender, { customer: ended.id });
     expect(tenders.map((tender) => tender.erasedAt)).toEqual([record.erasedAt, record.erasedAt]);
     expect(tenders.map((tender) => tender.status).sort()).toEqual([TenderStatus.CLOSED, TenderStatus.SUCCESSFUL]);
 
@@ -73,9 +65,9 @@ describe('RETENTION_PERSONAL_DATA', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     for (const customer of [open, mixed, recent]) {
       expect(await erasedAt(customer), customer.name).toBeNull();
-      expect((await gateway.em().findOneOrFail(Customer, { id: customer.id })).name).toBe(customer.name);
+      expect((await scene.gateway.em().findOneOrFail(Customer, { id: customer.id })).name).toBe(customer.name);
     }
-    await gateway.app.retention!.stop();
+    await scene.gateway.app.tasks.stop();
   });
 
   it('two instances sweeping the same database erase each due customer once', async () => {
@@ -83,15 +75,15 @@ describe('RETENTION_PERSONAL_DATA', () => {
     for (let i = 0; i < 20; i += 1) due.push(await customerWith(`Due${i}`, [{ status: TenderStatus.CLOSED, endedAgoMs: 3 * YEAR }]));
     const env = { RETENTION_PERSONAL_DATA: '1y', RETENTION_SWEEP_INTERVAL_MS: '50' };
     const instances = [
-      await spawnGateway(gateway.dataDir, await freePort(), env),
-      await spawnGateway(gateway.dataDir, await freePort(), env),
+      await spawnGateway(scene.gateway.dataDir, await freePort(), env),
+      await spawnGateway(scene.gateway.dataDir, await freePort(), env),
     ];
     try {
       await waitFor(
         'both instances sweeping',
-        async () => (await gateway.em().count(Customer, { id: { $in: due.map((c) => c.id) }, erasedAt: null })) === 0,
+        async () => (await scene.gateway.em().count(Customer, { id: { $in: due.map((c) => c.id) }, erasedAt: null })) === 0,
       );
-      const records = await gateway.em().find(CustomerErasure, { customerId: { $in: due.map((customer) => customer.id) } });
+      const records = await scene.gateway.em().find(CustomerErasure, { customerId: { $in: due.map((customer) => customer.id) } });
       expect(records).toHaveLength(due.length);
       expect(instances.every((instance) => instance.alive())).toBe(true);
     } finally {

@@ -1,23 +1,14 @@
 import { RawQueryFragment, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Role, type Viewer } from '../src/access';
 import { Tender, TenderStatus, visibleTenders } from '../src/tenders';
 import { findTenderRecords } from '../src/tenders/read/tender-record';
-import type { World } from './helpers/fixtures';
-import type { Gateway } from './helpers/gateway';
-import { pagingWorld } from './helpers/paging-world';
+import { withPagingWorld } from './helpers/paging-world';
 
 // Tender reads run a statement built once per shape of their filter (src/platform/db/query-templates.ts): each read
 // must still return exactly the rows its own filter selects, whatever shapes and values ran before it.
 
-let gateway: Gateway;
-let world: World;
-
-beforeAll(async () => {
-  ({ gateway, world } = await pagingWorld(13));
-});
-
-afterAll(() => gateway?.close());
+const { scene } = withPagingWorld(13);
 
 const viewer = (role: Role, binding: { insurerId?: string; brokerCompanyId?: string } = {}): Viewer => ({
   appId: `test-${role}`,
@@ -32,12 +23,12 @@ const ORDER: QueryOrderMap<Tender>[] = [{ createdAt: 'desc' }, { id: 'desc' }];
 
 /** The ids MikroORM's own find returns for the filter and page: what the templated read must return. */
 async function expectedIds(where: FilterQuery<Tender>, offset: number, limit: number): Promise<string[]> {
-  const tenders = await gateway.em().find(Tender, where, { orderBy: ORDER, offset, limit, fields: ['id'] });
+  const tenders = await scene.gateway.em().find(Tender, where, { orderBy: ORDER, offset, limit, fields: ['id'] });
   return tenders.map((tender) => tender.id);
 }
 
 async function templatedIds(where: () => FilterQuery<Tender>, offset: number, limit: number): Promise<string[]> {
-  const records = await findTenderRecords(gateway.em(), { where: where(), page: { orderBy: ORDER, offset, limit } });
+  const records = await findTenderRecords(scene.gateway.em(), { where: where(), page: { orderBy: ORDER, offset, limit } });
   return records.map((record) => record.id);
 }
 
@@ -45,15 +36,15 @@ describe('tender reads from statement templates', () => {
   it('each viewer, filter and page gets its own rows, read after reads of the same shape with other values', async () => {
     const viewers = [
       viewer(Role.INTERNAL),
-      ...world.brokers.map((broker) => viewer(Role.BROKER, { brokerCompanyId: broker.id })),
-      ...world.insurers.map((insurer) => viewer(Role.INSURER, { insurerId: insurer.id })),
+      ...scene.world.brokers.map((broker) => viewer(Role.BROKER, { brokerCompanyId: broker.id })),
+      ...scene.world.insurers.map((insurer) => viewer(Role.INSURER, { insurerId: insurer.id })),
     ];
     const filters: ((viewer: Viewer) => FilterQuery<Tender>)[] = [
       (viewer) => visibleTenders(viewer),
       (viewer) => ({ $and: [visibleTenders(viewer), { status: { $in: [TenderStatus.CLOSED] } }] }),
       (viewer) => ({ $and: [visibleTenders(viewer), { status: { $in: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.REOPENED] } }] }),
-      (viewer) => ({ $and: [visibleTenders(viewer), { lineOfBusiness: world.lines.cyber.id }] }),
-      (viewer) => ({ $and: [visibleTenders(viewer), { lineOfBusiness: world.lines.dno.id }] }),
+      (viewer) => ({ $and: [visibleTenders(viewer), { lineOfBusiness: scene.world.lines.cyber.id }] }),
+      (viewer) => ({ $and: [visibleTenders(viewer), { lineOfBusiness: scene.world.lines.dno.id }] }),
     ];
     let pages = 0;
     for (const [offset, limit] of [
@@ -75,17 +66,19 @@ describe('tender reads from statement templates', () => {
   });
 
   it('one tender by id is found for a viewer who sees it and for no one else', async () => {
-    const [tender] = await gateway.em().find(Tender, { brokerCompany: world.brokers[1].id }, { limit: 1 });
+    const [tender] = await scene.gateway.em().find(Tender, { brokerCompany: scene.world.brokers[1].id }, { limit: 1 });
     const read = async (who: Viewer) =>
-      (await findTenderRecords(gateway.em(), { where: { $and: [{ id: tender.id }, visibleTenders(who)] } })).map((record) => record.id);
-    expect(await read(viewer(Role.BROKER, { brokerCompanyId: world.brokers[1].id }))).toEqual([tender.id]);
-    expect(await read(viewer(Role.BROKER, { brokerCompanyId: world.brokers[0].id }))).toEqual([]);
+      (await findTenderRecords(scene.gateway.em(), { where: { $and: [{ id: tender.id }, visibleTenders(who)] } })).map(
+        (record) => record.id,
+      );
+    expect(await read(viewer(Role.BROKER, { brokerCompanyId: scene.world.brokers[1].id }))).toEqual([tender.id]);
+    expect(await read(viewer(Role.BROKER, { brokerCompanyId: scene.world.brokers[0].id }))).toEqual([]);
     expect(await read(viewer(Role.INTERNAL))).toEqual([tender.id]);
   });
 
   it('a filter with a value that is not a string or number (a date) still selects its rows', async () => {
     const all = await expectedIds({}, 0, 200);
-    const [newest] = await gateway.em().find(Tender, { id: all[0] });
+    const [newest] = await scene.gateway.em().find(Tender, { id: all[0] });
     const since = (at: Date) => () => ({ createdAt: { $gte: at } });
     expect(await templatedIds(since(newest.createdAt), 0, 200)).toEqual(
       await expectedIds({ createdAt: { $gte: newest.createdAt } }, 0, 200),
@@ -94,7 +87,7 @@ describe('tender reads from statement templates', () => {
   });
 
   it('reads of insurers, whose filter is a raw fragment, leave no fragment behind in MikroORM', async () => {
-    const insurer = viewer(Role.INSURER, { insurerId: world.insurers[0].id });
+    const insurer = viewer(Role.INSURER, { insurerId: scene.world.insurers[0].id });
     await templatedIds(() => visibleTenders(insurer), 0, 5);
     const before = RawQueryFragment.checkCacheSize();
     for (let i = 0; i < 50; i++) await templatedIds(() => visibleTenders(insurer), i % 7, 5);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
@@ -9,7 +9,7 @@ import { openDatabase } from '../src/database';
 import type { SimBehaviour } from '../src/insurer-sim/insurer-sim';
 import { QuoteOption, QuoteRequest, QuoteRequestStatus } from '../src/quotes';
 import type { Tender } from '../src/tenders';
-import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
+import { databaseUrlFor, removeDataDir } from './helpers/database';
 import { createTender, createWorld } from './helpers/fixtures';
 import { PATIENT_RETRIES_ENV, TEST_JWT_SECRET, createClient, graphql, requestToken, type Gateway } from './helpers/gateway';
 import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
@@ -73,8 +73,7 @@ afterEach(async () => {
   gateway = undefined;
   await sims?.close();
   await orm.close();
-  await dropDatabaseFor(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
+  await removeDataDir(dataDir);
 });
 
 describe('quote requests survive a killed gateway', () => {

@@ -1,14 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { EarlyCallback, QuoteOption, QuoteRequest, QuoteRequestStatus } from '../src/quotes';
 import { EARLY_CALLBACK_TTL_MS } from '../src/quotes/callback/quote-callback.service';
-import { TenderStatus, TenderInvitation, type Tender } from '../src/tenders';
+import { TenderStatus, TenderInvitation } from '../src/tenders';
 import { LIMITS } from '../src/platform/validation/rules';
 import type { SimBehaviour } from '../src/insurer-sim/insurer-sim';
 import { CALLBACK_PATH as SIM_CALLBACK_PATH } from '../src/insurer-sim/insurer-sim';
 import { CALLBACK_PATH } from '../src/api/rest/quote-callback.routes';
-import { createTender, createWorld, type World } from './helpers/fixtures';
-import { PATIENT_RETRIES_ENV, getJson, graphql, json, requestToken, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { createTender } from './helpers/fixtures';
+import { PATIENT_RETRIES_ENV, getJson, graphql, json, requestToken, tokenFor } from './helpers/gateway';
+import { withGateway, type Scene } from './helpers/scene';
 import { startHostileInsurers, type HostileInsurers } from './helpers/hostile-insurer';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 
@@ -22,22 +23,19 @@ const QUOTE_REQUESTS = `query($tenderId: ID!) {
     options { insuranceSum deductible premium premiumWithTax cheapest }
   } }`;
 
-let gateway: Gateway;
-let world: World;
-let tender: Tender;
 let broker: string;
 let sims: SimulatedInsurers | undefined;
 let hostile: HostileInsurers | undefined;
 
 async function simulate(entries: { name: string; pricingFactor?: number; behaviour?: SimBehaviour }[]) {
-  sims = await startSimulatedInsurers(gateway, entries);
+  sims = scene.closes(await startSimulatedInsurers(scene.gateway, entries));
   return sims;
 }
 
 async function requestQuotes(insurerIds: string[], limits = [{ insuranceSum: 1_000_000, deductible: 10_000 }]) {
-  const { body } = await graphql(gateway, broker, REQUEST_QUOTES, {
+  const { body } = await graphql(scene.gateway, broker, REQUEST_QUOTES, {
     input: {
-      tenderId: tender.id,
+      tenderId: scene.tender.id,
       insurerIds,
       limits,
       riskInformation: { turnover: { amount: 5_000_000, currency: 'EUR' }, typeOfBusiness: 'Software', websiteUrl: 'https://acme.example' },
@@ -48,13 +46,13 @@ async function requestQuotes(insurerIds: string[], limits = [{ insuranceSum: 1_0
 }
 
 async function quoteRequests(token = broker) {
-  const { body } = await graphql(gateway, token, QUOTE_REQUESTS, { tenderId: tender.id });
+  const { body } = await graphql(scene.gateway, token, QUOTE_REQUESTS, { tenderId: scene.tender.id });
   expect(body.errors).toBeUndefined();
   return body.data.quoteRequests as any[];
 }
 
 function postCallback(token: string, id: string) {
-  return fetch(`${gateway.url}${CALLBACK}`, {
+  return fetch(`${scene.gateway.url}${CALLBACK}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({ quote_request_id: id }),
@@ -68,22 +66,11 @@ const settled = () =>
     return requests.every((request) => FINAL.includes(request.status)) && requests;
   });
 
-async function setUpGateway(env: Record<string, string> = {}) {
-  gateway = await startGateway({ env });
-  world = await createWorld(gateway.em());
-  tender = await createTender(gateway.em(), world);
-  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+const scene = withGateway({ tender: true, setUp: setUpScene });
+
+async function setUpScene(scene: Scene) {
+  broker = await scene.token(Role.BROKER);
 }
-
-beforeEach(() => setUpGateway());
-
-afterEach(async () => {
-  await sims?.close();
-  sims = undefined;
-  await hostile?.close();
-  hostile = undefined;
-  await gateway.close();
-});
 
 describe('quotation integration end to end', () => {
   it('three simulated insurers acknowledge, call back, get fetched, and the proposal compares them', async () => {
@@ -115,7 +102,7 @@ describe('quotation integration end to end', () => {
       });
 
     const { body } = await graphql(
-      gateway,
+      scene.gateway,
       broker,
       `
         query ($id: ID!) {
@@ -150,7 +137,7 @@ describe('quotation integration end to end', () => {
           }
         }
       `,
-      { id: tender.id },
+      { id: scene.tender.id },
     );
     const proposal = body.data.proposal;
     expect(proposal.taxRate).toBe(0.19);
@@ -193,24 +180,29 @@ describe('quotation integration end to end', () => {
     ]);
 
     // Tender.proposal is the same overview; the invited insurers now see the tender.
-    const viaTender = await graphql(gateway, broker, 'query($id: ID!) { tender(id: $id) { proposal { cheapest { insurer { name } } } } }', {
-      id: tender.id,
-    });
+    const viaTender = await graphql(
+      scene.gateway,
+      broker,
+      'query($id: ID!) { tender(id: $id) { proposal { cheapest { insurer { name } } } } }',
+      {
+        id: scene.tender.id,
+      },
+    );
     expect(viaTender.body.data.tender.proposal.cheapest).toHaveLength(2);
-    const insurerToken = await tokenFor(gateway, Role.INSURER, { insurerId: insurers[0].id });
-    expect((await getJson(gateway, `/public/v1/tenders/${tender.id}`, insurerToken)).status).toBe(200);
+    const insurerToken = await tokenFor(scene.gateway, Role.INSURER, { insurerId: insurers[0].id });
+    expect((await getJson(scene.gateway, `/public/v1/tenders/${scene.tender.id}`, insurerToken)).status).toBe(200);
   });
 
   it('an insurer sees only its own quote request and options in the proposal', async () => {
     const { insurers } = await simulate([{ name: 'Anchor Insurance' }, { name: 'Beacon Insurance' }]);
     await requestQuotes(insurers.map((insurer) => insurer.id));
     await settled();
-    const token = await tokenFor(gateway, Role.INSURER, { insurerId: insurers[1].id });
+    const token = await tokenFor(scene.gateway, Role.INSURER, { insurerId: insurers[1].id });
     const { body } = await graphql(
-      gateway,
+      scene.gateway,
       token,
       'query($id: ID!) { proposal(tenderId: $id) { entries { insurer { name } } cheapest { insurer { name } } } }',
-      { id: tender.id },
+      { id: scene.tender.id },
     );
     expect(body.data.proposal.entries).toEqual([{ insurer: { name: 'Beacon Insurance' } }]);
     expect(body.data.proposal.cheapest.every((c: any) => c.insurer.name === 'Beacon Insurance')).toBe(true);
@@ -230,15 +222,20 @@ describe('requestQuotes validation and access', () => {
     const { insurers } = await simulate([{ name: 'Anchor Insurance' }, { name: 'Beacon Insurance' }, { name: 'Compass Insurance' }]);
     const results = await Promise.all(
       [...insurers, insurers[0]].map((insurer) =>
-        graphql(gateway, broker, REQUEST_QUOTES, {
-          input: { tenderId: tender.id, insurerIds: [insurer.id], limits: [{ insuranceSum: 1000, deductible: 0 }], riskInformation: {} },
+        graphql(scene.gateway, broker, REQUEST_QUOTES, {
+          input: {
+            tenderId: scene.tender.id,
+            insurerIds: [insurer.id],
+            limits: [{ insuranceSum: 1000, deductible: 0 }],
+            riskInformation: {},
+          },
         }),
       ),
     );
     const refused = results.filter(({ body }) => body.errors !== undefined);
     expect(refused.map(({ status, body }) => [status, body.errors[0].extensions.code])).toEqual([[409, 'CONFLICT']]);
     expect(refused[0].body.errors[0].message).toContain('Anchor Insurance');
-    expect(await gateway.em().count(TenderInvitation, { tender: tender.id })).toBe(3);
+    expect(await scene.gateway.em().count(TenderInvitation, { tender: scene.tender.id })).toBe(3);
     expect((await settled()).length).toBe(3);
   });
 
@@ -249,9 +246,9 @@ describe('requestQuotes validation and access', () => {
     ]);
     await requestQuotes([insurers[0].id]);
     const open = await waitFor('the acknowledgement', async () => (await quoteRequests()).find((r) => r.status === 'PROCESSING'));
-    const again = await graphql(gateway, broker, REQUEST_QUOTES, {
+    const again = await graphql(scene.gateway, broker, REQUEST_QUOTES, {
       input: {
-        tenderId: tender.id,
+        tenderId: scene.tender.id,
         insurerIds: [insurers[1].id, insurers[0].id],
         limits: [{ insuranceSum: 1000, deductible: 0 }],
         riskInformation: {},
@@ -261,9 +258,9 @@ describe('requestQuotes validation and access', () => {
     expect(again.body.errors[0].extensions).toMatchObject({ code: 'CONFLICT', errors: [{ parameter: 'insurerIds' }] });
     expect((await quoteRequests()).length).toBe(1);
     // The silent insurer calls back after all: its request ends QUOTED, and the insurer may be asked again.
-    expect((await postCallback(await tokenFor(gateway, Role.INSURER, { insurerId: insurers[0].id }), open.insurerReference)).status).toBe(
-      202,
-    );
+    expect(
+      (await postCallback(await tokenFor(scene.gateway, Role.INSURER, { insurerId: insurers[0].id }), open.insurerReference)).status,
+    ).toBe(202);
     expect((await settled()).map((r) => r.status)).toEqual(['QUOTED']);
     simulator.setBehaviour(slugs[0], 'quote');
     await requestQuotes([insurers[0].id]);
@@ -278,27 +275,27 @@ describe('requestQuotes validation and access', () => {
       })),
     );
     const input = (ids: string[]) => ({
-      input: { tenderId: tender.id, insurerIds: ids, limits: [{ insuranceSum: 1000, deductible: 0 }], riskInformation: {} },
+      input: { tenderId: scene.tender.id, insurerIds: ids, limits: [{ insuranceSum: 1000, deductible: 0 }], riskInformation: {} },
     });
     expect(
-      (await graphql(gateway, broker, REQUEST_QUOTES, input(insurers.slice(0, LIMITS.quoteRequestsPerTender).map((i) => i.id)))).body
+      (await graphql(scene.gateway, broker, REQUEST_QUOTES, input(insurers.slice(0, LIMITS.quoteRequestsPerTender).map((i) => i.id)))).body
         .errors,
     ).toBeUndefined();
     await settled();
-    const beyond = await graphql(gateway, broker, REQUEST_QUOTES, input([insurers[LIMITS.quoteRequestsPerTender].id]));
+    const beyond = await graphql(scene.gateway, broker, REQUEST_QUOTES, input([insurers[LIMITS.quoteRequestsPerTender].id]));
     expect(beyond.status).toBe(409);
     expect(beyond.body.errors[0]).toMatchObject({
       extensions: { code: 'CONFLICT', errors: [{ parameter: 'insurerIds', message: 'at most 0 more insurers for this tender' }] },
     });
     expect(beyond.body.errors[0].message).toContain(`at most ${LIMITS.quoteRequestsPerTender} quote requests`);
-    expect(await gateway.em().count(QuoteRequest, { tender: tender.id })).toBe(LIMITS.quoteRequestsPerTender);
+    expect(await scene.gateway.em().count(QuoteRequest, { tender: scene.tender.id })).toBe(LIMITS.quoteRequestsPerTender);
   });
 
   it('refuses bad limits, currencies and URLs field by field, and queues nothing', async () => {
     const { insurers } = await simulate([{ name: 'Anchor Insurance' }]);
-    const { body } = await graphql(gateway, broker, REQUEST_QUOTES, {
+    const { body } = await graphql(scene.gateway, broker, REQUEST_QUOTES, {
       input: {
-        tenderId: tender.id,
+        tenderId: scene.tender.id,
         insurerIds: [insurers[0].id, 'no-such-insurer'],
         limits: [
           { insuranceSum: 0, deductible: -1 },
@@ -323,23 +320,22 @@ describe('requestQuotes validation and access', () => {
 
   it("a broker cannot request quotes for another company's tender (NOT_FOUND), an insurer not at all (FORBIDDEN)", async () => {
     const { insurers } = await simulate([{ name: 'Anchor Insurance' }]);
-    const other = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[1].id });
+    const other = await tokenFor(scene.gateway, Role.BROKER, { brokerCompanyId: scene.world.brokers[1].id });
     const input = {
-      tenderId: tender.id,
+      tenderId: scene.tender.id,
       insurerIds: [insurers[0].id],
       limits: [{ insuranceSum: 1000, deductible: 0 }],
       riskInformation: {},
     };
-    expect((await graphql(gateway, other, REQUEST_QUOTES, { input })).body.errors[0].extensions.code).toBe('NOT_FOUND');
-    const insurer = await tokenFor(gateway, Role.INSURER, { insurerId: insurers[0].id });
-    expect((await graphql(gateway, insurer, REQUEST_QUOTES, { input })).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await graphql(scene.gateway, other, REQUEST_QUOTES, { input })).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const insurer = await tokenFor(scene.gateway, Role.INSURER, { insurerId: insurers[0].id });
+    expect((await graphql(scene.gateway, insurer, REQUEST_QUOTES, { input })).body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 });
 
 describe('failures of the insurer system', () => {
   it('an insurer that is down is retried and quoted once it is up again', async () => {
-    await gateway.close();
-    await setUpGateway(PATIENT_RETRIES_ENV);
+    await scene.restart(PATIENT_RETRIES_ENV);
     const sim = await simulate([{ name: 'Anchor Insurance' }]);
     await sim.down();
     await requestQuotes([sim.insurers[0].id]);
@@ -362,10 +358,10 @@ describe('failures of the insurer system', () => {
     expect(request.failureReason).toBe('insurer answered 503 (gave up after 4 attempts)');
     expect(sim.simulator.stats(sim.slugs[0]).posts).toBe(4);
     const detail = `query($tenderId: ID!) { quoteRequests(tenderId: $tenderId) { lastErrorDetail failureDetail } }`;
-    const internal = await tokenFor(gateway, Role.INTERNAL);
-    const [seenInternally] = (await graphql(gateway, internal, detail, { tenderId: tender.id })).body.data.quoteRequests;
+    const internal = await tokenFor(scene.gateway, Role.INTERNAL);
+    const [seenInternally] = (await graphql(scene.gateway, internal, detail, { tenderId: scene.tender.id })).body.data.quoteRequests;
     expect(seenInternally.failureDetail).toMatch(/^sending the quotation request: answered 503/);
-    expect((await graphql(gateway, broker, detail, { tenderId: tender.id })).body.data.quoteRequests).toEqual([
+    expect((await graphql(scene.gateway, broker, detail, { tenderId: scene.tender.id })).body.data.quoteRequests).toEqual([
       { lastErrorDetail: null, failureDetail: null },
     ]);
   });
@@ -402,7 +398,7 @@ describe('failures of the insurer system', () => {
     const [request] = await settled();
     expect(request.status).toBe('FAILED');
     expect(request.failureReason).toBe('insurer sent an invalid quote');
-    expect(await gateway.em().count(QuoteOption, { quoteRequest: created.id })).toBe(0);
+    expect(await scene.gateway.em().count(QuoteOption, { quoteRequest: created.id })).toBe(0);
   });
 });
 
@@ -413,7 +409,7 @@ describe('the callback endpoint', () => {
     const [request] = await settled();
     expect(request.status).toBe('QUOTED');
     expect(sim.simulator.stats(sim.slugs[0])).toMatchObject({ posts: 1, callbacks: 1, callbackFailures: 0, fetches: 1 });
-    expect(await gateway.em().count(EarlyCallback)).toBe(0);
+    expect(await scene.gateway.em().count(EarlyCallback)).toBe(0);
   });
 
   it('stores one quote when the insurer calls back twice', async () => {
@@ -428,7 +424,7 @@ describe('the callback endpoint', () => {
     await waitFor('both callbacks', async () => sim.simulator.stats(sim.slugs[0]).callbacks === 2);
     const [request] = await settled();
     expect(request.options).toHaveLength(2);
-    expect(await gateway.em().count(QuoteOption, { quoteRequest: created.id })).toBe(2);
+    expect(await scene.gateway.em().count(QuoteOption, { quoteRequest: created.id })).toBe(2);
     expect(sim.simulator.stats(sim.slugs[0]).callbackFailures).toBe(0);
     expect(sim.simulator.stats(sim.slugs[0]).fetches).toBe(1);
   });
@@ -444,8 +440,8 @@ describe('the callback endpoint', () => {
     expect((await quoteRequests())[0].status).toBe('PROCESSING');
     expect(sim.simulator.stats(sim.slugs[0]).fetches).toBe(0);
 
-    const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
-    const callback = await fetch(`${gateway.url}${CALLBACK}`, {
+    const owner = await tokenFor(scene.gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
+    const callback = await fetch(`${scene.gateway.url}${CALLBACK}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${owner}` },
       body: JSON.stringify({ quote_request_id: waiting.insurerReference }),
@@ -462,18 +458,18 @@ describe('the callback endpoint', () => {
     await requestQuotes([sim.insurers[0].id]);
     const [request] = await settled();
     const post = (token: string | undefined, body: unknown) =>
-      fetch(`${gateway.url}${CALLBACK}`, {
+      fetch(`${scene.gateway.url}${CALLBACK}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body: JSON.stringify(body),
       });
-    const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
+    const owner = await tokenFor(scene.gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
     const again = await post(owner, { quote_request_id: request.insurerReference });
     expect(again.status).toBe(202);
     expect(await json(again)).toEqual({ status: 'accepted', quote_request_id: request.insurerReference });
     expect((await quoteRequests())[0].options).toHaveLength(1);
 
-    const stranger = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[1].id });
+    const stranger = await tokenFor(scene.gateway, Role.INSURER, { insurerId: sim.insurers[1].id });
     const foreign = await post(stranger, { quote_request_id: request.insurerReference });
     expect(foreign.status).toBe(404);
     expect((await json(foreign)).code).toBe('NOT_FOUND');
@@ -482,10 +478,10 @@ describe('the callback endpoint', () => {
 
   it('parks no more unknown ids than the insurer has unacknowledged requests: the oldest gives way to the newest', async () => {
     const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'timeout' }]);
-    const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
+    const owner = await tokenFor(scene.gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
     await requestQuotes([sim.insurers[0].id]); // stays QUEUED (unacknowledged) for seconds
     const post = (id: string) =>
-      fetch(`${gateway.url}${CALLBACK}`, {
+      fetch(`${scene.gateway.url}${CALLBACK}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${owner}` },
         body: JSON.stringify({ quote_request_id: id }),
@@ -493,13 +489,13 @@ describe('the callback endpoint', () => {
     expect((await post('Q-maybe-mine')).status).toBe(202);
     expect((await post('Q-maybe-mine')).status).toBe(202);
     expect((await post('Q-another')).status).toBe(202);
-    expect((await gateway.em().find(EarlyCallback, {})).map((parked) => parked.insurerReference)).toEqual(['Q-another']);
+    expect((await scene.gateway.em().find(EarlyCallback, {})).map((parked) => parked.insurerReference)).toEqual(['Q-another']);
   });
 
   it('a stray callback does not block a genuine early callback: the request is quoted', async () => {
-    hostile = await startHostileInsurers(gateway, { held: 'hold' });
+    hostile = scene.closes(await startHostileInsurers(scene.gateway, { held: 'hold' }));
     const insurer = hostile.insurers.held;
-    const owner = await requestToken(gateway, hostile.credentials.held);
+    const owner = await requestToken(scene.gateway, hostile.credentials.held);
     await requestQuotes([insurer.id]);
     const held = await hostile.held('held'); // the request is in flight, unacknowledged
     expect((await postCallback(owner, 'Q-stray-from-a-bug')).status).toBe(202);
@@ -513,8 +509,8 @@ describe('the callback endpoint', () => {
 
   it('parked callbacks expire: an expired one is swept and counts against nothing', async () => {
     const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'timeout' }]);
-    const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
-    const em = gateway.em();
+    const owner = await tokenFor(scene.gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
+    const em = scene.gateway.em();
     em.create(EarlyCallback, {
       insurer: sim.insurers[0].id,
       insurerReference: 'Q-long-ago',
@@ -523,17 +519,17 @@ describe('the callback endpoint', () => {
     await em.flush();
     await requestQuotes([sim.insurers[0].id]);
     expect((await postCallback(owner, 'Q-maybe-mine')).status).toBe(202);
-    expect((await gateway.em().find(EarlyCallback, {})).map((parked) => parked.insurerReference)).toEqual(['Q-maybe-mine']);
+    expect((await scene.gateway.em().find(EarlyCallback, {})).map((parked) => parked.insurerReference)).toEqual(['Q-maybe-mine']);
   });
 
   it('an expired parked callback is not honoured by the acknowledgement that names it; a fresh callback is', async () => {
-    hostile = await startHostileInsurers(gateway, { held: 'hold' });
+    hostile = scene.closes(await startHostileInsurers(scene.gateway, { held: 'hold' }));
     const insurer = hostile.insurers.held;
-    const owner = await requestToken(gateway, hostile.credentials.held);
+    const owner = await requestToken(scene.gateway, hostile.credentials.held);
     await requestQuotes([insurer.id]);
     const held = await hostile.held('held');
     const reference = `HX-${held.idempotencyKey}`;
-    const em = gateway.em();
+    const em = scene.gateway.em();
     em.create(EarlyCallback, {
       insurer: insurer.id,
       insurerReference: reference,
@@ -551,15 +547,15 @@ describe('the callback endpoint', () => {
 
   it('refuses a missing token (401), a broker token (403), bad bodies (400) and other methods (405)', async () => {
     const sim = await simulate([{ name: 'Anchor Insurance' }]);
-    const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
+    const owner = await tokenFor(scene.gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
     const send = (headers: Record<string, string>, body: string) =>
-      fetch(`${gateway.url}${CALLBACK}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+      fetch(`${scene.gateway.url}${CALLBACK}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
     expect((await send({}, '{"quote_request_id":"x"}')).status).toBe(401);
     expect((await send({ authorization: `Bearer ${broker}` }, '{"quote_request_id":"x"}')).status).toBe(403);
     for (const body of ['{', '[]', '{"quote_request_id": 7}', '{"quote_request_id":"x","extra":1}', '{}']) {
       expect((await send({ authorization: `Bearer ${owner}` }, body)).status, body).toBe(400);
     }
-    expect((await fetch(`${gateway.url}${CALLBACK}`)).status).toBe(405);
+    expect((await fetch(`${scene.gateway.url}${CALLBACK}`)).status).toBe(405);
   });
 });
 
@@ -568,7 +564,7 @@ describe('closing a tender', () => {
 
   it('cancels its open quote requests with the close: an in-flight acknowledgement and a late callback store nothing', async () => {
     const sim = await simulate([{ name: 'Anchor Insurance', behaviour: 'silent' }]);
-    hostile = await startHostileInsurers(gateway, { held: 'hold' });
+    hostile = scene.closes(await startHostileInsurers(scene.gateway, { held: 'hold' }));
     await requestQuotes([sim.insurers[0].id]);
     const [waiting] = await waitFor('the acknowledgement', async () => {
       const requests = await quoteRequests();
@@ -577,7 +573,7 @@ describe('closing a tender', () => {
     await requestQuotes([hostile.insurers.held.id]);
     const held = await hostile.held('held'); // QUEUED, in flight under a lease
 
-    expect((await graphql(gateway, broker, CLOSE, { id: tender.id })).body.data.closeTender.status).toBe('CLOSED');
+    expect((await graphql(scene.gateway, broker, CLOSE, { id: scene.tender.id })).body.data.closeTender.status).toBe('CLOSED');
     const closed = await quoteRequests();
     expect(closed.map((request) => [request.status, request.failureReason])).toEqual([
       ['CANCELLED', 'tender closed'],
@@ -586,7 +582,7 @@ describe('closing a tender', () => {
 
     // The insurer's answers after the close change nothing.
     hostile.release('held', `HX-${held.idempotencyKey}`);
-    const owner = await tokenFor(gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
+    const owner = await tokenFor(scene.gateway, Role.INSURER, { insurerId: sim.insurers[0].id });
     expect((await postCallback(owner, waiting.insurerReference)).status).toBe(202);
     await new Promise((resolve) => setTimeout(resolve, 400)); // several dispatcher turns
     const after = await quoteRequests();
@@ -595,13 +591,13 @@ describe('closing a tender', () => {
       ['CANCELLED', false, 0],
     ]);
     expect(sim.simulator.stats(sim.slugs[0]).fetches).toBe(0);
-    expect(await gateway.em().count(QuoteOption, {})).toBe(0);
+    expect(await scene.gateway.em().count(QuoteOption, {})).toBe(0);
   });
 
   it('a request recorded for a tender that is closed meanwhile is cancelled, not sent', async () => {
-    hostile = await startHostileInsurers(gateway, { healthy: 'healthy' });
-    const em = gateway.em();
-    const closedTender = await createTender(em, world, { status: TenderStatus.CLOSED });
+    hostile = scene.closes(await startHostileInsurers(scene.gateway, { healthy: 'healthy' }));
+    const em = scene.gateway.em();
+    const closedTender = await createTender(em, scene.world, { status: TenderStatus.CLOSED });
     em.create(QuoteRequest, {
       tender: closedTender,
       insurer: hostile.insurers.healthy.id,
@@ -612,7 +608,7 @@ describe('closing a tender', () => {
     });
     await em.flush();
     const request = await waitFor('the cancellation', async () => {
-      const found = await gateway.em().findOneOrFail(QuoteRequest, { tender: closedTender.id });
+      const found = await scene.gateway.em().findOneOrFail(QuoteRequest, { tender: closedTender.id });
       return found.status === QuoteRequestStatus.CANCELLED && found;
     });
     expect(request.failureReason).toBe('tender closed');

@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../src/api/rest/openapi/openapi-document';
 import { InsurerQuoteSchema } from '../src/quotes';
 
-const docs = readFileSync('docs/quotation.md', 'utf8');
+const docs = readFileSync('docs/quotation-terms.md', 'utf8');
 const between = (start: string, end: string) => docs.slice(docs.indexOf(start) + start.length, docs.indexOf(end));
 const documented = JSON.parse(between('<!-- insurer-quote-schema:start -->\n```json\n', '```\n<!-- insurer-quote-schema:end -->'));
 const served = JSON.parse(JSON.stringify((openApiDocument as any).components.schemas.InsurerQuote));
 
-describe('the quote an insurer integrator reads (docs/quotation.md, "Quote terms")', () => {
+describe('the quote an insurer integrator reads (docs/quotation-terms.md)', () => {
   it('the JSON Schema in the docs is the one the OpenAPI document serves and the gateway declares', () => {
     expect(documented).toEqual(JSON.parse(JSON.stringify(InsurerQuoteSchema)));
     expect(served).toEqual(documented);

@@ -1,11 +1,10 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { Document } from '../src/documents';
-import type { Tender } from '../src/tenders';
-import { createTender, createWorld, type World } from './helpers/fixtures';
-import { FAST_DISPATCH_ENV, getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { FAST_DISPATCH_ENV, getJson, graphql, tokenFor } from './helpers/gateway';
+import { withGateway, type Scene } from './helpers/scene';
 import { PDF, PNG, sha256 } from './helpers/documents';
 import { startS3Server, type S3Server } from './helpers/s3-server';
 import { startScriptedInsurer, type ScriptedInsurer } from './helpers/scripted-insurer';
@@ -14,35 +13,22 @@ import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpe
 const LIMIT = { insurance_sum: 1_000_000, deductible: 10_000 };
 const REQUESTS = `query($id: ID!) { quoteRequests(tenderId: $id) { id status failureReason failureDetail insurer { id } } }`;
 
-let gateway: Gateway;
-let world: World;
-let tender: Tender;
 let broker: string;
 let scripted: ScriptedInsurer | undefined;
 let sims: SimulatedInsurers | undefined;
 let s3: S3Server | undefined;
 
-async function setUp(env: Record<string, string> = {}) {
-  gateway = await startGateway({ env: { ...FAST_DISPATCH_ENV, ...env } });
-  world = await createWorld(gateway.em());
-  tender = await createTender(gateway.em(), world);
-  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+const scene = withGateway({ env: FAST_DISPATCH_ENV, tender: true, start: 'manual', setUp: setUpScene });
+const setUp = (env: Record<string, string> = {}) => scene.start(env);
+
+async function setUpScene(scene: Scene) {
+  broker = await scene.token(Role.BROKER);
 }
 
-afterEach(async () => {
-  await scripted?.close();
-  scripted = undefined;
-  await sims?.close();
-  sims = undefined;
-  await gateway?.close();
-  await s3?.close();
-  s3 = undefined;
-});
-
 async function requestQuotes(insurerId: string) {
-  const { body } = await graphql(gateway, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
+  const { body } = await graphql(scene.gateway, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
     input: {
-      tenderId: tender.id,
+      tenderId: scene.tender.id,
       insurerIds: [insurerId],
       limits: [{ insuranceSum: LIMIT.insurance_sum, deductible: LIMIT.deductible }],
       riskInformation: {},
@@ -53,16 +39,16 @@ async function requestQuotes(insurerId: string) {
 
 const settled = () =>
   waitFor('the quote request to settle', async () => {
-    const { body } = await graphql(gateway, broker, REQUESTS, { id: tender.id });
+    const { body } = await graphql(scene.gateway, broker, REQUESTS, { id: scene.tender.id });
     const [request] = body.data.quoteRequests;
     return ['QUOTED', 'DECLINED', 'FAILED'].includes(request?.status) && request;
   });
 
 /** The broker's list of the tender's documents (REST). */
-const listed = async () => (await getJson(gateway, `/api/v1/tenders/${tender.id}/documents`, broker)).body.payload as any[];
+const listed = async () => (await getJson(scene.gateway, `/api/v1/tenders/${scene.tender.id}/documents`, broker)).body.payload as any[];
 
 async function content(id: string): Promise<Buffer> {
-  const response = await fetch(`${gateway.url}/api/v1/tenders/${tender.id}/documents/${id}/content`, {
+  const response = await fetch(`${scene.gateway.url}/api/v1/tenders/${scene.tender.id}/documents/${id}/content`, {
     headers: { authorization: `Bearer ${broker}` },
   });
   expect(response.status).toBe(200);
@@ -87,7 +73,7 @@ const slip = (path: string, bytes = PDF, type = 'application/pdf') => ({
 describe('quote documents an insurer system lists in its quote', () => {
   it('the simulator quote with its slip: QUOTED, the slip listed for the broker and the insurer, downloadable byte for byte', async () => {
     await setUp();
-    sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance', behaviour: 'quote-document' }]);
+    sims = scene.closes(await startSimulatedInsurers(scene.gateway, [{ name: 'Anchor Insurance', behaviour: 'quote-document' }]));
     await requestQuotes(sims.insurers[0].id);
     const request = await settled();
     expect(request.status).toBe('QUOTED');
@@ -99,21 +85,21 @@ describe('quote documents an insurer system lists in its quote', () => {
     expect(sha256(bytes)).toBe(document.sha256);
     expect(bytes.length).toBe(document.size);
 
-    const insurer = await tokenFor(gateway, Role.INSURER, { insurerId: sims.insurers[0].id });
-    const theirs = await getJson(gateway, `/public/v1/tenders/${tender.id}/documents`, insurer);
+    const insurer = await tokenFor(scene.gateway, Role.INSURER, { insurerId: sims.insurers[0].id });
+    const theirs = await getJson(scene.gateway, `/public/v1/tenders/${scene.tender.id}/documents`, insurer);
     expect(theirs.body.payload.map((entry: any) => entry._id)).toEqual([document._id]);
   });
 
   it('with the S3 store: the slip lands in the bucket and its content link answers its bytes', async () => {
-    s3 = await startS3Server();
+    s3 = scene.closes(await startS3Server());
     await setUp(s3.env);
-    sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance', behaviour: 'quote-document' }]);
+    sims = scene.closes(await startSimulatedInsurers(scene.gateway, [{ name: 'Anchor Insurance', behaviour: 'quote-document' }]));
     await requestQuotes(sims.insurers[0].id);
     expect((await settled()).status).toBe('QUOTED');
     const [document] = await listed();
     const objects = readdirSync(join(s3.directory, 'documents', 'tender-exchange')).filter((name) => name.endsWith('._S3rver_object'));
     expect(objects).toContain(`${document._id}._S3rver_object`);
-    const redirect = await fetch(`${gateway.url}/api/v1/tenders/${tender.id}/documents/${document._id}/content`, {
+    const redirect = await fetch(`${scene.gateway.url}/api/v1/tenders/${scene.tender.id}/documents/${document._id}/content`, {
       headers: { authorization: `Bearer ${broker}` },
       redirect: 'manual',
     });
@@ -124,19 +110,19 @@ describe('quote documents an insurer system lists in its quote', () => {
 
   it('a document that fails once (503) is fetched again with the quote: in the end each listed document exists once', async () => {
     await setUp();
-    scripted = await startScriptedInsurer(gateway);
+    scripted = scene.closes(await startScriptedInsurer(scene.gateway));
     scripted.serve('/a.pdf', { body: PDF });
     scripted.serve('/b.png', { status: 503, body: Buffer.from('busy') }, { body: PNG, type: 'image/png' });
     const request = await quoteListing([slip('/a.pdf'), { ...slip('/b.png', PNG, 'image/png'), filename: 'terms.png' }]);
     expect(request.status).toBe('QUOTED');
     expect((await listed()).map((document) => document.filename)).toEqual(['quote-slip.pdf', 'terms.png']);
     // Nothing of the failed attempt remains: no second row, visible or not.
-    expect(await gateway.em().count(Document, { tender: tender.id })).toBe(2);
+    expect(await scene.gateway.em().count(Document, { tender: scene.tender.id })).toBe(2);
   });
 
   it('an insurer that lists no documents sees no change: QUOTED, no documents', async () => {
     await setUp();
-    scripted = await startScriptedInsurer(gateway);
+    scripted = scene.closes(await startScriptedInsurer(scene.gateway));
     expect((await quoteListing([])).status).toBe('QUOTED');
     expect(await listed()).toEqual([]);
   });
@@ -160,13 +146,13 @@ describe('quote documents an insurer system lists in its quote', () => {
   for (const [what, documents, reason, env] of failures) {
     it(`a document with ${what} fails the quote (${reason}) and leaves no document`, async () => {
       await setUp(env);
-      scripted = await startScriptedInsurer(gateway);
+      scripted = scene.closes(await startScriptedInsurer(scene.gateway));
       scripted.serve('/a.pdf', { body: PDF });
       scripted.serve('/chunked.pdf', { body: PDF, chunked: true });
       const request = await quoteListing(documents(scripted));
       expect(request).toMatchObject({ status: 'FAILED', failureReason: reason });
       expect(await listed()).toEqual([]);
-      expect(await gateway.em().count(Document, { tender: tender.id })).toBe(0);
+      expect(await scene.gateway.em().count(Document, { tender: scene.tender.id })).toBe(0);
     });
   }
 });
@@ -174,7 +160,7 @@ describe('quote documents an insurer system lists in its quote', () => {
 describe("quote documents and each insurer's share of the tender's documents", () => {
   const OF_TENDER = `query($id: ID!) { quoteRequests(tenderId: $id) { id status failureReason lastError insurer { id } } }`;
   const requestOf = async (insurerId: string) => {
-    const { body } = await graphql(gateway, broker, OF_TENDER, { id: tender.id });
+    const { body } = await graphql(scene.gateway, broker, OF_TENDER, { id: scene.tender.id });
     return (body.data.quoteRequests as { id: string; status: string; insurer: { id: string } }[]).find(
       (request) => request.insurer.id === insurerId,
     )!;
@@ -186,16 +172,16 @@ describe("quote documents and each insurer's share of the tender's documents", (
     });
   /** As many QUOTE upload slots as the insurer may open for its request, up to 100; answers how many it got. */
   async function squat(insurerId: string): Promise<number> {
-    const token = await tokenFor(gateway, Role.INSURER, { insurerId });
+    const token = await tokenFor(scene.gateway, Role.INSURER, { insurerId });
     const quoteRequestId = (await requestOf(insurerId)).id;
     for (let taken = 0; taken < 100; taken += 1) {
       const { body } = await graphql(
-        gateway,
+        scene.gateway,
         token,
         'mutation($input: CreateDocumentUploadInput!) { createDocumentUpload(input: $input) { uploadUrl } }',
         {
           input: {
-            tenderId: tender.id,
+            tenderId: scene.tender.id,
             kind: 'QUOTE',
             quoteRequestId,
             filename: `squat-${taken}.pdf`,
@@ -215,13 +201,13 @@ describe("quote documents and each insurer's share of the tender's documents", (
 
   it("another insurer's unused upload slots do not fail a quote that lists a document: QUOTED, its document listed", async () => {
     await setUp();
-    const squatter = await startScriptedInsurer(gateway, 'Squatter Insurance');
+    const squatter = scene.closes(await startScriptedInsurer(scene.gateway, 'Squatter Insurance'));
     try {
       await requestQuotes(squatter.insurer.id);
       await waitFor('the squatter acknowledged', async () => squatter.ids().at(-1));
       const squatted = await squat(squatter.insurer.id);
 
-      scripted = await startScriptedInsurer(gateway);
+      scripted = scene.closes(await startScriptedInsurer(scene.gateway));
       scripted.serve('/a.pdf', { body: PDF });
       await requestQuotes(scripted.insurer.id);
       const id = await waitFor('the acknowledgement', async () => scripted!.ids().at(-1));
@@ -238,7 +224,7 @@ describe("quote documents and each insurer's share of the tender's documents", (
 
   it('an insurer whose own share is full still has its quote stored: QUOTED without the documents, the refusal in lastError', async () => {
     await setUp();
-    scripted = await startScriptedInsurer(gateway);
+    scripted = scene.closes(await startScriptedInsurer(scene.gateway));
     scripted.serve('/a.pdf', { body: PDF });
     await requestQuotes(scripted.insurer.id);
     const id = await waitFor('the acknowledgement', async () => scripted!.ids().at(-1));

@@ -1,9 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { QuoteOption, QuoteRequest } from '../src/quotes';
-import type { Tender } from '../src/tenders';
-import { createTender, createWorld, type World } from './helpers/fixtures';
-import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { graphql, tokenFor } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver';
 
@@ -12,7 +11,6 @@ import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-re
  * The expected values below were recorded from the gateway before quote terms existed; a spec-only insurer must still
  * produce exactly them.
  */
-const FAST_WEBHOOKS = { WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_RETRY_SCHEDULE: '50ms,100ms', WEBHOOK_URL_ALLOW: '127.0.0.1' };
 
 const PROPOSAL = `query ($id: ID!) {
   proposal(tenderId: $id) {
@@ -22,36 +20,25 @@ const PROPOSAL = `query ($id: ID!) {
     cheapest { insuranceSum deductible insurer { name } option { premium premiumWithTax cheapest } }
   } }`;
 
-let gateway: Gateway;
-let world: World;
-let tender: Tender;
 let broker: string;
 let sims: SimulatedInsurers | undefined;
 let receiver: WebhookReceiver;
 
-beforeEach(async () => {
-  gateway = await startGateway({ env: FAST_WEBHOOKS });
-  world = await createWorld(gateway.em());
-  tender = await createTender(gateway.em(), world);
-  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  receiver = await startWebhookReceiver();
-});
+const scene = withGateway({ webhooks: 'fast', tender: true });
 
-afterEach(async () => {
-  await sims?.close();
-  sims = undefined;
-  await receiver.close();
-  await gateway.close();
+beforeEach(async () => {
+  broker = await scene.token(Role.BROKER);
+  receiver = scene.closes(await startWebhookReceiver());
 });
 
 async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(gateway, token, query, variables);
+  const { body } = await graphql(scene.gateway, token, query, variables);
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
   return body.data;
 }
 
 async function registerWebhooks(token: string, path: string, eventTypes: string[]) {
-  const response = await fetch(`${gateway.url}/integration/v1/webhook-endpoints`, {
+  const response = await fetch(`${scene.gateway.url}/integration/v1/webhook-endpoints`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ url: receiver.url(path), event_types: eventTypes }),
@@ -61,20 +48,22 @@ async function registerWebhooks(token: string, path: string, eventTypes: string[
 
 describe('rule zero: a spec-only insurer sees no change', () => {
   it('a spec-only quote and a spec-only decline give the stored quotes, proposal, statuses and webhooks they gave before quote terms', async () => {
-    sims = await startSimulatedInsurers(gateway, [
-      { name: 'Anchor Insurance', pricingFactor: 1 },
-      { name: 'Beacon Insurance', behaviour: 'decline' },
-    ]);
+    sims = scene.closes(
+      await startSimulatedInsurers(scene.gateway, [
+        { name: 'Anchor Insurance', pricingFactor: 1 },
+        { name: 'Beacon Insurance', behaviour: 'decline' },
+      ]),
+    );
     const [anchor, beacon] = sims.insurers;
     await registerWebhooks(broker, '/broker', ['tender.status_changed', 'quote.received']);
-    await registerWebhooks(await tokenFor(gateway, Role.INSURER, { insurerId: anchor.id }), '/anchor', [
+    await registerWebhooks(await tokenFor(scene.gateway, Role.INSURER, { insurerId: anchor.id }), '/anchor', [
       'tender.invited',
       'tender.status_changed',
       'cover.ordered',
     ]);
     await gql(broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
       input: {
-        tenderId: tender.id,
+        tenderId: scene.tender.id,
         insurerIds: [anchor.id, beacon.id],
         limits: [
           { insuranceSum: 1_000_000, deductible: 10_000 },
@@ -84,13 +73,17 @@ describe('rule zero: a spec-only insurer sees no change', () => {
       },
     });
     await waitFor('both answers', async () => {
-      const data = await gql(broker, 'query($id: ID!) { quoteRequests(tenderId: $id) { status } }', { id: tender.id });
+      const data = await gql(broker, 'query($id: ID!) { quoteRequests(tenderId: $id) { status } }', { id: scene.tender.id });
       return data.quoteRequests.every((request: { status: string }) => ['QUOTED', 'DECLINED'].includes(request.status));
     });
 
     // The stored quote: the request's row and its options, column by column as before.
-    const em = gateway.em();
-    const stored = await em.find(QuoteRequest, { tender: tender.id }, { orderBy: { insurer: { name: 'asc' } }, populate: ['insurer'] });
+    const em = scene.gateway.em();
+    const stored = await em.find(
+      QuoteRequest,
+      { tender: scene.tender.id },
+      { orderBy: { insurer: { name: 'asc' } }, populate: ['insurer'] },
+    );
     expect(
       stored.map((request) => ({
         insurer: request.insurer.name,
@@ -124,14 +117,14 @@ describe('rule zero: a spec-only insurer sees no change', () => {
         quoted: true,
       },
     ]);
-    const options = await em.find(QuoteOption, { quoteRequest: { tender: tender.id } }, { orderBy: { position: 'asc' } });
+    const options = await em.find(QuoteOption, { quoteRequest: { tender: scene.tender.id } }, { orderBy: { position: 'asc' } });
     expect(options.map(({ position, insuranceSum, deductible, premium }) => ({ position, insuranceSum, deductible, premium }))).toEqual([
       { position: 0, insuranceSum: 1_000_000, deductible: 10_000, premium: 2525 },
       { position: 1, insuranceSum: 2_000_000, deductible: 0, premium: 5150 },
     ]);
 
     // The proposal, as the broker sees it.
-    const { proposal } = await gql(broker, PROPOSAL, { id: tender.id });
+    const { proposal } = await gql(broker, PROPOSAL, { id: scene.tender.id });
     expect(proposal).toEqual({
       taxRate: 0.19,
       orderedOptionId: null,
@@ -200,7 +193,7 @@ describe('rule zero: a spec-only insurer sees no change', () => {
       {
         type: 'quote.received',
         data: {
-          tender_id: tender.id,
+          tender_id: scene.tender.id,
           status: 'QUOTES_AVAILABLE',
           quote_request_id: requestIds['Beacon Insurance'],
           quote_status: 'DECLINED',
@@ -209,7 +202,7 @@ describe('rule zero: a spec-only insurer sees no change', () => {
       {
         type: 'quote.received',
         data: {
-          tender_id: tender.id,
+          tender_id: scene.tender.id,
           status: 'QUOTES_AVAILABLE',
           quote_request_id: requestIds['Anchor Insurance'],
           quote_status: 'QUOTED',
@@ -221,7 +214,7 @@ describe('rule zero: a spec-only insurer sees no change', () => {
       async () => receiver.received('/anchor').length === 1 && receiver.received('/anchor'),
     );
     expect(insurerHooks.map(({ event }) => ({ type: event.type, data: event.data }))).toEqual([
-      { type: 'tender.invited', data: { tender_id: tender.id, status: 'QUOTES_AVAILABLE' } },
+      { type: 'tender.invited', data: { tender_id: scene.tender.id, status: 'QUOTES_AVAILABLE' } },
     ]);
   });
 });

@@ -1,51 +1,37 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { QuoteRequest, QuoteRequestStatus } from '../src/quotes';
 import { endOfDayIn } from '../src/quotes/quote-answer';
 import { Tender, TenderStatus } from '../src/tenders';
-import { createTender, createWorld, type World } from './helpers/fixtures';
-import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { graphql, tokenFor } from './helpers/gateway';
+import { withGateway, type Scene } from './helpers/scene';
 import { startScriptedInsurer, type ScriptedInsurer } from './helpers/scripted-insurer';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver';
 
-const FAST_WEBHOOKS = { WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_RETRY_SCHEDULE: '50ms,100ms', WEBHOOK_URL_ALLOW: '127.0.0.1' };
 const LIMIT = { insurance_sum: 1_000_000, deductible: 10_000 };
 const OTHER_LIMIT = { insurance_sum: 2_000_000, deductible: 0 };
 const REQUESTS = `query($id: ID!) { quoteRequests(tenderId: $id) {
   id status failureReason failureDetail validUntil currency underwriterReason source insurer { name }
   options { id insuranceSum deductible premium premiumWithTax currency expired cheapest subjectivities { text stage } } } }`;
 
-let gateway: Gateway;
-let world: World;
-let tender: Tender;
 let broker: string;
 let internal: string;
 let scripted: ScriptedInsurer | undefined;
 let sims: SimulatedInsurers | undefined;
 let receiver: WebhookReceiver | undefined;
 
-async function setUp(env: Record<string, string> = {}) {
-  gateway = await startGateway({ env: { ...FAST_WEBHOOKS, ...env } });
-  world = await createWorld(gateway.em());
-  tender = await createTender(gateway.em(), world);
-  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  internal = await tokenFor(gateway, Role.INTERNAL);
-  scripted = await startScriptedInsurer(gateway);
+const scene = withGateway({ webhooks: 'fast', tender: true, start: 'manual', setUp: setUpScene });
+const setUp = (env: Record<string, string> = {}) => scene.start(env);
+
+async function setUpScene(scene: Scene) {
+  broker = await scene.token(Role.BROKER);
+  internal = await scene.token(Role.INTERNAL);
+  scripted = scene.closes(await startScriptedInsurer(scene.gateway));
 }
 
-afterEach(async () => {
-  await scripted?.close();
-  scripted = undefined;
-  await sims?.close();
-  sims = undefined;
-  await receiver?.close();
-  receiver = undefined;
-  await gateway.close();
-});
-
 async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(gateway, token, query, variables);
+  const { body } = await graphql(scene.gateway, token, query, variables);
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
   return body.data;
 }
@@ -53,7 +39,7 @@ async function gql(token: string, query: string, variables: Record<string, unkno
 async function requestQuotes(insurerIds: string[], limits = [LIMIT]) {
   await gql(broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
     input: {
-      tenderId: tender.id,
+      tenderId: scene.tender.id,
       insurerIds,
       limits: limits.map((limit) => ({ insuranceSum: limit.insurance_sum, deductible: limit.deductible })),
       riskInformation: {},
@@ -67,7 +53,7 @@ async function askScripted(limits = [LIMIT]): Promise<string> {
   return waitFor('the acknowledgement', async () => scripted!.ids().at(-1));
 }
 
-const requestsAs = async (token: string) => (await gql(token, REQUESTS, { id: tender.id })).quoteRequests as any[];
+const requestsAs = async (token: string) => (await gql(token, REQUESTS, { id: scene.tender.id })).quoteRequests as any[];
 const scriptedRequest = async (token = broker) =>
   (await requestsAs(token)).find((request) => request.insurer.name === scripted!.insurer.name);
 const settledAs = (statuses: string[], token = broker) =>
@@ -77,7 +63,7 @@ const settledAs = (statuses: string[], token = broker) =>
   });
 
 async function register(token: string, path: string, eventTypes: string[]) {
-  const response = await fetch(`${gateway.url}/integration/v1/webhook-endpoints`, {
+  const response = await fetch(`${scene.gateway.url}/integration/v1/webhook-endpoints`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ url: receiver!.url(path), event_types: eventTypes }),
@@ -88,7 +74,7 @@ async function register(token: string, path: string, eventTypes: string[]) {
 describe('quote terms (spec 2.5, optional)', () => {
   it('a quote with validity, currency and subjectivities shows them; every distinct offer is kept; cheapest is decided per currency', async () => {
     await setUp();
-    sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance', pricingFactor: 1 }]);
+    sims = scene.closes(await startSimulatedInsurers(scene.gateway, [{ name: 'Anchor Insurance', pricingFactor: 1 }]));
     const id = await askScripted([LIMIT, OTHER_LIMIT]);
     await requestQuotes([sims.insurers[0].id], [LIMIT, OTHER_LIMIT]);
     const validDay = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
@@ -131,7 +117,7 @@ describe('quote terms (spec 2.5, optional)', () => {
     const { proposal } = await gql(
       broker,
       'query($id: ID!) { proposal(tenderId: $id) { cheapest { currency insuranceSum deductible insurer { name } option { premium currency premiumWithTax } } } }',
-      { id: tender.id },
+      { id: scene.tender.id },
     );
     expect(proposal.cheapest).toEqual([
       {
@@ -166,7 +152,7 @@ describe('quote terms (spec 2.5, optional)', () => {
     const internalView = await scriptedRequest(internal);
     expect(internalView).toMatchObject({ status: 'QUOTED' });
     const { quoteRequests } = await gql(internal, 'query($id: ID!) { quoteRequests(tenderId: $id) { insurer { name } quoteNote } }', {
-      id: tender.id,
+      id: scene.tender.id,
     });
     expect(quoteRequests.find((r: any) => r.insurer.name === 'Scripted Insurance').quoteNote).toBe(
       'dropped 1 more expensive option(s) for a limit already offered',
@@ -234,7 +220,7 @@ describe('quote terms (spec 2.5, optional)', () => {
 
   it("a decline with a reason: the broker, internal users and the insurer itself read the reason; analysts and other insurers don't", async () => {
     await setUp();
-    sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }]);
+    sims = scene.closes(await startSimulatedInsurers(scene.gateway, [{ name: 'Anchor Insurance' }]));
     const id = await askScripted();
     await requestQuotes([sims.insurers[0].id]);
     expect(
@@ -243,37 +229,37 @@ describe('quote terms (spec 2.5, optional)', () => {
     const declined = await settledAs(['DECLINED']);
     expect(declined).toMatchObject({ underwriterReason: 'Turnover outside our appetite\nfor this line', options: [], currency: null });
     expect((await scriptedRequest(internal)).underwriterReason).toBe('Turnover outside our appetite\nfor this line');
-    const own = await tokenFor(gateway, Role.INSURER, { insurerId: scripted!.insurer.id });
+    const own = await tokenFor(scene.gateway, Role.INSURER, { insurerId: scripted!.insurer.id });
     expect((await scriptedRequest(own)).underwriterReason).toBe('Turnover outside our appetite\nfor this line');
-    expect((await scriptedRequest(await tokenFor(gateway, Role.ANALYST))).underwriterReason).toBeNull();
-    const other = await tokenFor(gateway, Role.INSURER, { insurerId: sims.insurers[0].id });
+    expect((await scriptedRequest(await tokenFor(scene.gateway, Role.ANALYST))).underwriterReason).toBeNull();
+    const other = await tokenFor(scene.gateway, Role.INSURER, { insurerId: sims.insurers[0].id });
     expect((await requestsAs(other)).map((request) => request.insurer.name)).toEqual(['Anchor Insurance']);
     const { proposal } = await gql(
       other,
       'query($id: ID!) { proposal(tenderId: $id) { entries { insurer { name } quoteRequest { underwriterReason } } } }',
       {
-        id: tender.id,
+        id: scene.tender.id,
       },
     );
     expect(proposal.entries).toEqual([{ insurer: { name: 'Anchor Insurance' }, quoteRequest: { underwriterReason: null } }]);
 
     // Once the tender is closed, insurers see none of it.
-    await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
+    await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: scene.tender.id });
     expect(await requestsAs(own)).toEqual([]);
   });
 
   it('a referral waits for a further callback; the final answer, fetched once more, replaces it; the broker hears of both', async () => {
     await setUp();
-    receiver = await startWebhookReceiver();
+    receiver = scene.closes(await startWebhookReceiver());
     await register(broker, '/broker', ['quote.received']);
     const id = await askScripted();
     expect(await scripted!.quote(id, { decision: 'REFERRED', reason: 'Needs a look at the 2025 claims', quote_options: [] })).toBe(202);
     const referred = await settledAs(['REFERRED']);
     expect(referred).toMatchObject({ underwriterReason: 'Needs a look at the 2025 claims', options: [] });
     // A referral is still open: asking the insurer again is refused.
-    const again = await graphql(gateway, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
+    const again = await graphql(scene.gateway, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
       input: {
-        tenderId: tender.id,
+        tenderId: scene.tender.id,
         insurerIds: [scripted!.insurer.id],
         limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }],
         riskInformation: {},
@@ -302,16 +288,23 @@ describe('quote terms (spec 2.5, optional)', () => {
     const expired = await settledAs(['EXPIRED']);
     expect(expired).toMatchObject({ validUntil: lapsed, currency: 'EUR' });
     expect(expired.options).toMatchObject([{ premium: 700, expired: true, cheapest: false }]);
-    const { proposal } = await gql(broker, 'query($id: ID!) { proposal(tenderId: $id) { cheapest { currency } } }', { id: tender.id });
-    expect(proposal.cheapest).toEqual([]);
-    const order = await graphql(gateway, broker, 'mutation($t: ID!, $o: ID!) { orderCover(tenderId: $t, quoteOptionId: $o) { status } }', {
-      t: tender.id,
-      o: expired.options[0].id,
+    const { proposal } = await gql(broker, 'query($id: ID!) { proposal(tenderId: $id) { cheapest { currency } } }', {
+      id: scene.tender.id,
     });
+    expect(proposal.cheapest).toEqual([]);
+    const order = await graphql(
+      scene.gateway,
+      broker,
+      'mutation($t: ID!, $o: ID!) { orderCover(tenderId: $t, quoteOptionId: $o) { status } }',
+      {
+        t: scene.tender.id,
+        o: expired.options[0].id,
+      },
+    );
     expect(order.status).toBe(409);
     expect(order.body.errors[0].extensions).toMatchObject({ code: 'QUOTE_EXPIRED', errors: [{ parameter: 'quoteOptionId' }] });
-    const after = await gateway.em().findOneOrFail(Tender, { id: tender.id }, { populate: ['orderedOption'] });
-    expect([after.status, after.orderedOption ?? null, after.version]).toEqual([TenderStatus.QUOTES_AVAILABLE, null, tender.version]);
+    const after = await scene.gateway.em().findOneOrFail(Tender, { id: scene.tender.id }, { populate: ['orderedOption'] });
+    expect([after.status, after.orderedOption ?? null, after.version]).toEqual([TenderStatus.QUOTES_AVAILABLE, null, scene.tender.version]);
   });
 
   it.each([
@@ -336,7 +329,7 @@ describe('quote terms (spec 2.5, optional)', () => {
         [1_000_000, 10_000, 700, 'CHF', true, false, [{ text: 'MFA before cover starts', stage: 'PRE_BIND' }]],
         [2_000_000, 0, 1400, 'CHF', true, false, []],
       ]);
-      const { quoteNote } = (await gql(internal, 'query($id: ID!) { quoteRequests(tenderId: $id) { quoteNote } }', { id: tender.id }))
+      const { quoteNote } = (await gql(internal, 'query($id: ID!) { quoteRequests(tenderId: $id) { quoteNote } }', { id: scene.tender.id }))
         .quoteRequests[0];
       expect(quoteNote).toMatch(
         new RegExp(`^already expired when received at .+: valid until ${expired.validUntil.replace(/[.]/g, '\\.')}$`),
@@ -347,9 +340,9 @@ describe('quote terms (spec 2.5, optional)', () => {
 
   it('a quote whose validity passes expires on schedule: quote.expiring ahead, then quote.expired, to the broker and the quoting insurer', async () => {
     await setUp({ QUOTE_EXPIRY_INTERVAL_MS: '100', QUOTE_EXPIRY_WARNING: '60s' });
-    receiver = await startWebhookReceiver();
+    receiver = scene.closes(await startWebhookReceiver());
     await register(broker, '/broker', ['quote.received', 'quote.expiring', 'quote.expired']);
-    await register(await tokenFor(gateway, Role.INSURER, { insurerId: scripted!.insurer.id }), '/insurer', [
+    await register(await tokenFor(scene.gateway, Role.INSURER, { insurerId: scripted!.insurer.id }), '/insurer', [
       'quote.expiring',
       'quote.expired',
     ]);
@@ -359,7 +352,7 @@ describe('quote terms (spec 2.5, optional)', () => {
     const quoted = await settledAs(['QUOTED']);
     expect(quoted.options[0]).toMatchObject({ cheapest: true, expired: false });
     await settledAs(['EXPIRED']);
-    const row = await gateway.em().findOneOrFail(QuoteRequest, { insurer: scripted!.insurer.id });
+    const row = await scene.gateway.em().findOneOrFail(QuoteRequest, { insurer: scripted!.insurer.id });
     // Not early, and within one interval (and a little scheduling) of the validity's end.
     expect(row.updatedAt.getTime()).toBeGreaterThan(validUntil.getTime());
     expect(row.updatedAt.getTime() - validUntil.getTime()).toBeLessThan(100 + 400);
@@ -375,11 +368,11 @@ describe('quote terms (spec 2.5, optional)', () => {
       expect(events.map((event) => [event.type, event.data])).toEqual([
         [
           'quote.expiring',
-          { tender_id: tender.id, status: 'QUOTES_AVAILABLE', quote_request_id: row.id, valid_until: validUntil.toISOString() },
+          { tender_id: scene.tender.id, status: 'QUOTES_AVAILABLE', quote_request_id: row.id, valid_until: validUntil.toISOString() },
         ],
         [
           'quote.expired',
-          { tender_id: tender.id, status: 'QUOTES_AVAILABLE', quote_request_id: row.id, valid_until: validUntil.toISOString() },
+          { tender_id: scene.tender.id, status: 'QUOTES_AVAILABLE', quote_request_id: row.id, valid_until: validUntil.toISOString() },
         ],
       ]);
     }
@@ -395,10 +388,15 @@ describe('quote terms (spec 2.5, optional)', () => {
     const quoted = await settledAs(['QUOTED']);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, validUntil.getTime() - Date.now() + 20)));
     expect((await scriptedRequest()).status).toBe(QuoteRequestStatus.QUOTED);
-    const order = await graphql(gateway, broker, 'mutation($t: ID!, $o: ID!) { orderCover(tenderId: $t, quoteOptionId: $o) { status } }', {
-      t: tender.id,
-      o: quoted.options[0].id,
-    });
+    const order = await graphql(
+      scene.gateway,
+      broker,
+      'mutation($t: ID!, $o: ID!) { orderCover(tenderId: $t, quoteOptionId: $o) { status } }',
+      {
+        t: scene.tender.id,
+        o: quoted.options[0].id,
+      },
+    );
     expect(order.body.errors[0].extensions.code).toBe('QUOTE_EXPIRED');
     expect((await scriptedRequest()).options[0]).toMatchObject({ expired: true, cheapest: false });
   });
@@ -407,11 +405,13 @@ describe('quote terms (spec 2.5, optional)', () => {
 describe("the simulator's behaviours for quote terms", () => {
   it('quote-terms, decline-reason and refer give a quote with terms, a decline with its reason, and a referral followed by a quote', async () => {
     await setUp();
-    sims = await startSimulatedInsurers(gateway, [
-      { name: 'Terms Insurance', behaviour: 'quote-terms', currency: 'CHF' },
-      { name: 'Reason Insurance', behaviour: 'decline-reason' },
-      { name: 'Referral Insurance', behaviour: 'refer' },
-    ]);
+    sims = scene.closes(
+      await startSimulatedInsurers(scene.gateway, [
+        { name: 'Terms Insurance', behaviour: 'quote-terms', currency: 'CHF' },
+        { name: 'Reason Insurance', behaviour: 'decline-reason' },
+        { name: 'Referral Insurance', behaviour: 'refer' },
+      ]),
+    );
     await requestQuotes(sims.insurers.map((insurer) => insurer.id));
     const settled = await waitFor('the answers', async () => {
       const requests = await requestsAs(broker);

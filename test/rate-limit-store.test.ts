@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
@@ -8,7 +8,7 @@ import { loadConfig } from '../src/platform/config';
 import { openDatabase } from '../src/database';
 import { RateLimitCounter } from '../src/platform/http/rate-limit-counter.entity';
 import { DatabaseRateLimitStore } from '../src/platform/http/rate-limit-store';
-import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
+import { databaseUrlFor, removeDataDir } from './helpers/database';
 import { TEST_JWT_SECRET } from './helpers/gateway';
 import { awayFromWindowEdge, waitFor } from './helpers/simulator';
 
@@ -31,8 +31,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await orm?.close();
-  await dropDatabaseFor(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
+  await removeDataDir(dataDir);
 });
 
 describe('the rate-limit store in the database', () => {

@@ -1,36 +1,37 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access/role';
 import { Tender } from '../src/tenders/tender.entity';
 import { TenderStatus } from '../src/tenders/tender-status';
 import { WebhookEndpoint } from '../src/webhooks/webhook-endpoint.entity';
-import { createTender, createWorld, receivedQuote, type World } from './helpers/fixtures';
-import { getJson, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { createTender, receivedQuote } from './helpers/fixtures';
+import { getJson, json } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 
 /**
  * Spec sections 1 and 4, DESIGN 7: the two tender read APIs only read. Every method but GET and HEAD under
  * /public/v1 and /api/v1 is a 405 naming GET and HEAD; the writes that used to live there are at /integration/v1.
  */
 const ORIGIN = 'https://ui.tender.example';
-let gateway: Gateway;
-let world: World;
 const tokens = {} as { insurer: string; broker: string; internal: string };
 let successful: Tender;
 
+const scene = withGateway({
+  per: 'file',
+  env: { CORS_ORIGINS: ORIGIN, RATE_LIMIT_PER_MINUTE: '10000', WEBHOOK_URL_ALLOW: '127.0.0.1' },
+  world: true,
+});
+
 beforeAll(async () => {
-  gateway = await startGateway({ env: { CORS_ORIGINS: ORIGIN, RATE_LIMIT_PER_MINUTE: '10000', WEBHOOK_URL_ALLOW: '127.0.0.1' } });
-  world = await createWorld(gateway.em());
-  tokens.insurer = await tokenFor(gateway, Role.INSURER, { insurerId: world.insurers[0].id });
-  tokens.broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  tokens.internal = await tokenFor(gateway, Role.INTERNAL);
-  const em = gateway.em();
-  successful = await createTender(em, world, { status: TenderStatus.SUCCESSFUL, awardedInsurer: world.insurers[0] });
-  successful.orderedOption = await receivedQuote(em, successful, world.insurers[0]);
+  tokens.insurer = await scene.token(Role.INSURER);
+  tokens.broker = await scene.token(Role.BROKER);
+  tokens.internal = await scene.token(Role.INTERNAL);
+  const em = scene.gateway.em();
+  successful = await createTender(em, scene.world, { status: TenderStatus.SUCCESSFUL, awardedInsurer: scene.world.insurers[0] });
+  successful.orderedOption = await receivedQuote(em, successful, scene.world.insurers[0]);
   await em.flush();
 });
-afterAll(() => gateway?.close());
-
 async function send(method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${gateway.url}${path}`, {
+  const response = await fetch(`${scene.gateway.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -83,26 +84,26 @@ describe('the read APIs only read', () => {
   });
 
   it('still answers GET and HEAD, and GET of an unknown path is a 404 problem', async () => {
-    const head = await fetch(`${gateway.url}/public/v1/tenders`, {
+    const head = await fetch(`${scene.gateway.url}/public/v1/tenders`, {
       method: 'HEAD',
       headers: { authorization: `Bearer ${tokens.insurer}` },
     });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
-    expect((await getJson(gateway, `/api/v1/tenders/${successful.id}`, tokens.broker)).status).toBe(200);
-    const unknown = await getJson(gateway, '/public/v1/no/such/path', tokens.insurer);
+    expect((await getJson(scene.gateway, `/api/v1/tenders/${successful.id}`, tokens.broker)).status).toBe(200);
+    const unknown = await getJson(scene.gateway, '/public/v1/no/such/path', tokens.insurer);
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   });
 
   it('answers a CORS preflight from an allowed origin, and any other OPTIONS with 405', async () => {
-    const preflight = await fetch(`${gateway.url}/public/v1/tenders`, {
+    const preflight = await fetch(`${scene.gateway.url}/public/v1/tenders`, {
       method: 'OPTIONS',
       headers: { origin: ORIGIN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    const plain = await fetch(`${gateway.url}/public/v1/tenders`, { method: 'OPTIONS' });
+    const plain = await fetch(`${scene.gateway.url}/public/v1/tenders`, { method: 'OPTIONS' });
     expect(plain.status).toBe(405);
     expect(plain.headers.get('allow')).toBe('GET, HEAD');
   });
@@ -136,7 +137,7 @@ describe('the read APIs only read', () => {
     expect((await send('POST', `${oldItem}/rotate-secret`, tokens.broker)).status).toBe(405);
     expect((await send('DELETE', oldItem, tokens.broker)).status).toBe(405);
 
-    const em = gateway.em();
+    const em = scene.gateway.em();
     expect((await em.findOneOrFail(Tender, { id: successful.id })).policyNumber ?? null).toBeNull();
     const endpoints = await em.find(WebhookEndpoint, {});
     expect(
@@ -182,6 +183,6 @@ describe('the integration API at /integration/v1', () => {
     }
     const wrongMethod = await send('PUT', prefix, tokens.broker, {});
     expect({ status: wrongMethod.status, allow: wrongMethod.headers.get('allow') }).toEqual({ status: 405, allow: 'GET, HEAD, POST' });
-    expect((await json(await fetch(`${gateway.url}/openapi.json`))).paths).toHaveProperty([`${prefix}/{id}/replay`, 'post']);
+    expect((await json(await fetch(`${scene.gateway.url}/openapi.json`))).paths).toHaveProperty([`${prefix}/{id}/replay`, 'post']);
   });
 });

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { SeedService, type SeedResult } from '../src/seed/seed.service';
-import { getJson, graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { getJson, graphql, tokenFor } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 
 /**
  * The REST names of spec 2.1 as aliases of the GraphQL fields: what the REST shims promise to be. The REST answer
@@ -13,7 +14,7 @@ const ALIASED = `
   customer { _id: id address { street house_number: houseNumber zip city country } company_id: companyId name }
   broker_company: brokerCompany { _id: id address { street house_number: houseNumber zip city country } company_id: companyId email name }
   person_in_charge: personInCharge { _id: id account_id: accountId email first_name: firstName last_name: lastName salutation }
-  policy_documentation: policyDocumentation { status policy_number: policyNumber confirmed_at: confirmedAt document_id: documentId }
+  policy_documentation: policyDocumentation { status policy_number: policyNumber confirmed_at: confirmedAt document_id: documentId period { start end } }
 `;
 
 /** The REST tender's fields that the aliased GraphQL result has. */
@@ -22,19 +23,20 @@ const sharedWith = (rest: Record<string, unknown>, gql: Record<string, unknown>)
 
 const REST_SORT: Record<string, string> = { CREATED_AT: 'created_at', UPDATED_AT: 'updated_at', STATUS: 'status', PRODUCT: 'product' };
 
-let gateway: Gateway;
 let seeded: SeedResult;
 const viewers: Record<string, { token: string; prefix: string }> = {};
 
-beforeAll(async () => {
-  gateway = await startGateway();
-  seeded = await new SeedService(gateway.em()).run({ tenders: 600, seed: 11 });
-  viewers.insurer = { token: await tokenFor(gateway, Role.INSURER, { insurerId: seeded.insurers[2].id }), prefix: '/public/v1' };
-  viewers.broker = { token: await tokenFor(gateway, Role.BROKER, { brokerCompanyId: seeded.brokerCompanies[1].id }), prefix: '/api/v1' };
-  viewers.internal = { token: await tokenFor(gateway, Role.INTERNAL), prefix: '/api/v1' };
-});
+const scene = withGateway({ per: 'file' });
 
-afterAll(() => gateway?.close());
+beforeAll(async () => {
+  seeded = await new SeedService(scene.gateway.em()).run({ tenders: 600, seed: 11 });
+  viewers.insurer = { token: await tokenFor(scene.gateway, Role.INSURER, { insurerId: seeded.insurers[2].id }), prefix: '/public/v1' };
+  viewers.broker = {
+    token: await tokenFor(scene.gateway, Role.BROKER, { brokerCompanyId: seeded.brokerCompanies[1].id }),
+    prefix: '/api/v1',
+  };
+  viewers.internal = { token: await scene.token(Role.INTERNAL), prefix: '/api/v1' };
+});
 
 describe('REST and GraphQL agree', () => {
   const cases = [
@@ -59,11 +61,11 @@ describe('REST and GraphQL agree', () => {
       if (params.sort.length)
         query.set('sort', params.sort.map((s) => `${s.direction === 'DESC' ? '-' : ''}${REST_SORT[s.field]}`).join(','));
       if (params.status) query.set('status', params.status.join(','));
-      const rest = await getJson(gateway, `${prefix}/tenders?${query.toString()}`, token);
+      const rest = await getJson(scene.gateway, `${prefix}/tenders?${query.toString()}`, token);
       expect(rest.status).toBe(200);
 
       const gql = await graphql(
-        gateway,
+        scene.gateway,
         token,
         `query($status: [TenderStatus!], $sort: [TenderSort!], $skip: Int, $limit: Int) {
            tenders(status: $status, sort: $sort, skip: $skip, limit: $limit) { count items { ${ALIASED} } } }`,
@@ -79,9 +81,9 @@ describe('REST and GraphQL agree', () => {
 
   it('a single tender agrees too, redaction included', async () => {
     const { token } = viewers.insurer;
-    const closed = (await getJson(gateway, '/public/v1/tenders/closed?limit=1', token)).body.payload[0];
-    const gql = await graphql(gateway, token, `query($id: ID!) { tender(id: $id) { ${ALIASED} } }`, { id: closed._id });
-    expect(sharedWith((await getJson(gateway, `/public/v1/tenders/${closed._id}`, token)).body, gql.body.data.tender)).toEqual(
+    const closed = (await getJson(scene.gateway, '/public/v1/tenders/closed?limit=1', token)).body.payload[0];
+    const gql = await graphql(scene.gateway, token, `query($id: ID!) { tender(id: $id) { ${ALIASED} } }`, { id: closed._id });
+    expect(sharedWith((await getJson(scene.gateway, `/public/v1/tenders/${closed._id}`, token)).body, gql.body.data.tender)).toEqual(
       gql.body.data.tender,
     );
     expect(closed.customer).toBeNull();

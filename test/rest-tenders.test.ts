@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { TenderStatus } from '../src/tenders';
-import { createTender, createWorld, type World } from './helpers/fixtures';
-import { getJson, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { createTender } from './helpers/fixtures';
+import { getJson, json } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -18,34 +19,30 @@ const PER_STATUS: Record<TenderStatus, number> = {
 const TOTAL = Object.values(PER_STATUS).reduce((a, b) => a + b, 0);
 const OPEN = PER_STATUS.QUOTES_AVAILABLE + PER_STATUS.IN_NEGOTIATION + PER_STATUS.IN_COVERNOTE + PER_STATUS.REOPENED;
 
-let gateway: Gateway;
-let world: World;
 let broker: string;
 let insurer: string;
 let internal: string;
 
+const scene = withGateway({ per: 'file', world: true });
+
 beforeAll(async () => {
-  gateway = await startGateway();
-  const em = gateway.em();
-  world = await createWorld(em);
+  const em = scene.gateway.em();
   let product = 0;
   for (const [status, count] of Object.entries(PER_STATUS) as [TenderStatus, number][]) {
     for (let i = 0; i < count; i++) {
-      await createTender(em, world, {
+      await createTender(em, scene.world, {
         status,
-        invited: [world.insurers[0]],
-        awardedInsurer: status === TenderStatus.SUCCESSFUL ? world.insurers[0] : undefined,
+        invited: [scene.world.insurers[0]],
+        awardedInsurer: status === TenderStatus.SUCCESSFUL ? scene.world.insurers[0] : undefined,
         product: `Product ${String.fromCharCode(65 + (product++ % 5))}`,
-        line: i % 2 === 0 ? world.lines.cyber : world.lines.dno,
+        line: i % 2 === 0 ? scene.world.lines.cyber : scene.world.lines.dno,
       });
     }
   }
-  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  insurer = await tokenFor(gateway, Role.INSURER, { insurerId: world.insurers[0].id });
-  internal = await tokenFor(gateway, Role.INTERNAL);
+  broker = await scene.token(Role.BROKER);
+  insurer = await scene.token(Role.INSURER);
+  internal = await scene.token(Role.INTERNAL);
 });
-
-afterAll(() => gateway?.close());
 
 describe('REST tender lists', () => {
   const paths: [string, () => string, number, TenderStatus[]][] = [
@@ -69,7 +66,7 @@ describe('REST tender lists', () => {
     '%s answers the envelope with string count/skip/limit, the total and only its statuses',
     async (label, token, total, statuses) => {
       const path = label.split(' ')[0];
-      const { status, body, headers } = await getJson(gateway, path, token());
+      const { status, body, headers } = await getJson(scene.gateway, path, token());
       expect(status).toBe(200);
       expect(headers.get('content-type')).toMatch(/^application\/json/);
       expect(body.metadata).toEqual({ count: String(total), skip: '0', limit: '50', sort: {}, next: null });
@@ -79,7 +76,7 @@ describe('REST tender lists', () => {
   );
 
   it('shows every field of spec 2.1 with REST names, in its order, and millisecond UTC timestamps', async () => {
-    const { body } = await getJson(gateway, '/api/v1/tenders?limit=1', broker);
+    const { body } = await getJson(scene.gateway, '/api/v1/tenders?limit=1', broker);
     const [tender] = body.payload;
     const spec = [
       '_id',
@@ -110,53 +107,53 @@ describe('REST tender lists', () => {
   });
 
   it('pages with skip and limit, and count stays the total', async () => {
-    const all = (await getJson(gateway, '/api/v1/tenders?limit=200', broker)).body.payload.map((t: { _id: string }) => t._id);
-    const page = await getJson(gateway, '/api/v1/tenders?skip=5&limit=4', broker);
+    const all = (await getJson(scene.gateway, '/api/v1/tenders?limit=200', broker)).body.payload.map((t: { _id: string }) => t._id);
+    const page = await getJson(scene.gateway, '/api/v1/tenders?skip=5&limit=4', broker);
     expect(page.body.metadata).toMatchObject({ count: String(TOTAL), skip: '5', limit: '4' });
     expect(page.body.payload.map((t: { _id: string }) => t._id)).toEqual(all.slice(5, 9));
-    const beyond = await getJson(gateway, `/api/v1/tenders?skip=${TOTAL + 10}`, broker);
+    const beyond = await getJson(scene.gateway, `/api/v1/tenders?skip=${TOTAL + 10}`, broker);
     expect(beyond.body.payload).toEqual([]);
     expect(beyond.body.metadata.count).toBe(String(TOTAL));
   });
 
   it('orders by created_at descending without sort, then by _id', async () => {
-    const { body } = await getJson(gateway, '/api/v1/tenders', broker);
+    const { body } = await getJson(scene.gateway, '/api/v1/tenders', broker);
     const created = body.payload.map((t: { created_at: string }) => t.created_at);
     expect(created).toEqual([...created].sort().reverse());
   });
 
   it('sorts by several keys and echoes them in metadata.sort', async () => {
-    const { body } = await getJson(gateway, '/api/v1/tenders?sort=product,-created_at', broker);
+    const { body } = await getJson(scene.gateway, '/api/v1/tenders?sort=product,-created_at', broker);
     expect(body.metadata.sort).toEqual({ product: 1, created_at: -1 });
     const keys = body.payload.map((t: { product: string; created_at: string }) => [t.product, t.created_at]);
     const expected = [...keys].sort((a, b) => (a[0] === b[0] ? b[1].localeCompare(a[1]) : a[0].localeCompare(b[0])));
     expect(keys).toEqual(expected);
-    const byStatus = await getJson(gateway, '/api/v1/tenders?sort=-status', broker);
+    const byStatus = await getJson(scene.gateway, '/api/v1/tenders?sort=-status', broker);
     const statuses = byStatus.body.payload.map((t: { status: string }) => t.status);
     expect(statuses).toEqual([...statuses].sort().reverse());
   });
 
   it('filters by status within the path, line_of_business and updated_since', async () => {
-    const two = await getJson(gateway, '/api/v1/tenders?status=CLOSED,REOPENED', broker);
+    const two = await getJson(scene.gateway, '/api/v1/tenders?status=CLOSED,REOPENED', broker);
     expect(two.body.metadata.count).toBe(String(PER_STATUS.CLOSED + PER_STATUS.REOPENED));
-    const open = await getJson(gateway, '/public/v1/tenders/open?status=REOPENED', insurer);
+    const open = await getJson(scene.gateway, '/public/v1/tenders/open?status=REOPENED', insurer);
     expect(open.body.payload.map((t: { status: string }) => t.status)).toEqual(['REOPENED']);
-    const dno = await getJson(gateway, `/api/v1/tenders?line_of_business=${world.lines.dno.id}`, broker);
+    const dno = await getJson(scene.gateway, `/api/v1/tenders?line_of_business=${scene.world.lines.dno.id}`, broker);
     expect(dno.body.payload.length).toBeGreaterThan(0);
-    for (const t of dno.body.payload) expect(t.line_of_business).toEqual({ _id: world.lines.dno.id, name: 'D&O' });
-    const all = (await getJson(gateway, '/api/v1/tenders?limit=200&sort=updated_at', broker)).body.payload;
+    for (const t of dno.body.payload) expect(t.line_of_business).toEqual({ _id: scene.world.lines.dno.id, name: 'D&O' });
+    const all = (await getJson(scene.gateway, '/api/v1/tenders?limit=200&sort=updated_at', broker)).body.payload;
     const since = all[10].updated_at;
-    const recent = await getJson(gateway, `/api/v1/tenders?updated_since=${encodeURIComponent(since)}&limit=200`, broker);
+    const recent = await getJson(scene.gateway, `/api/v1/tenders?updated_since=${encodeURIComponent(since)}&limit=200`, broker);
     expect(recent.body.metadata.count).toBe(String(all.length - 10));
     for (const t of recent.body.payload) expect(Date.parse(t.updated_at)).toBeGreaterThanOrEqual(Date.parse(since));
   });
 
   it('returns one tender by id, with the same representation as in the list', async () => {
-    const [first] = (await getJson(gateway, '/api/v1/tenders?limit=1', broker)).body.payload;
-    const one = await getJson(gateway, `/api/v1/tenders/${first._id}`, broker);
+    const [first] = (await getJson(scene.gateway, '/api/v1/tenders?limit=1', broker)).body.payload;
+    const one = await getJson(scene.gateway, `/api/v1/tenders/${first._id}`, broker);
     expect(one.status).toBe(200);
     expect(one.body).toEqual(first);
-    const missing = await getJson(gateway, '/api/v1/tenders/no-such-tender', broker);
+    const missing = await getJson(scene.gateway, '/api/v1/tenders/no-such-tender', broker);
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('NOT_FOUND');
   });
@@ -184,7 +181,7 @@ describe('REST tender lists', () => {
   ];
 
   it.each(badRequests)('answers %s with a 400 problem naming the parameter', async (_label, query) => {
-    const { status, body, headers } = await getJson(gateway, `/api/v1/tenders?${query}`, broker);
+    const { status, body, headers } = await getJson(scene.gateway, `/api/v1/tenders?${query}`, broker);
     expect(status).toBe(400);
     expect(headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(body).toMatchObject({ status: 400, code: 'BAD_USER_INPUT', title: 'Bad Request' });
@@ -193,29 +190,29 @@ describe('REST tender lists', () => {
   });
 
   it("refuses a status outside the path's own set", async () => {
-    const { status, body } = await getJson(gateway, '/api/v1/tenders/closed?status=REOPENED', broker);
+    const { status, body } = await getJson(scene.gateway, '/api/v1/tenders/closed?status=REOPENED', broker);
     expect(status).toBe(400);
     expect(body.errors[0]).toMatchObject({ parameter: 'status' });
   });
 
   it('refuses query parameters on a single tender', async () => {
-    const [first] = (await getJson(gateway, '/api/v1/tenders?limit=1', broker)).body.payload;
-    const { status } = await getJson(gateway, `/api/v1/tenders/${first._id}?limit=1`, broker);
+    const [first] = (await getJson(scene.gateway, '/api/v1/tenders?limit=1', broker)).body.payload;
+    const { status } = await getJson(scene.gateway, `/api/v1/tenders/${first._id}?limit=1`, broker);
     expect(status).toBe(400);
   });
 
   it('answers other methods with 405 and Allow, unknown paths with a problem 404', async () => {
-    const post = await fetch(`${gateway.url}/api/v1/tenders`, { method: 'POST', headers: { authorization: `Bearer ${broker}` } });
+    const post = await fetch(`${scene.gateway.url}/api/v1/tenders`, { method: 'POST', headers: { authorization: `Bearer ${broker}` } });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
     expect((await json(post)).code).toBe('METHOD_NOT_ALLOWED');
-    const unknown = await getJson(gateway, '/api/v2/tenders', broker);
+    const unknown = await getJson(scene.gateway, '/api/v2/tenders', broker);
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   });
 
   it('lets an internal token read both APIs in full', async () => {
-    expect((await getJson(gateway, '/public/v1/tenders', internal)).body.metadata.count).toBe(String(TOTAL));
-    expect((await getJson(gateway, '/api/v1/tenders', internal)).body.metadata.count).toBe(String(TOTAL));
+    expect((await getJson(scene.gateway, '/public/v1/tenders', internal)).body.metadata.count).toBe(String(TOTAL));
+    expect((await getJson(scene.gateway, '/api/v1/tenders', internal)).body.metadata.count).toBe(String(TOTAL));
   });
 });

@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
-import { createWorld } from './helpers/fixtures';
-import { createClient, getJson, graphql, requestToken, startGateway, tokenFor, type Credentials, type Gateway } from './helpers/gateway';
+import { createClient, getJson, graphql, requestToken, type Credentials } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 
-let gateway: Gateway;
 let internal: string;
 let broker: Credentials;
 
-beforeAll(async () => {
-  gateway = await startGateway({ dispatch: false });
-  const world = await createWorld(gateway.em());
-  internal = await tokenFor(gateway, Role.INTERNAL);
-  broker = await createClient(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-});
+const scene = withGateway({ per: 'file', dispatch: false, world: true });
 
-afterAll(() => gateway?.close());
+beforeAll(async () => {
+  const world = scene.world;
+  internal = await scene.token(Role.INTERNAL);
+  broker = await createClient(scene.gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+});
 
 interface Answer {
   status: number;
@@ -24,7 +22,7 @@ interface Answer {
 }
 
 async function askForToken(credentials: Credentials): Promise<Answer> {
-  const response = await fetch(`${gateway.url}/auth/token`, {
+  const response = await fetch(`${scene.gateway.url}/auth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ app_id: credentials.appId, secret: credentials.secret }),
@@ -35,11 +33,11 @@ async function askForToken(credentials: Credentials): Promise<Answer> {
 
 describe('secret rotation and token requests in flight', () => {
   it('a token request with the old secret answered after the rotation is a 401, and tokens issued before it keep working', async () => {
-    const issuedBefore = await requestToken(gateway, broker);
+    const issuedBefore = await requestToken(scene.gateway, broker);
     // Some requests ahead of the rotation, then the rotation, then many that read the client while the new secret is
     // being hashed and wait behind that derivation for their own.
     const ahead = Array.from({ length: 4 }, () => askForToken(broker));
-    const rotation = graphql(gateway, internal, 'mutation($appId: String!) { rotateApiClientSecret(appId: $appId) { secret } }', {
+    const rotation = graphql(scene.gateway, internal, 'mutation($appId: String!) { rotateApiClientSecret(appId: $appId) { secret } }', {
       appId: broker.appId,
     }).then((answer) => ({ ...answer, at: performance.now() }));
     const behind = Array.from({ length: 36 }, () => askForToken(broker));
@@ -53,7 +51,7 @@ describe('secret rotation and token requests in flight', () => {
 
     // Rotation without revokeTokens: whatever was issued with the old secret before stays valid until it expires.
     const issued = answers.filter((answer) => answer.status === 200).map((answer) => answer.token!);
-    for (const token of [issuedBefore, ...issued]) expect((await getJson(gateway, '/api/v1/tenders', token)).status).toBe(200);
+    for (const token of [issuedBefore, ...issued]) expect((await getJson(scene.gateway, '/api/v1/tenders', token)).status).toBe(200);
     // The old secret fails from now on, the new one works.
     expect((await askForToken(broker)).status).toBe(401);
     expect((await askForToken({ appId: broker.appId, secret: rotated.body.data.rotateApiClientSecret.secret })).status).toBe(200);

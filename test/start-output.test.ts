@@ -1,10 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CLIENTS } from '../src/seed/demo-data';
-import { SERVER_URL, databaseUrlFor, dropDatabaseFor } from './helpers/database';
+import { SERVER_URL, databaseUrlFor, removeDataDir } from './helpers/database';
 import { FAST_DISPATCH_ENV, TEST_JWT_SECRET } from './helpers/gateway';
 import {
   buildProduction,
@@ -122,13 +122,14 @@ describe('what the gateway prints', () => {
       }
       expect(output).toContain(BANNER);
       expect(output).toContain(`http://localhost:${port}/auth/token`);
+      // Without SMTP_URL, development catches the mail in the process and names where it shows.
+      expect(output).toContain(`http://localhost:${port}/dev/mail`);
       if (SERVER_URL) expect(output).toContain(':***@');
       expect(secretsIn(output)).toEqual([]);
     } finally {
       process.kill(-child.pid!, 'SIGKILL');
       await exited;
-      await dropDatabaseFor(folder);
-      rmSync(folder, { recursive: true, force: true });
+      await removeDataDir(folder);
     }
   }, 60_000);
 });

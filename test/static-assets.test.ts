@@ -3,8 +3,8 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from './helpers/gateway';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { withGateway } from './helpers/scene';
 
 /**
  * The explorer's and Swagger UI's files: limited per address like everything else a stranger can ask for, sent
@@ -19,7 +19,7 @@ interface Answer {
 /** A GET from `localAddress` (127.0.0.2, ...), as a client elsewhere would send it; the body as sent, not decoded. */
 function get(localAddress: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(`${gateway.url}${path}`, { localAddress, headers }, (res) => {
+    const req = request(`${scene.gateway.url}${path}`, { localAddress, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -29,17 +29,15 @@ function get(localAddress: string, path: string, headers: Record<string, string>
   });
 }
 
-let gateway: Gateway;
 let graphiqlPath: string;
 const graphiqlFile = join(__dirname, '..', 'node_modules', 'graphiql', 'graphiql.min.js');
 
+const scene = withGateway({ per: 'file', host: '::', env: { STATIC_RATE_LIMIT_PER_MINUTE: '12' } });
+
 beforeAll(async () => {
-  gateway = await startGateway({ host: '::', env: { STATIC_RATE_LIMIT_PER_MINUTE: '12' } });
   const page = (await get('127.0.0.9', '/graphiql')).body.toString();
   graphiqlPath = /src="(\/graphiql\/assets\/graphiql@[^"]+\/graphiql\.min\.js)"/.exec(page)![1];
 });
-
-afterAll(() => gateway?.close());
 
 describe('static assets', () => {
   it('an anonymous client past the static-asset limit gets 429 problem+json with Retry-After, while another address is still served', async () => {

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role, scopeOf, type Viewer } from '../src/access';
 import type { Insurer } from '../src/insurers';
 import { TenderStatus, audiencesOfTender, visibilityOf, type Tender, type TenderFacts, type TenderVisibility } from '../src/tenders';
 import { currentRevisionOf } from '../src/tenders/feed/tender-feed';
 import { WebhookDelivery, WebhookDeliveryStatus } from '../src/webhooks';
-import { createTender, createWorld, receivedQuote, type World } from './helpers/fixtures';
-import { createClient, graphql, requestToken, startGateway, type Credentials, type Gateway } from './helpers/gateway';
+import { createTender, receivedQuote } from './helpers/fixtures';
+import { createClient, graphql, requestToken, type Credentials } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 import { waitFor } from './helpers/simulator';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver';
 
@@ -17,14 +18,6 @@ import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-re
  * - the webhook audience: whether a registered endpoint of the viewer's client receives the change's `tender.status_changed`,
  *   by real deliveries, and the audiences the listener computes in the same SQL (`audiencesOfTender`).
  */
-
-const FAST_WEBHOOKS = {
-  WEBHOOK_POLL_INTERVAL_MS: '20',
-  WEBHOOK_RETRY_SCHEDULE: '50ms,100ms,150ms',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  WEBHOOK_LEASE_MS: '3000',
-  WEBHOOK_URL_ALLOW: '127.0.0.1',
-};
 
 interface MatrixViewer {
   name: string;
@@ -50,8 +43,6 @@ interface Cell {
   tender?: Tender;
 }
 
-let gateway: Gateway;
-let world: World;
 let receiver: WebhookReceiver;
 let internalToken: string;
 const viewers: MatrixViewer[] = [];
@@ -59,7 +50,7 @@ let A: Insurer;
 let B: Insurer;
 
 async function gql(query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(gateway, internalToken, query, variables);
+  const { body } = await graphql(scene.gateway, internalToken, query, variables);
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
   return body.data;
 }
@@ -125,21 +116,21 @@ const insurerOf = (award: 'A' | 'B' | null) => (award === 'A' ? A : award === 'B
 
 /** The facts of a matrix tender: broker company 0's, insurers A and B invited (C not). */
 const factsOf = (state: Cell['before']): TenderFacts => ({
-  brokerCompanyId: world.brokers[0].id,
+  brokerCompanyId: scene.world.brokers[0].id,
   invitedInsurerIds: [A.id, B.id],
   status: state.status,
   awardedInsurerId: insurerOf(state.award)?.id ?? null,
 });
 
 async function restGet(path: string, token: string) {
-  const response = await fetch(`${gateway.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${scene.gateway.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
   const text = await response.text();
   return { status: response.status, etag: response.headers.get('etag'), body: text ? JSON.parse(text) : undefined };
 }
 
 /** What the viewer's feed stands at: its list's ETag, or (analysts, who have no REST API) its revision. */
 async function feedOf(viewer: MatrixViewer): Promise<string> {
-  if (!viewer.list) return currentRevisionOf(gateway.em(), viewer.viewer);
+  if (!viewer.list) return currentRevisionOf(scene.gateway.em(), viewer.viewer);
   const answer = await restGet(viewer.list, viewer.token);
   expect(answer.status).toBe(200);
   return answer.etag!;
@@ -147,7 +138,7 @@ async function feedOf(viewer: MatrixViewer): Promise<string> {
 
 /** What the read APIs show the viewer of a tender, checked to agree between GraphQL and REST. */
 async function readOf(viewer: MatrixViewer, tenderId: string): Promise<TenderVisibility> {
-  const { body } = await graphql(gateway, viewer.token, 'query($id: ID!) { tender(id: $id) { id redacted customer { id } } }', {
+  const { body } = await graphql(scene.gateway, viewer.token, 'query($id: ID!) { tender(id: $id) { id redacted customer { id } } }', {
     id: tenderId,
   });
   const viaGraphql: TenderVisibility = body.errors
@@ -166,18 +157,18 @@ async function readOf(viewer: MatrixViewer, tenderId: string): Promise<TenderVis
 
 const visible = (visibility: TenderVisibility) => visibility !== 'hidden';
 
+const scene = withGateway({ per: 'file', webhooks: 'retrying', world: true });
+
 beforeAll(async () => {
-  gateway = await startGateway({ env: FAST_WEBHOOKS });
-  world = await createWorld(gateway.em());
-  [A, B] = world.insurers;
-  receiver = await startWebhookReceiver();
+  [A, B] = scene.world.insurers;
+  receiver = scene.closes(await startWebhookReceiver());
   const specs: Omit<MatrixViewer, 'token' | 'viewer'>[] = [
     { name: 'internal', role: Role.INTERNAL, binding: {}, list: '/api/v1/tenders', item: (id) => `/api/v1/tenders/${id}` },
     { name: 'analyst', role: Role.ANALYST, binding: {} },
     ...[0, 1].map((i) => ({
       name: `broker of company ${i}`,
       role: Role.BROKER,
-      binding: { brokerCompanyId: world.brokers[i].id },
+      binding: { brokerCompanyId: scene.world.brokers[i].id },
       list: '/api/v1/tenders',
       item: (id: string) => `/api/v1/tenders/${id}`,
       webhookPath: `/broker-${i}`,
@@ -185,15 +176,15 @@ beforeAll(async () => {
     ...(['A', 'B', 'C'] as const).map((name, i) => ({
       name: `insurer ${name}`,
       role: Role.INSURER,
-      binding: { insurerId: world.insurers[i].id },
+      binding: { insurerId: scene.world.insurers[i].id },
       list: '/public/v1/tenders',
       item: (id: string) => `/public/v1/tenders/${id}`,
       webhookPath: `/insurer-${name}`,
     })),
   ];
   for (const spec of specs) {
-    const credentials: Credentials = await createClient(gateway, spec.role, spec.binding);
-    const token = await requestToken(gateway, credentials);
+    const credentials: Credentials = await createClient(scene.gateway, spec.role, spec.binding);
+    const token = await requestToken(scene.gateway, credentials);
     const viewer = {
       appId: credentials.appId,
       role: spec.role,
@@ -203,7 +194,7 @@ beforeAll(async () => {
       tokenGeneration: 0,
     };
     viewers.push({ ...spec, token, viewer });
-    const registered = await fetch(`${gateway.url}/integration/v1/webhook-endpoints`, {
+    const registered = await fetch(`${scene.gateway.url}/integration/v1/webhook-endpoints`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ url: receiver.url(spec.webhookPath ?? '/nobody'), event_types: ['tender.status_changed'] }),
@@ -213,24 +204,19 @@ beforeAll(async () => {
   }
   internalToken = viewers[0].token;
 
-  const em = gateway.em();
+  const em = scene.gateway.em();
   for (const cell of cells) {
     const { status, award } = cell.before;
     if (cell.after.status === IN_COVERNOTE) {
       // Cover is ordered on a quote: A and B each quoted (and so were invited).
-      cell.tender = await createTender(em, world, { status });
+      cell.tender = await createTender(em, scene.world, { status });
       await receivedQuote(em, cell.tender, A);
       await receivedQuote(em, cell.tender, B);
     } else {
-      cell.tender = await createTender(em, world, { status, invited: [A, B], awardedInsurer: insurerOf(award) });
+      cell.tender = await createTender(em, scene.world, { status, invited: [A, B], awardedInsurer: insurerOf(award) });
     }
   }
 }, 60_000);
-
-afterAll(async () => {
-  await receiver?.close();
-  await gateway?.close();
-});
 
 describe('who sees a tender: the read APIs, the feed and the webhooks agree, over roles × statuses × award', () => {
   it('each viewer reads, is told by its feed, and hears by webhook of exactly the tenders the one audience rule shows it', async () => {
@@ -247,7 +233,7 @@ describe('who sees a tender: the read APIs, the feed and the webhooks agree, ove
 
       await cell.change(tender);
 
-      const audiences = await audiencesOfTender(gateway.em(), { id: tender.id, brokerCompanyId: world.brokers[0].id });
+      const audiences = await audiencesOfTender(scene.gateway.em(), { id: tender.id, brokerCompanyId: scene.world.brokers[0].id });
       for (const viewer of viewers) {
         const expected = visibilityOf(viewer.viewer, factsOf(cell.after));
         expect(await readOf(viewer, tender.id), `${viewer.name} reads "${cell.name}" after`).toBe(expected);
@@ -270,7 +256,7 @@ describe('who sees a tender: the read APIs, the feed and the webhooks agree, ove
     // Real deliveries: every event recorded is delivered, and each endpoint got exactly those of the tenders its client sees.
     await waitFor(
       'every delivery',
-      async () => (await gateway.em().count(WebhookDelivery, { status: { $ne: WebhookDeliveryStatus.DELIVERED } })) === 0,
+      async () => (await scene.gateway.em().count(WebhookDelivery, { status: { $ne: WebhookDeliveryStatus.DELIVERED } })) === 0,
     );
     for (const viewer of viewers.filter((each) => each.webhookPath)) {
       const received = receiver.received(viewer.webhookPath).map(({ event }) => `${event.data.tender_id}:${event.data.status}`);
@@ -282,7 +268,7 @@ describe('who sees a tender: the read APIs, the feed and the webhooks agree, ove
     for (const viewer of viewers) {
       for (const status of [null, [CLOSED, SUCCESSFUL]]) {
         const { body } = await graphql(
-          gateway,
+          scene.gateway,
           viewer.token,
           'query($s: [TenderStatus!]) { tenders(status: $s, limit: 200) { count items { id redacted } } }',
           { s: status },

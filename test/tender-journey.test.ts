@@ -1,48 +1,48 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
-import { createWorld, type World } from './helpers/fixtures';
-import { getJson, graphql, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { getJson, graphql, json, tokenFor } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 
-let gateway: Gateway;
-let world: World;
 let sims: SimulatedInsurers;
 
-beforeAll(async () => {
-  gateway = await startGateway();
-  world = await createWorld(gateway.em());
-  sims = await startSimulatedInsurers(gateway, [
-    { name: 'Anchor Insurance', pricingFactor: 1 },
-    { name: 'Beacon Insurance', pricingFactor: 0.9 },
-    { name: 'Compass Insurance', pricingFactor: 1.1 },
-  ]);
-});
+const scene = withGateway({ per: 'file', world: true });
 
-afterAll(async () => {
-  await sims?.close();
-  await gateway?.close();
+beforeAll(async () => {
+  sims = scene.closes(
+    await startSimulatedInsurers(scene.gateway, [
+      { name: 'Anchor Insurance', pricingFactor: 1 },
+      { name: 'Beacon Insurance', pricingFactor: 0.9 },
+      { name: 'Compass Insurance', pricingFactor: 1.1 },
+    ]),
+  );
 });
 
 describe('a tender from creation to sealed policy', () => {
   it('internal creates, the broker gets quotes and orders cover, the winner finalises and confirms; lists and privacy follow', async () => {
-    const internal = await tokenFor(gateway, Role.INTERNAL);
-    const broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+    const internal = await tokenFor(scene.gateway, Role.INTERNAL);
+    const broker = await tokenFor(scene.gateway, Role.BROKER, { brokerCompanyId: scene.world.brokers[0].id });
     const [anchor, beacon, compass] = sims.insurers;
-    const insurerToken = async (id: string) => tokenFor(gateway, Role.INSURER, { insurerId: id });
+    const insurerToken = async (id: string) => tokenFor(scene.gateway, Role.INSURER, { insurerId: id });
 
-    const created = await graphql(gateway, internal, 'mutation($input: CreateTenderInput!) { createTender(input: $input) { id status } }', {
-      input: {
-        product: 'Cyber Protect',
-        lineOfBusinessId: world.lines.cyber.id,
-        brokerCompanyId: world.brokers[0].id,
-        customer: { id: world.customer.id },
-        submitter: { accountId: 'ACC-0', email: 'person0@broker.example', firstName: 'Erika', lastName: 'Muster0' },
-        taxRate: 0.19,
+    const created = await graphql(
+      scene.gateway,
+      internal,
+      'mutation($input: CreateTenderInput!) { createTender(input: $input) { id status } }',
+      {
+        input: {
+          product: 'Cyber Protect',
+          lineOfBusinessId: scene.world.lines.cyber.id,
+          brokerCompanyId: scene.world.brokers[0].id,
+          customer: { id: scene.world.customer.id },
+          submitter: { accountId: 'ACC-0', email: 'person0@broker.example', firstName: 'Erika', lastName: 'Muster0' },
+          taxRate: 0.19,
+        },
       },
-    });
+    );
     const tenderId = created.body.data.createTender.id;
 
-    await graphql(gateway, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
+    await graphql(scene.gateway, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
       input: {
         tenderId,
         insurerIds: [anchor.id, beacon.id, compass.id],
@@ -53,7 +53,7 @@ describe('a tender from creation to sealed policy', () => {
     const proposalQuery =
       'query($id: ID!) { proposal(tenderId: $id) { entries { quoteRequest { status } } cheapest { insurer { id } option { id premium } } } }';
     const proposal = await waitFor('all three quotes', async () => {
-      const { body } = await graphql(gateway, broker, proposalQuery, { id: tenderId });
+      const { body } = await graphql(scene.gateway, broker, proposalQuery, { id: tenderId });
       return body.data.proposal.entries.every((e: any) => e.quoteRequest.status === 'QUOTED') && body.data.proposal;
     });
     const [cheapest] = proposal.cheapest;
@@ -66,12 +66,12 @@ describe('a tender from creation to sealed policy', () => {
       [await insurerToken(beacon.id), 'mutation($id: ID!) { t: finaliseContract(tenderId: $id) { status } }', {}],
     ];
     for (const [token, mutation, variables] of steps) {
-      const { body } = await graphql(gateway, token, mutation, { id: tenderId, ...variables });
+      const { body } = await graphql(scene.gateway, token, mutation, { id: tenderId, ...variables });
       expect(body.errors, mutation).toBeUndefined();
     }
 
     const winner = await insurerToken(beacon.id);
-    const confirmed = await fetch(`${gateway.url}/integration/v1/tenders/${tenderId}/policy-documentation`, {
+    const confirmed = await fetch(`${scene.gateway.url}/integration/v1/tenders/${tenderId}/policy-documentation`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${winner}` },
       body: JSON.stringify({ policy_number: 'BEA-000123' }),
@@ -79,7 +79,7 @@ describe('a tender from creation to sealed policy', () => {
     expect(confirmed.status).toBe(200);
     expect((await json(confirmed)).status).toBe('SUCCESSFUL');
 
-    const forWinner = await getJson(gateway, '/public/v1/tenders/successful', winner);
+    const forWinner = await getJson(scene.gateway, '/public/v1/tenders/successful', winner);
     expect(forWinner.body.payload.map((t: any) => t._id)).toEqual([tenderId]);
     expect(forWinner.body.payload[0].customer.name).toBe('Acme GmbH');
     expect(forWinner.body.payload[0].policy_documentation).toMatchObject({ status: 'CONFIRMED', policy_number: 'BEA-000123' });
@@ -90,11 +90,11 @@ describe('a tender from creation to sealed policy', () => {
       'status_changed_to_successful',
     ]);
 
-    const forBroker = await getJson(gateway, '/api/v1/tenders/successful', broker);
+    const forBroker = await getJson(scene.gateway, '/api/v1/tenders/successful', broker);
     expect(forBroker.body.payload.map((t: any) => t._id)).toEqual([tenderId]);
     expect(forBroker.body.payload[0].policy_documentation.status).toBe('CONFIRMED');
 
-    const loser = await getJson(gateway, `/public/v1/tenders/successful`, await insurerToken(anchor.id));
+    const loser = await getJson(scene.gateway, `/public/v1/tenders/successful`, await insurerToken(anchor.id));
     expect(loser.body.payload).toHaveLength(1);
     const redacted = loser.body.payload[0];
     expect([

@@ -1,17 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role, rolesFor } from '../src/access';
 import { TenderHistoryEntry, Tender, ALL_STATUSES, TenderStatus } from '../src/tenders';
 import { TRANSITIONS, type TenderOperation } from '../src/tenders/lifecycle/tender-lifecycle.service';
-import { createTender, createWorld, receivedQuote, type World } from './helpers/fixtures';
-import { getJson, graphql, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { createTender, createWorld, receivedQuote } from './helpers/fixtures';
+import { getJson, graphql, json, startGateway, tokenFor } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 
-let gateway: Gateway;
-let world: World;
 const tokens: Record<string, string> = {};
 
 const MUTATIONS: Record<TenderOperation, string> = {
   startNegotiation: 'mutation($id: ID!) { result: startNegotiation(tenderId: $id) { status } }',
   orderCover: 'mutation($id: ID!, $option: ID!) { result: orderCover(tenderId: $id, quoteOptionId: $option) { status } }',
+  declineCoverOrder: 'mutation($id: ID!) { result: declineCoverOrder(tenderId: $id, reason: "capacity used up") { status } }',
   finaliseContract: 'mutation($id: ID!) { result: finaliseContract(tenderId: $id) { status } }',
   closeTender: 'mutation($id: ID!) { result: closeTender(tenderId: $id, reason: "customer withdrew") { status } }',
   reopenTender: 'mutation($id: ID!) { result: reopenTender(tenderId: $id, reason: "customer is back") { status } }',
@@ -19,24 +19,24 @@ const MUTATIONS: Record<TenderOperation, string> = {
 
 /** A tender of broker 0 in `status`, with a quote from insurer 0 that it ordered cover on where that applies. */
 async function tenderIn(status: TenderStatus) {
-  const em = gateway.em();
-  const tender = await createTender(em, world, { status });
-  const option = await receivedQuote(em, tender, world.insurers[0]);
+  const em = scene.gateway.em();
+  const tender = await createTender(em, scene.world, { status });
+  const option = await receivedQuote(em, tender, scene.world.insurers[0]);
   if (status === TenderStatus.IN_COVERNOTE || status === TenderStatus.SUCCESSFUL) {
     tender.orderedOption = option;
-    tender.awardedInsurer = world.insurers[0];
+    tender.awardedInsurer = scene.world.insurers[0];
     await em.flush();
   }
   return { tender, option };
 }
 
 async function run(operation: TenderOperation, token: string, tenderId: string, optionId: string) {
-  const { body } = await graphql(gateway, token, MUTATIONS[operation], { id: tenderId, option: optionId });
+  const { body } = await graphql(scene.gateway, token, MUTATIONS[operation], { id: tenderId, option: optionId });
   return body;
 }
 
 const snapshot = async (id: string) => {
-  const em = gateway.em();
+  const em = scene.gateway.em();
   const tender = await em.findOneOrFail(Tender, { id });
   return {
     status: tender.status,
@@ -46,24 +46,22 @@ const snapshot = async (id: string) => {
   };
 };
 
-beforeAll(async () => {
-  gateway = await startGateway();
-  world = await createWorld(gateway.em());
-  tokens.internal = await tokenFor(gateway, Role.INTERNAL);
-  tokens.analyst = await tokenFor(gateway, Role.ANALYST);
-  tokens.broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  tokens.otherBroker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[1].id });
-  tokens.insurer = await tokenFor(gateway, Role.INSURER, { insurerId: world.insurers[0].id });
-  tokens.otherInsurer = await tokenFor(gateway, Role.INSURER, { insurerId: world.insurers[1].id });
-});
+const scene = withGateway({ per: 'file', world: true });
 
-afterAll(() => gateway?.close());
+beforeAll(async () => {
+  tokens.internal = await scene.token(Role.INTERNAL);
+  tokens.analyst = await scene.token(Role.ANALYST);
+  tokens.broker = await scene.token(Role.BROKER);
+  tokens.otherBroker = await scene.token(Role.BROKER, 1);
+  tokens.insurer = await scene.token(Role.INSURER);
+  tokens.otherInsurer = await scene.token(Role.INSURER, 1);
+});
 
 describe('createTender', () => {
   const input = () => ({
     product: 'Cyber Protect',
-    lineOfBusinessId: world.lines.cyber.id,
-    brokerCompanyId: world.brokers[0].id,
+    lineOfBusinessId: scene.world.lines.cyber.id,
+    brokerCompanyId: scene.world.brokers[0].id,
     customer: {
       companyId: 'CUS-9',
       name: 'Neue Kunde GmbH',
@@ -76,7 +74,7 @@ describe('createTender', () => {
 
   it('creates a tender in QUOTES_AVAILABLE, stamped, with the submitter in charge and a history entry', async () => {
     const { body } = await graphql(
-      gateway,
+      scene.gateway,
       tokens.internal,
       `
         mutation ($input: CreateTenderInput!) {
@@ -116,19 +114,19 @@ describe('createTender', () => {
       { actor: expect.stringMatching(/^internal-/), actorRole: 'INTERNAL', fromStatus: null, toStatus: 'QUOTES_AVAILABLE' },
     ]);
     // The broker sees it at once through REST.
-    const rest = await getJson(gateway, `/api/v1/tenders/${tender.id}`, tokens.broker);
+    const rest = await getJson(scene.gateway, `/api/v1/tenders/${tender.id}`, tokens.broker);
     expect(rest.body.changes_metadata).toEqual({ status_changed_to_quotes_available: tender.createdAt });
   });
 
   it('names every invalid field with BAD_USER_INPUT and creates nothing', async () => {
-    const before = await gateway.em().count(Tender);
+    const before = await scene.gateway.em().count(Tender);
     const bad = input();
     bad.taxRate = 1.5;
     bad.customer.address.country = 'DEU';
     bad.submitter.email = 'anna-at-broker';
     bad.lineOfBusinessId = 'no-such-line';
     const { body } = await graphql(
-      gateway,
+      scene.gateway,
       tokens.internal,
       'mutation($input: CreateTenderInput!) { createTender(input: $input) { id } }',
       { input: bad },
@@ -137,14 +135,19 @@ describe('createTender', () => {
     expect(body.errors[0].extensions.errors.map((e: { parameter: string }) => e.parameter).sort()).toEqual(
       ['customer.address.country', 'lineOfBusinessId', 'submitter.email', 'taxRate'].sort(),
     );
-    expect(await gateway.em().count(Tender)).toBe(before);
+    expect(await scene.gateway.em().count(Tender)).toBe(before);
   });
 
   it('is for internal tokens only', async () => {
     for (const role of ['broker', 'insurer', 'analyst']) {
-      const { body } = await graphql(gateway, tokens[role], 'mutation($input: CreateTenderInput!) { createTender(input: $input) { id } }', {
-        input: input(),
-      });
+      const { body } = await graphql(
+        scene.gateway,
+        tokens[role],
+        'mutation($input: CreateTenderInput!) { createTender(input: $input) { id } }',
+        {
+          input: input(),
+        },
+      );
       expect(body.errors[0].extensions.code, role).toBe('FORBIDDEN');
     }
   });
@@ -167,7 +170,7 @@ describe('the transition table', () => {
     expect(after.version).toBe(before.version + 1);
     expect(after.history).toBe(before.history + 1);
     expect(Date.parse(after.metadata[`status_changed_to_${to.toLowerCase()}`])).toBeGreaterThan(Date.now() - 10_000);
-    const entry = await gateway.em().findOneOrFail(TenderHistoryEntry, { tender: tender.id }, { orderBy: { at: 'desc' } });
+    const entry = await scene.gateway.em().findOneOrFail(TenderHistoryEntry, { tender: tender.id }, { orderBy: { at: 'desc' } });
     expect(entry).toMatchObject({ fromStatus: from, toStatus: to, actorRole: role });
   });
 
@@ -205,7 +208,7 @@ describe('the transition table', () => {
 
   it('an insurer that was invited but not ordered cannot finalise: FORBIDDEN', async () => {
     const { tender, option } = await tenderIn(TenderStatus.IN_COVERNOTE);
-    await receivedQuote(gateway.em(), tender, world.insurers[1]);
+    await receivedQuote(scene.gateway.em(), tender, scene.world.insurers[1]);
     const body = await run('finaliseContract', tokens.otherInsurer, tender.id, option.id);
     expect(body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
@@ -227,7 +230,7 @@ describe('the transition table', () => {
     expect(foreign.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: [{ parameter: 'quoteOptionId' }] });
     expect((await run('orderCover', tokens.broker, second.id, option.id)).errors).toBeUndefined();
     const { body } = await graphql(
-      gateway,
+      scene.gateway,
       tokens.broker,
       'query($id: ID!) { proposal(tenderId: $id) { orderedOptionId entries { quoteRequest { options { id ordered } } } } }',
       { id: second.id },
@@ -235,9 +238,9 @@ describe('the transition table', () => {
     expect(body.data.proposal.orderedOptionId).toBe(option.id);
     expect(body.data.proposal.entries[0].quoteRequest.options).toEqual([{ id: option.id, ordered: true }]);
     // Another invited insurer learns neither which option was ordered nor who asked for quotes.
-    await receivedQuote(gateway.em(), second, world.insurers[1]);
+    await receivedQuote(scene.gateway.em(), second, scene.world.insurers[1]);
     const other = await graphql(
-      gateway,
+      scene.gateway,
       tokens.otherInsurer,
       'query($id: ID!) { proposal(tenderId: $id) { orderedOptionId entries { quoteRequest { requestedBy options { ordered } } } } }',
       { id: second.id },
@@ -252,14 +255,14 @@ describe('the transition table', () => {
     const { tender, option } = await tenderIn(TenderStatus.IN_COVERNOTE);
     await run('closeTender', tokens.broker, tender.id, option.id);
     await run('reopenTender', tokens.broker, tender.id, option.id);
-    expect((await gateway.em().findOneOrFail(Tender, { id: tender.id })).orderedOption).toBeNull();
+    expect((await scene.gateway.em().findOneOrFail(Tender, { id: tender.id })).orderedOption).toBeNull();
     expect((await run('orderCover', tokens.broker, tender.id, option.id)).data.result.status).toBe('IN_COVERNOTE');
   });
 });
 
 describe('policy documentation', () => {
   const post = (token: string, id: string, body: unknown) =>
-    fetch(`${gateway.url}/integration/v1/tenders/${id}/policy-documentation`, {
+    fetch(`${scene.gateway.url}/integration/v1/tenders/${id}/policy-documentation`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify(body),
@@ -267,8 +270,15 @@ describe('policy documentation', () => {
 
   it('the winning insurer confirms it over REST; the tender then shows it CONFIRMED; repeating is harmless', async () => {
     const { tender } = await tenderIn(TenderStatus.SUCCESSFUL);
-    const pending = await getJson(gateway, `/public/v1/tenders/${tender.id}`, tokens.insurer);
-    expect(pending.body.policy_documentation).toEqual({ status: 'PENDING', policy_number: null, confirmed_at: null, document_id: null });
+    const pending = await getJson(scene.gateway, `/public/v1/tenders/${tender.id}`, tokens.insurer);
+    // A contract finalised before policy periods were recorded shows none.
+    expect(pending.body.policy_documentation).toEqual({
+      status: 'PENDING',
+      policy_number: null,
+      confirmed_at: null,
+      document_id: null,
+      period: null,
+    });
     const response = await post(tokens.insurer, tender.id, { policy_number: 'POL-2026/001', confirmed_at: '2026-11-20T10:00:00.000Z' });
     expect(response.status).toBe(200);
     expect((await json(response)).policy_documentation).toEqual({
@@ -276,6 +286,7 @@ describe('policy documentation', () => {
       policy_number: 'POL-2026/001',
       confirmed_at: '2026-11-20T10:00:00.000Z',
       document_id: null,
+      period: null,
     });
     expect((await post(tokens.insurer, tender.id, { policy_number: 'POL-2026/001' })).status).toBe(200);
     const changed = await post(tokens.insurer, tender.id, { policy_number: 'POL-OTHER' });
@@ -302,9 +313,9 @@ describe('policy documentation', () => {
 
   it('a losing insurer gets the same answer as an invited insurer on a tender without any order (REST and GraphQL)', async () => {
     const { tender: awarded } = await tenderIn(TenderStatus.IN_COVERNOTE);
-    await receivedQuote(gateway.em(), awarded, world.insurers[1]); // insurer 1 lost
+    await receivedQuote(scene.gateway.em(), awarded, scene.world.insurers[1]); // insurer 1 lost
     const { tender: unordered } = await tenderIn(TenderStatus.QUOTES_AVAILABLE);
-    await receivedQuote(gateway.em(), unordered, world.insurers[1]); // insurer 1 invited, nothing ordered
+    await receivedQuote(scene.gateway.em(), unordered, scene.world.insurers[1]); // insurer 1 invited, nothing ordered
     const rest = async (id: string) => {
       const response = await post(tokens.otherInsurer, id, { policy_number: 'POL-1' });
       return { status: response.status, body: await json(response) };
@@ -338,7 +349,7 @@ describe('policy documentation', () => {
 
   it('no other insurer, no broker, and not before SUCCESSFUL; bad bodies are 400', async () => {
     const { tender } = await tenderIn(TenderStatus.SUCCESSFUL);
-    await receivedQuote(gateway.em(), tender, world.insurers[1]);
+    await receivedQuote(scene.gateway.em(), tender, scene.world.insurers[1]);
     expect((await post(tokens.otherInsurer, tender.id, { policy_number: 'X-1' })).status).toBe(403);
     expect((await post(tokens.broker, tender.id, { policy_number: 'X-1' })).status).toBe(403);
     const { tender: open } = await tenderIn(TenderStatus.IN_COVERNOTE);
@@ -358,7 +369,7 @@ describe('policy documentation', () => {
     }
     expect(
       (
-        await fetch(`${gateway.url}/integration/v1/tenders/${tender.id}/policy-documentation`, {
+        await fetch(`${scene.gateway.url}/integration/v1/tenders/${tender.id}/policy-documentation`, {
           headers: { authorization: `Bearer ${tokens.insurer}` },
         })
       ).status,
@@ -372,12 +383,12 @@ describe('history and statistics', () => {
     await run('startNegotiation', tokens.broker, tender.id, option.id);
     await run('orderCover', tokens.broker, tender.id, option.id);
     const query = 'query($id: ID!) { tender(id: $id) { history { actor actorRole fromStatus toStatus } } }';
-    const broker = await graphql(gateway, tokens.broker, query, { id: tender.id });
+    const broker = await graphql(scene.gateway, tokens.broker, query, { id: tender.id });
     expect(broker.body.data.tender.history.map((h: any) => [h.fromStatus, h.toStatus, h.actorRole])).toEqual([
       ['QUOTES_AVAILABLE', 'IN_NEGOTIATION', 'BROKER'],
       ['IN_NEGOTIATION', 'IN_COVERNOTE', 'BROKER'],
     ]);
-    const insurer = await graphql(gateway, tokens.insurer, query, { id: tender.id });
+    const insurer = await graphql(scene.gateway, tokens.insurer, query, { id: tender.id });
     expect(insurer.body.data.tender.history.every((h: any) => h.actor === null)).toBe(true);
   });
 

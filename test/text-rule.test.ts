@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { Address, Customer } from '../src/parties';
 import { QuoteRequest } from '../src/quotes';
 import { Tender, TenderStatus } from '../src/tenders';
 import { Document } from '../src/documents';
-import { createTender, createWorld, type World } from './helpers/fixtures';
-import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { createTender } from './helpers/fixtures';
+import { graphql, tokenFor } from './helpers/gateway';
+import { withGateway } from './helpers/scene';
 import { PDF, addDocument, createUpload } from './helpers/documents';
 
 /**
@@ -14,21 +15,15 @@ import { PDF, addDocument, createUpload } from './helpers/documents';
  * pointer and the code point); file names refuse CR and LF; Content-Disposition's `filename*` is RFC 8187.
  * On SQLite and PostgreSQL (DATABASE_URL).
  */
-let gateway: Gateway;
-let world: World;
 let internal: string;
 let broker: string;
-let tender: Tender;
+
+const scene = withGateway({ per: 'file', tender: { status: TenderStatus.QUOTES_AVAILABLE } });
 
 beforeAll(async () => {
-  gateway = await startGateway();
-  world = await createWorld(gateway.em());
-  internal = await tokenFor(gateway, Role.INTERNAL);
-  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  tender = await createTender(gateway.em(), world, { status: TenderStatus.QUOTES_AVAILABLE });
+  internal = await scene.token(Role.INTERNAL);
+  broker = await scene.token(Role.BROKER);
 });
-
-afterAll(() => gateway?.close());
 
 /** Characters the rule refuses in every field: [what, the character, its code point as messages name it]. */
 const REFUSED_EVERYWHERE: [string, string, string][] = [
@@ -76,8 +71,8 @@ const CREATE_TENDER = 'mutation($input: CreateTenderInput!) { createTender(input
 const tenderInput = (product: string) => ({
   input: {
     product,
-    lineOfBusinessId: world.lines.cyber.id,
-    brokerCompanyId: world.brokers[0].id,
+    lineOfBusinessId: scene.world.lines.cyber.id,
+    brokerCompanyId: scene.world.brokers[0].id,
     customer: { companyId: 'C-1', name: 'Acme' },
     submitter: { accountId: 'u1', email: 'u1@broker.example', firstName: 'Ute', lastName: 'Ulm' },
     taxRate: 0.19,
@@ -95,7 +90,7 @@ interface Field {
 }
 
 async function rest(path: string, token: string, body: unknown) {
-  const response = await fetch(`${gateway.url}${path}`, {
+  const response = await fetch(`${scene.gateway.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify(body),
@@ -109,38 +104,39 @@ const FIELDS: Field[] = [
   {
     name: 'GraphQL createTender product (one line)',
     lines: false,
-    send: (value) => graphql(gateway, internal, CREATE_TENDER, tenderInput(`Cyber ${value} Protect`)),
+    send: (value) => graphql(scene.gateway, internal, CREATE_TENDER, tenderInput(`Cyber ${value} Protect`)),
     named: { parameter: 'product' },
-    stored: () => gateway.em().fork().count(Tender),
+    stored: () => scene.gateway.em().fork().count(Tender),
   },
   {
     name: 'GraphQL createDocumentUpload filename (one line)',
     lines: false,
-    send: (value) => createUpload(gateway, broker, { tenderId: tender.id, kind: 'RISK', filename: `risk${value}report.pdf` }, PDF),
+    send: (value) =>
+      createUpload(scene.gateway, broker, { tenderId: scene.tender.id, kind: 'RISK', filename: `risk${value}report.pdf` }, PDF),
     named: { parameter: 'filename' },
-    stored: () => gateway.em().fork().count(Document),
+    stored: () => scene.gateway.em().fork().count(Document),
   },
   {
     name: 'GraphQL closeTender reason (lines)',
     lines: true,
     send: async (value) =>
-      graphql(gateway, broker, 'mutation($id: ID!, $reason: String!) { closeTender(tenderId: $id, reason: $reason) { status } }', {
-        id: (await createTender(gateway.em().fork(), world, { status: TenderStatus.QUOTES_AVAILABLE })).id,
+      graphql(scene.gateway, broker, 'mutation($id: ID!, $reason: String!) { closeTender(tenderId: $id, reason: $reason) { status } }', {
+        id: (await createTender(scene.gateway.em().fork(), scene.world, { status: TenderStatus.QUOTES_AVAILABLE })).id,
         reason: `Customer ${value} withdrew`,
       }),
     named: { parameter: 'reason' },
-    stored: () => gateway.em().fork().count(Tender, { status: TenderStatus.CLOSED }),
+    stored: () => scene.gateway.em().fork().count(Tender, { status: TenderStatus.CLOSED }),
   },
   {
     name: 'GraphQL eraseCustomer reason (lines)',
     lines: true,
     send: async (value) => {
       // A customer of its own each time: an erasure that goes through leaves the others' tenders alone.
-      const em = gateway.em().fork();
+      const em = scene.gateway.em().fork();
       const customer = em.create(Customer, { name: 'Erasable AG', companyId: 'E-1', address: new Address() });
       await em.flush();
       return graphql(
-        gateway,
+        scene.gateway,
         internal,
         'mutation($id: ID!, $reason: String!) { eraseCustomer(customerId: $id, reason: $reason) { tenders } }',
         {
@@ -151,7 +147,7 @@ const FIELDS: Field[] = [
     },
     named: { parameter: 'reason' },
     stored: () =>
-      gateway
+      scene.gateway
         .em()
         .fork()
         .count(Customer, { erasedAt: { $ne: null } }),
@@ -160,22 +156,22 @@ const FIELDS: Field[] = [
     name: 'GraphQL requestQuotes riskInformation.additional (free text in JSON)',
     lines: true,
     send: async (value) =>
-      graphql(gateway, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
+      graphql(scene.gateway, broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
         input: {
-          tenderId: (await createTender(gateway.em().fork(), world, { status: TenderStatus.QUOTES_AVAILABLE })).id,
-          insurerIds: [world.insurers[0].id],
+          tenderId: (await createTender(scene.gateway.em().fork(), scene.world, { status: TenderStatus.QUOTES_AVAILABLE })).id,
+          insurerIds: [scene.world.insurers[0].id],
           limits: [{ insuranceSum: 1_000_000, deductible: 1000 }],
           riskInformation: { additional: { notes: ['fine', `Soft${value}ware`] } },
         },
       }),
     named: { parameter: 'riskInformation.additional.notes[1]' },
-    stored: () => gateway.em().fork().count(QuoteRequest),
+    stored: () => scene.gateway.em().fork().count(QuoteRequest),
   },
   {
     name: 'REST POST /integration/v1/webhook-endpoints description (one line)',
     lines: false,
     send: async (value) => {
-      const token = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[1].id });
+      const token = await tokenFor(scene.gateway, Role.BROKER, { brokerCompanyId: scene.world.brokers[1].id });
       return rest('/integration/v1/webhook-endpoints', token, {
         url: 'https://hooks.partner.example/in',
         event_types: ['tender.status_changed'],
@@ -184,7 +180,7 @@ const FIELDS: Field[] = [
     },
     named: { pointer: '/description' },
     stored: async () =>
-      Number(((await gateway.em().getConnection().execute('select count(*) as n from webhook_endpoint')) as { n: unknown }[])[0].n),
+      Number(((await scene.gateway.em().getConnection().execute('select count(*) as n from webhook_endpoint')) as { n: unknown }[])[0].n),
   },
 ];
 
@@ -249,9 +245,9 @@ describe('file names', () => {
       ['\t', 'U+0009'],
     ]) {
       const { status, body } = await createUpload(
-        gateway,
+        scene.gateway,
         broker,
-        { tenderId: tender.id, kind: 'RISK', filename: `a${character}b.pdf` },
+        { tenderId: scene.tender.id, kind: 'RISK', filename: `a${character}b.pdf` },
         PDF,
       );
       expect(status).toBe(400);
@@ -267,9 +263,9 @@ describe('file names', () => {
   it.each(["report (final) 'v2' *draft*.pdf", 'Müller 100% Angebot; Nr. 7.pdf', '見積書 2026 👩\u200d💻.pdf', 'a,b=c!#$&+^`|~.pdf'])(
     'Content-Disposition of "%s" is RFC 8187 and reads back as the stored name, with an ASCII fallback',
     async (name) => {
-      const id = await addDocument(gateway, broker, { tenderId: tender.id, kind: 'OTHER', filename: name });
-      const stored = (await gateway.em().fork().findOneOrFail(Document, id)).filename;
-      const content = await fetch(`${gateway.url}/api/v1/tenders/${tender.id}/documents/${id}/content`, {
+      const id = await addDocument(scene.gateway, broker, { tenderId: scene.tender.id, kind: 'OTHER', filename: name });
+      const stored = (await scene.gateway.em().fork().findOneOrFail(Document, id)).filename;
+      const content = await fetch(`${scene.gateway.url}/api/v1/tenders/${scene.tender.id}/documents/${id}/content`, {
         headers: { authorization: `Bearer ${broker}` },
       });
       expect(content.status).toBe(200);

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { Role } from '../src/access';
 import { openDatabase } from '../src/database';
 import { loadConfig } from '../src/platform/config';
 import type { Tender } from '../src/tenders';
-import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
+import { databaseUrlFor, removeDataDir } from './helpers/database';
 import { PDF, addDocument } from './helpers/documents';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { TEST_JWT_SECRET, createClient, requestToken, type Gateway } from './helpers/gateway';
@@ -139,8 +139,7 @@ afterAll(async () => {
   await receiver?.close();
   await otlp?.close();
   await orm?.close();
-  await dropDatabaseFor(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
+  await removeDataDir(dataDir);
 });
 
 describe('OpenTelemetry traces, exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set', () => {

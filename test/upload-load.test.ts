@@ -5,7 +5,7 @@ import { Role } from '../src/access';
 import { ApiClientService } from '../src/auth';
 import { Document } from '../src/documents';
 import { DocumentKind, DocumentState } from '../src/documents/document-kind';
-import { hashOfToken } from '../src/documents/document-links';
+import { hashOfToken } from '../src/documents/download/document-links';
 import { Tender } from '../src/tenders';
 import { createTender, createWorld } from './helpers/fixtures';
 import { discardProductionData, freePort, productionData, spawnGateway, type GatewayProcess } from './helpers/gateway-process';

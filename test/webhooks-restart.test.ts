@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MikroORM } from '@mikro-orm/core';
@@ -8,7 +8,7 @@ import { openDatabase } from '../src/database';
 import { loadConfig } from '../src/platform/config';
 import type { Tender } from '../src/tenders';
 import { WebhookDelivery, WebhookDeliveryStatus } from '../src/webhooks';
-import { databaseUrlFor, dropDatabaseFor } from './helpers/database';
+import { databaseUrlFor, removeDataDir } from './helpers/database';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { TEST_JWT_SECRET, createClient, graphql, requestToken, type Gateway } from './helpers/gateway';
 import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
@@ -67,8 +67,7 @@ afterEach(async () => {
   for (const gateway of running.splice(0)) await gateway.kill();
   await receiver.close();
   await orm.close();
-  await dropDatabaseFor(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
+  await removeDataDir(dataDir);
 });
 
 describe('webhook deliveries across restarts and instances', () => {

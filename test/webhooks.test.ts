@@ -1,33 +1,23 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
-import type { Tender } from '../src/tenders';
 import { WebhookDelivery } from '../src/webhooks';
-import { createTender, createWorld, type World } from './helpers/fixtures';
-import { graphql, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { createTender, createWorld } from './helpers/fixtures';
+import { graphql, json, startGateway, tokenFor } from './helpers/gateway';
+import { RETRYING_WEBHOOKS_ENV, withGateway } from './helpers/scene';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './helpers/webhook-receiver';
 
 const BROKER_EVENTS = ['tender.status_changed', 'quote.received', 'policy_documentation.confirmed'];
 const INSURER_EVENTS = ['tender.invited', 'tender.status_changed', 'cover.ordered'];
 /** Quick retries; the receivers listen on loopback, which partners' URLs may reach only when listed. */
-const FAST_WEBHOOKS = {
-  WEBHOOK_POLL_INTERVAL_MS: '20',
-  WEBHOOK_RETRY_SCHEDULE: '50ms,100ms,150ms',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  WEBHOOK_LEASE_MS: '3000',
-  WEBHOOK_URL_ALLOW: '127.0.0.1',
-  WEBHOOK_SECRET_GRACE: '0s',
-};
+const WEBHOOKS = { ...RETRYING_WEBHOOKS_ENV, WEBHOOK_SECRET_GRACE: '0s' };
 
-let gateway: Gateway;
-let world: World;
-let tender: Tender;
 let broker: string;
 let receiver: WebhookReceiver;
 let sims: SimulatedInsurers | undefined;
 
 async function rest(method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${gateway.url}${path}`, {
+  const response = await fetch(`${scene.gateway.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -51,35 +41,27 @@ async function register(
 }
 
 async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(gateway, token, query, variables);
+  const { body } = await graphql(scene.gateway, token, query, variables);
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
   return body.data;
 }
 
 const types = (received: ReceivedWebhook[]) => received.map(({ event }) => `${event.type}:${event.data.status}`);
 
-beforeEach(async () => {
-  gateway = await startGateway({ env: FAST_WEBHOOKS });
-  world = await createWorld(gateway.em());
-  tender = await createTender(gateway.em(), world);
-  broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
-  receiver = await startWebhookReceiver();
-});
+const scene = withGateway({ env: WEBHOOKS, tender: true });
 
-afterEach(async () => {
-  await sims?.close();
-  sims = undefined;
-  await receiver.close();
-  await gateway.close();
+beforeEach(async () => {
+  broker = await scene.token(Role.BROKER);
+  receiver = scene.closes(await startWebhookReceiver());
 });
 
 describe('tender events to partners, signed per Standard Webhooks', () => {
   it('each party receives the events it may see, once, signed and verifiable with the standardwebhooks package', async () => {
-    sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }, { name: 'Beacon Insurance' }]);
+    sims = scene.closes(await startSimulatedInsurers(scene.gateway, [{ name: 'Anchor Insurance' }, { name: 'Beacon Insurance' }]));
     const [anchor, beacon] = sims.insurers;
-    const anchorToken = await tokenFor(gateway, Role.INSURER, { insurerId: anchor.id });
-    const beaconToken = await tokenFor(gateway, Role.INSURER, { insurerId: beacon.id });
-    const otherBroker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[1].id });
+    const anchorToken = await tokenFor(scene.gateway, Role.INSURER, { insurerId: anchor.id });
+    const beaconToken = await tokenFor(scene.gateway, Role.INSURER, { insurerId: beacon.id });
+    const otherBroker = await tokenFor(scene.gateway, Role.BROKER, { brokerCompanyId: scene.world.brokers[1].id });
     const secrets = {
       broker: (await register(broker, 'broker', '/broker')).secret,
       anchor: (await register(anchorToken, 'insurer', '/anchor')).secret,
@@ -89,7 +71,7 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
 
     await gql(broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
       input: {
-        tenderId: tender.id,
+        tenderId: scene.tender.id,
         insurerIds: [anchor.id, beacon.id],
         limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }],
         riskInformation: {},
@@ -97,18 +79,18 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
     });
     const quoted = await waitFor('both quotes', async () => {
       const data = await gql(broker, 'query($id: ID!) { quoteRequests(tenderId: $id) { status insurer { id } options { id } } }', {
-        id: tender.id,
+        id: scene.tender.id,
       });
       return data.quoteRequests.every((request: { status: string }) => request.status === 'QUOTED') && data.quoteRequests;
     });
     const anchorOption = quoted.find((request: { insurer: { id: string } }) => request.insurer.id === anchor.id).options[0].id;
     await gql(broker, 'mutation($t: ID!, $o: ID!) { orderCover(tenderId: $t, quoteOptionId: $o) { status } }', {
-      t: tender.id,
+      t: scene.tender.id,
       o: anchorOption,
     });
-    await gql(anchorToken, 'mutation($t: ID!) { finaliseContract(tenderId: $t) { status } }', { t: tender.id });
+    await gql(anchorToken, 'mutation($t: ID!) { finaliseContract(tenderId: $t) { status } }', { t: scene.tender.id });
     await gql(anchorToken, 'mutation($t: ID!) { confirmPolicyDocumentation(tenderId: $t, policyNumber: "POL-1") { status } }', {
-      t: tender.id,
+      t: scene.tender.id,
     });
 
     await waitFor(
@@ -154,7 +136,7 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
         expect(receiver.verify(webhook, secret)).toEqual(webhook.event);
         expect(() => receiver.verify(webhook, secrets.broker === secret ? secrets.anchor : secrets.broker)).toThrow();
         expect(webhook.headers['webhook-id']).toMatch(/^msg_[\w-]+$/);
-        expect(webhook.event).toMatchObject({ id: expect.stringMatching(/^evt_/), data: { tender_id: tender.id } });
+        expect(webhook.event).toMatchObject({ id: expect.stringMatching(/^evt_/), data: { tender_id: scene.tender.id } });
       }
     }
     // One event, the same id for every party that hears of it; one webhook-id per endpoint.
@@ -169,9 +151,9 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
   });
 
   it('the insurer simulator verifies every webhook it receives, and refuses one signed with a secret it does not hold', async () => {
-    sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }]);
+    sims = scene.closes(await startSimulatedInsurers(scene.gateway, [{ name: 'Anchor Insurance' }]));
     const [anchor] = sims.insurers;
-    const anchorToken = await tokenFor(gateway, Role.INSURER, { insurerId: anchor.id });
+    const anchorToken = await tokenFor(scene.gateway, Role.INSURER, { insurerId: anchor.id });
     const created = await rest('POST', '/integration/v1/webhook-endpoints', anchorToken, {
       url: `${anchor.quoteApiUrl}/webhooks`,
       event_types: ['tender.invited', 'tender.status_changed'],
@@ -180,7 +162,7 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
     sims.simulator.setWebhookSecret(sims.slugs[0], created.body.secret);
     await gql(broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
       input: {
-        tenderId: tender.id,
+        tenderId: scene.tender.id,
         insurerIds: [anchor.id],
         limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }],
         riskInformation: {},
@@ -188,12 +170,12 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
     });
     await waitFor('the invitation', async () => sims!.simulator.stats(sims!.slugs[0]).webhooks === 1);
     expect(sims.simulator.webhooks(sims.slugs[0]).map(({ event }) => [event.type, event.data.tender_id])).toEqual([
-      ['tender.invited', tender.id],
+      ['tender.invited', scene.tender.id],
     ]);
 
     // A rotation the insurer system was not told of: its verification fails, and the gateway keeps retrying.
     await rest('POST', `/integration/v1/webhook-endpoints/${created.body._id}/rotate-secret`, anchorToken);
-    await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
+    await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: scene.tender.id });
     await waitFor('a refused delivery', async () => sims!.simulator.stats(sims!.slugs[0]).webhookRejections >= 1);
     expect(sims.simulator.stats(sims.slugs[0]).webhooks).toBe(1);
     const log = await rest('GET', `/integration/v1/webhook-endpoints/${created.body._id}/deliveries`, anchorToken);
@@ -204,7 +186,7 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
   it('an endpoint gets only the event types it subscribed to', async () => {
     await register(broker, 'broker', '/closing', ['tender.status_changed']);
     await register(broker, 'broker', '/quotes-only', ['quote.received']);
-    await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "no longer needed") { status } }', { t: tender.id });
+    await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "no longer needed") { status } }', { t: scene.tender.id });
     await waitFor('the status change', async () => receiver.received('/closing').length === 1);
     expect(types(receiver.received('/closing'))).toEqual(['tender.status_changed:CLOSED']);
     expect(receiver.received('/quotes-only')).toEqual([]);
@@ -213,38 +195,43 @@ describe('tender events to partners, signed per Standard Webhooks', () => {
   it('two concurrent closes: one wins, one is a CONFLICT, and the event is enqueued once', async () => {
     await register(broker, 'broker', '/race');
     const close = () =>
-      graphql(gateway, broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
+      graphql(scene.gateway, broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: scene.tender.id });
     const answers = await Promise.all([close(), close()]);
     const codes = answers.map(({ body }) => body.errors?.[0]?.extensions?.code ?? 'OK').sort();
     expect(codes[0] === 'OK' || codes[1] === 'OK').toBe(true);
-    expect(await gateway.em().count(WebhookDelivery, {})).toBe(1);
+    expect(await scene.gateway.em().count(WebhookDelivery, {})).toBe(1);
     await waitFor('the delivery', async () => receiver.received('/race').length === 1);
   });
 
   it("a disabled client's endpoint gets nothing while the client is disabled", async () => {
     await register(broker, 'broker', '/disabled-client');
-    const internal = await tokenFor(gateway, Role.INTERNAL);
+    const internal = await tokenFor(scene.gateway, Role.INTERNAL);
     const appId = (await gql(broker, '{ me { appId } }')).me.appId;
     await gql(internal, 'mutation($a: String!) { disableApiClient(appId: $a) { appId } }', { a: appId });
-    const otherBroker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+    const otherBroker = await tokenFor(scene.gateway, Role.BROKER, { brokerCompanyId: scene.world.brokers[0].id });
     await register(otherBroker, 'broker', '/colleague');
-    await gql(otherBroker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
+    await gql(otherBroker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: scene.tender.id });
     await waitFor("the colleague's delivery", async () => receiver.received('/colleague').length === 1);
     expect(receiver.received('/disabled-client')).toEqual([]);
   });
 
   it('a refused change enqueues nothing: an invalid transition leaves the outbox as it was', async () => {
     await register(broker, 'broker', '/broker');
-    const { body } = await graphql(gateway, broker, 'mutation($t: ID!) { finaliseContract(tenderId: $t) { status } }', { t: tender.id });
+    const { body } = await graphql(scene.gateway, broker, 'mutation($t: ID!) { finaliseContract(tenderId: $t) { status } }', {
+      t: scene.tender.id,
+    });
     expect(body.errors[0].extensions.code).toBe('FORBIDDEN');
-    const reopen = await graphql(gateway, broker, 'mutation($t: ID!) { reopenTender(tenderId: $t) { status } }', { t: tender.id });
+    const reopen = await graphql(scene.gateway, broker, 'mutation($t: ID!) { reopenTender(tenderId: $t) { status } }', {
+      t: scene.tender.id,
+    });
     expect(reopen.body.errors[0].extensions.code).toBe('INVALID_TRANSITION');
-    expect(await gateway.em().count(WebhookDelivery, {})).toBe(0);
+    expect(await scene.gateway.em().count(WebhookDelivery, {})).toBe(0);
   });
 });
 
 describe('delivery, retries and the delivery log', () => {
-  const closeTender = () => gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
+  const closeTender = () =>
+    gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: scene.tender.id });
   const deliveries = async (id: string) => (await rest('GET', `/integration/v1/webhook-endpoints/${id}/deliveries`, broker)).body;
 
   it('retries 5xx answers and timeouts-free failures with backoff, honours Retry-After, and logs every attempt', async () => {
@@ -273,7 +260,7 @@ describe('delivery, retries and the delivery log', () => {
   });
 
   it('/metrics shows webhook deliveries by state, attempts by outcome with their latency, and the age of the oldest pending one', async () => {
-    const scrape = async () => (await fetch(`${gateway.url}/metrics`)).text();
+    const scrape = async () => (await fetch(`${scene.gateway.url}/metrics`)).text();
     expect(await scrape()).toMatch(/^webhook_oldest_pending_delivery_age_seconds 0$/m);
     // One endpoint fails once and then takes the event; the other asks to be called again in a minute.
     receiver.answer((path, n) =>
@@ -334,7 +321,7 @@ describe('delivery, retries and the delivery log', () => {
       return body.enabled === false && body;
     });
     expect(disabled.disabled_reason).toBe('the endpoint answered 410 Gone');
-    await gql(broker, 'mutation($t: ID!) { reopenTender(tenderId: $t) { status } }', { t: tender.id });
+    await gql(broker, 'mutation($t: ID!) { reopenTender(tenderId: $t) { status } }', { t: scene.tender.id });
     // The REOPENED event waits behind the disabled endpoint: recorded, not sent.
     await waitFor('the waiting event', async () =>
       (await deliveries(_id)).payload.some(
@@ -354,7 +341,7 @@ describe('delivery, retries and the delivery log', () => {
   });
 
   it('after a rotation the old secret still signs for the grace period, so a receiver can switch over', async () => {
-    const graceful = await startGateway({ env: { ...FAST_WEBHOOKS, WEBHOOK_SECRET_GRACE: '1h' } });
+    const graceful = await startGateway({ env: { ...WEBHOOKS, WEBHOOK_SECRET_GRACE: '1h' } });
     try {
       const graceWorld = await createWorld(graceful.em());
       const graceTender = await createTender(graceful.em(), graceWorld);
@@ -385,7 +372,7 @@ describe('delivery, retries and the delivery log', () => {
   });
 
   it("rotateWebhookEndpointSecret's GraphQL description says what a rotation does: the old secret also signs during the grace period", async () => {
-    const data = await gql(await tokenFor(gateway, Role.INTERNAL), '{ __schema { mutationType { fields { name description } } } }');
+    const data = await gql(await tokenFor(scene.gateway, Role.INTERNAL), '{ __schema { mutationType { fields { name description } } } }');
     const rotate = data.__schema.mutationType.fields.find((field: { name: string }) => field.name === 'rotateWebhookEndpointSecret');
     expect(rotate.description).toMatch(/old secret signs them too/);
     expect(rotate.description).toMatch(/WEBHOOK_SECRET_GRACE/);
@@ -431,7 +418,7 @@ describe('managing endpoints', () => {
 
   it("shows a client only its own endpoints: another client's is 404 to read, change, rotate, replay or delete", async () => {
     const { _id } = await register(broker, 'broker', '/mine');
-    const other = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[1].id });
+    const other = await tokenFor(scene.gateway, Role.BROKER, { brokerCompanyId: scene.world.brokers[1].id });
     expect((await rest('GET', '/integration/v1/webhook-endpoints', other)).body).toEqual([]);
     for (const [method, path, body] of [
       ['GET', `/integration/v1/webhook-endpoints/${_id}`],
@@ -447,7 +434,7 @@ describe('managing endpoints', () => {
   });
 
   it("lets internal users manage any client's endpoints through GraphQL, and deleting one removes its log", async () => {
-    const internal = await tokenFor(gateway, Role.INTERNAL);
+    const internal = await tokenFor(scene.gateway, Role.INTERNAL);
     const brokerAppId = (await gql(broker, '{ me { appId } }')).me.appId;
     const created = await gql(
       internal,
@@ -461,17 +448,17 @@ describe('managing endpoints', () => {
     expect(listed.body.map((endpoint: { _id: string; event_types: string[] }) => [endpoint._id, endpoint.event_types])).toEqual([
       [created.createWebhookEndpoint.endpoint.id, ['tender.status_changed']],
     ]);
-    await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: tender.id });
+    await gql(broker, 'mutation($t: ID!) { closeTender(tenderId: $t, reason: "done") { status } }', { t: scene.tender.id });
     await waitFor('the delivery', async () => receiver.received('/managed').length === 1);
-    expect(await gateway.em().count(WebhookDelivery, {})).toBe(1);
+    expect(await scene.gateway.em().count(WebhookDelivery, {})).toBe(1);
     expect((await rest('DELETE', `/integration/v1/webhook-endpoints/${created.createWebhookEndpoint.endpoint.id}`, broker)).status).toBe(
       204,
     );
-    expect(await gateway.em().count(WebhookDelivery, {})).toBe(0);
+    expect(await scene.gateway.em().count(WebhookDelivery, {})).toBe(0);
   });
 
   it('refuses endpoint URLs the partner URL policy forbids (private addresses in every environment, hosts not listed), naming /url', async () => {
-    const guarded = await startGateway({ env: { ...FAST_WEBHOOKS, WEBHOOK_URL_ALLOW: 'hooks.partner.example' } });
+    const guarded = await startGateway({ env: { ...WEBHOOKS, WEBHOOK_URL_ALLOW: 'hooks.partner.example' } });
     try {
       const guardedWorld = await createWorld(guarded.em());
       const token = await tokenFor(guarded, Role.BROKER, { brokerCompanyId: guardedWorld.brokers[0].id });
@@ -497,7 +484,7 @@ describe('managing endpoints', () => {
   });
 
   it('checks the addresses a host resolves to at every delivery: a listed name that resolves to loopback fails at once', async () => {
-    const guarded = await startGateway({ env: { ...FAST_WEBHOOKS, WEBHOOK_URL_ALLOW: 'localhost' } });
+    const guarded = await startGateway({ env: { ...WEBHOOKS, WEBHOOK_URL_ALLOW: 'localhost' } });
     try {
       const guardedWorld = await createWorld(guarded.em());
       const guardedTender = await createTender(guarded.em(), guardedWorld);
@@ -540,8 +527,8 @@ describe('managing endpoints', () => {
   });
 
   it('refuses event types the client would never receive (a broker-only event for an insurer), naming /event_types', async () => {
-    sims = await startSimulatedInsurers(gateway, [{ name: 'Anchor Insurance' }]);
-    const insurerToken = await tokenFor(gateway, Role.INSURER, { insurerId: sims.insurers[0].id });
+    sims = scene.closes(await startSimulatedInsurers(scene.gateway, [{ name: 'Anchor Insurance' }]));
+    const insurerToken = await tokenFor(scene.gateway, Role.INSURER, { insurerId: sims.insurers[0].id });
     const answer = await rest('POST', '/integration/v1/webhook-endpoints', insurerToken, {
       url: receiver.url(),
       event_types: ['tender.status_changed', 'quote.received'],

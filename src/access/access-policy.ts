@@ -19,6 +19,11 @@ export const OPERATIONS = {
   quoteRequests: ROLES,
   proposal: ROLES,
   tenderStatistics: [ANALYST, INTERNAL],
+  /** Question sets are public within the exchange: every role reads them (docs/risk-assessment.md). */
+  questionSet: ROLES,
+  questionSets: ROLES,
+  /** What an insurer prices on: insurers their own, brokers every insurer's (what to ask the customer), internal users. */
+  insurerRequirements: [INSURER, BROKER, INTERNAL],
   // GraphQL mutations: the tender lifecycle (DESIGN 3) and the quotation flow
   createTender: [INTERNAL],
   requestQuotes: [BROKER, INTERNAL],
@@ -27,6 +32,15 @@ export const OPERATIONS = {
   closeTender: [BROKER, INTERNAL],
   reopenTender: [BROKER, INTERNAL],
   finaliseContract: [INSURER, INTERNAL],
+  /** The insurer of the ordered option answers the order (docs/lifecycle.md, "Binding"); internal users on its behalf. */
+  acceptCoverOrder: [INSURER, INTERNAL],
+  declineCoverOrder: [INSURER, INTERNAL],
+  /** The tender's broker responds to a subjectivity (internal users on its behalf)... */
+  respondToSubjectivity: [BROKER, INTERNAL],
+  /** ...and the quoting insurer (or an internal user) accepts, rejects or waives it. */
+  decideSubjectivity: [INSURER, INTERNAL],
+  /** A tender's subjectivities: its broker all, a quoting insurer its own, internal users; never analysts. */
+  tenderSubjectivities: [INSURER, BROKER, INTERNAL],
   confirmPolicyDocumentation: [INSURER, INTERNAL],
   /** A tender's documents (docs/documents.md): which kind each role may add is `mayAddDocument`. */
   createDocumentUpload: [INSURER, BROKER, INTERNAL],
@@ -42,11 +56,37 @@ export const OPERATIONS = {
   customerDataExport: [INTERNAL],
   /** The comparison a broker showed its client (§61 VVG), stored as an ADVICE document: the tender's broker, internal users. */
   exportProposal: [BROKER, INTERNAL],
+  /** The customer's risk answers: the tender's broker (passing on the customer's answers, or its own), internal users. */
+  saveRiskAnswers: [BROKER, INTERNAL],
+  /** The customer's questionnaire page (docs/people.md): links made, revoked and listed by the tender's broker, internal users. */
+  createQuestionnaireLink: [BROKER, INTERNAL],
+  revokeQuestionnaireLink: [BROKER, INTERNAL],
+  questionnaireLinks: [BROKER, INTERNAL],
+  /**
+   * Clarification threads (docs/people.md): the tender's broker, the thread's insurer (its own thread, while the tender
+   * is not redacted for it) and internal users; never analysts.
+   */
+  postTenderMessage: [INSURER, BROKER, INTERNAL],
+  tenderMessages: [INSURER, BROKER, INTERNAL],
+  /**
+   * Mail preferences of an address (docs/people.md, "E-mail"): a broker for the persons of its company, an insurer
+   * for its own contacts, internal users for anyone; never analysts.
+   */
+  setNotificationPreferences: [INSURER, BROKER, INTERNAL],
+  notificationPreferences: [INSURER, BROKER, INTERNAL],
   // GraphQL mutations: operating the exchange
   createInsurer: [INTERNAL],
+  publishQuestionSet: [INTERNAL],
+  retireQuestionSet: [INTERNAL],
+  /** An insurer's own client, at least 14 days ahead; internal users at any time. */
+  setInsurerRequirements: [INSURER, INTERNAL],
   changeInsurerIntegration: [INTERNAL],
+  /** Whom an insurer is mailed at: its own client, internal users. */
+  setInsurerContacts: [INSURER, INTERNAL],
   /** An insurer without an API answers its own requests; internal users answer on its behalf. */
   submitManualQuote: [INSURER, INTERNAL],
+  /** A fresh link to a MANUAL request's quote page (docs/people.md): the insurer's own client, internal users. */
+  renewUnderwritingLink: [INSURER, INTERNAL],
   createApiClient: [INTERNAL],
   disableApiClient: [INTERNAL],
   enableApiClient: [INTERNAL],
@@ -119,6 +159,9 @@ export const sees = {
    * (an insurer reads only its own quote requests); not analysts.
    */
   underwriterReasons: (viewer: Viewer): boolean => viewer.role !== ANALYST,
+  /** An insurer's mail contacts (personal data): internal users and that insurer. */
+  insurerContacts: (viewer: Viewer, insurerId: string): boolean =>
+    viewer.role === INTERNAL || (viewer.role === INSURER && viewer.insurerId === insurerId),
   /** Insurer integration details (the quote API URL). */
   integrationDetails: (viewer: Viewer): boolean => viewer.role === INTERNAL || viewer.role === ANALYST,
   /** A tender's access log: its broker (the tender's visibility decides which) and internal users; never insurers. */
@@ -128,6 +171,12 @@ export const sees = {
    * and internal users; not insurers, who would see their competitors' prices, nor analysts.
    */
   advice: (viewer: Viewer): boolean => viewer.role === BROKER || viewer.role === INTERNAL,
+  /**
+   * A tender's risk answers: all of them to its broker and internal users; to an invited insurer only those it
+   * requires, and none once the tender is redacted for it (closed, or awarded to another); none to analysts.
+   */
+  riskAnswers: (viewer: Viewer): 'all' | 'required' | 'none' =>
+    viewer.role === BROKER || viewer.role === INTERNAL ? 'all' : viewer.role === INSURER ? 'required' : 'none',
   // What an insurer sees of a tender it may read (data privacy, DESIGN 3) is the tender's audience rule: tenders/tender-audience.ts.
 };
 

@@ -15,4 +15,4 @@ export {
 export type { RequestContext } from './request-context';
 export { AccessSurface, NO_ACCESS_RECORDS, recordRead, type AccessChannel, type AccessRecorder } from './access-recorder';
 export { ROLES, Role } from './role';
-export { assertRole, type Viewer } from './viewer';
+export { assertRole, operatorViewer, type Viewer } from './viewer';

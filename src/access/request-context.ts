@@ -3,6 +3,7 @@ import type { UrlAllowList } from '../platform/http/url-allow-list';
 import type { RowBudget } from '../platform/db/row-budget';
 import type { Viewer } from './viewer';
 import type { AccessChannel, AccessRecorder } from './access-recorder';
+import type { Clock } from '../platform/tasks/clock';
 
 /**
  * What every request carries, whatever its transport (GraphQL, a REST route, the callback): built once per
@@ -32,4 +33,6 @@ export interface RequestContext {
   accessLog: AccessRecorder;
   /** The REST route or document download this request answers; unset, GraphQL (the resolver names its field). */
   channel?: AccessChannel;
+  /** The gateway's one clock (createApp's): what is in effect when (an insurer's requirements) is read from it. */
+  clock: Clock;
 }

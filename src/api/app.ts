@@ -5,16 +5,13 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../platform/config';
 import { DomainError } from '../platform/errors/domain-error';
-import { QuoteDispatcher, cancelQuoteRequestsOfClosedTender, cancelQuoteRequestsOnOrder, InsurerChecker } from '../quotes';
-import {
-  WebhookDispatcher,
-  customerErasuresToWebhooks,
-  documentEventsToWebhooks,
-  quoteEventsToWebhooks,
-  tenderChangesToWebhooks,
-} from '../webhooks';
-import { RetentionSweep, type ErasureServices } from '../privacy';
-import { TokenService } from '../auth';
+import { systemClock, type Clock } from '../platform/tasks/clock';
+import { PeriodicTasks, type PeriodicTask } from '../platform/tasks/periodic-task';
+import { QuoteDispatcher, InsurerChecker, quotesModule, type QuoteEventListener } from '../quotes';
+import { WebhookDispatcher, webhooksModule } from '../webhooks';
+import { UnsubscribeTokens, mailModule, type DevMailbox, type MailSender } from '../mail';
+import { AccessLogBuffer, privacyModule, type ErasureServices } from '../privacy';
+import { TokenService, authModule } from '../auth';
 import { databaseEngine } from '../platform/db/orm-options';
 import {
   LinkSigner,
@@ -23,12 +20,11 @@ import {
   DocumentStores,
   nameDocumentStores,
   UploadAdmission,
-  policyDocumentCheck,
-  sweepDocuments,
+  documentsModule,
   type DocumentServices,
 } from '../documents';
-import { AccessLogBuffer, sweepAccessLog } from '../privacy';
 import { NO_ACCESS_RECORDS } from '../access';
+import { AccessLinks, LinkKeys } from '../links';
 import { startApollo } from './graphql/apollo';
 import { gatewaySchema } from './graphql/schema';
 import { corsPolicy } from './http/cors-policy';
@@ -50,6 +46,14 @@ import { readOnlyApis } from './rest/read-only-apis';
 import { tenderRoutes } from './rest/tenders/tender.routes';
 import { webhookEndpointRoutes } from './rest/webhooks/webhook-endpoint.routes';
 import { admitUploads, documentRoutes } from './rest/documents/document.routes';
+import { riskRoutes } from './rest/risk/risk.routes';
+import { messageRoutes } from './rest/messages/message.routes';
+import { pageRoutes } from './pages/page-routes';
+import { questionnairePage } from './pages/questionnaire/questionnaire.page';
+import { underwritingPage } from './pages/underwriting/underwriting.page';
+import { PAGE_ASSETS_PATH } from './pages/page-views';
+import { bindingRoutes } from './rest/binding/binding.routes';
+import { devMailRoutes, unsubscribeRoutes } from './mail/mail.routes';
 
 interface AppDeps {
   config: Config;
@@ -62,8 +66,16 @@ interface AppDeps {
    * giving requests in flight `SHUTDOWN_GRACE_MS`. Without it the caller closes its server itself (tests).
    */
   httpServer?: Server;
-  /** The time advice exports state; the system clock when absent (tests fix it: the same data, the same bytes). */
-  clock?: () => Date;
+  /**
+   * The gateway's one clock: the time advice exports state and periodic tasks run at, and the timers of those tasks;
+   * the system clock when absent (tests fix or move it: the same data, the same bytes).
+   */
+  clock?: Clock;
+  /**
+   * Development only (main.ts, `npm start` without SMTP_URL): the mailbox in the process the mail worker sends to,
+   * shown at `/dev/mail`; absent, `/dev/mail` is not found.
+   */
+  devMail?: DevMailbox;
 }
 
 export interface App {
@@ -72,39 +84,104 @@ export interface App {
   dispatcher: QuoteDispatcher;
   /** The webhook outbox worker; created idle like the dispatcher. */
   webhooks: WebhookDispatcher;
+  /** The mail outbox worker when SMTP_URL is set (mail is off otherwise); created idle like the dispatcher. */
+  mail?: MailSender;
   metrics: Metrics;
   /** The document store, links and limits (the sweeper and the privacy erasure use them beside the routes). */
   documents: DocumentServices;
-  /** RETENTION_PERSONAL_DATA's schedule, when set; created idle like the dispatcher. */
-  retention?: RetentionSweep;
+  /** Every feature's periodic tasks (docs/architecture.md, "Periodic tasks"), started by createApp. */
+  tasks: PeriodicTasks;
   /**
    * Drains the HTTP server given in `httpServer` (if any), and meanwhile stops both outbox workers (finishing the work
-   * in hand and releasing its leases) and the GraphQL server; the caller owns the ORM.
+   * in hand and releasing its leases), the periodic tasks (finishing a run in progress) and the GraphQL server; the
+   * caller owns the ORM.
    */
   stop(): Promise<void>;
 }
 
+/** What the routes, the request contexts and the tasks share: built once per app. */
+interface Services {
+  tokens: TokenService;
+  metrics: Metrics;
+  webhooks: WebhookDispatcher;
+  /** Mail's sender and listeners; none of either when SMTP_URL is unset. */
+  mail: ReturnType<typeof mailModule.parts>;
+  /** The key of every mail's one-click unsubscribe link (derived from JWT_SECRET). */
+  unsubscribeTokens: UnsubscribeTokens;
+  /** Every feature's listeners to quote events: webhooks and mail. */
+  quoteEvents: readonly QuoteEventListener[];
+  documents: DocumentServices;
+  dispatcher: QuoteDispatcher;
+  erasure: ErasureServices;
+  /** Who read a customer's data: recorded in a buffer written in batches (ACCESS_LOG). */
+  accessLog?: AccessLogBuffer;
+  uploads: UploadAdmission;
+  /** Capability links: the pages for people open by them (the questionnaire, the underwriter's page). */
+  links: AccessLinks;
+}
+
 /** Builds the whole gateway without listening; `src/main.ts` starts it, tests drive it over real HTTP. */
-export async function createApp({ config, orm, workerOrm = orm, logger, httpServer, clock = () => new Date() }: AppDeps): Promise<App> {
+export async function createApp(deps: AppDeps): Promise<App> {
+  const { config, logger, httpServer, clock = systemClock } = deps;
+  const services = await buildServices({ ...deps, clock });
+  const tasks = new PeriodicTasks(periodicTasks(deps, services), { logger, clock });
+  const schema = await gatewaySchema();
+  const production = config.nodeEnv === 'production';
+  const apollo = await startApollo(schema, config.graphql, logger, {
+    production,
+    drain: httpServer && { httpServer, graceMs: config.shutdownGraceMs },
+  });
+  const app = mountRoutes(deps, services, { schema, apollo, production });
+  tasks.start();
+
+  const { dispatcher, webhooks, metrics, documents, tokens, accessLog } = services;
+  const mail = services.mail.sender;
+  return {
+    express: app,
+    dispatcher,
+    webhooks,
+    mail,
+    metrics,
+    documents,
+    tasks,
+    stop: async () => {
+      await Promise.all([apollo.stop(), dispatcher.stop(), webhooks.stop(), mail?.stop(), tasks.stop(), tokens.standing.stop()]);
+      // After the requests in flight: every read they recorded is written.
+      await accessLog?.stop();
+    },
+  };
+}
+
+/** The token standing loaded, the outbox workers (idle), the document store named: everything but the routes. */
+async function buildServices({ config, orm, workerOrm = orm, logger, clock }: AppDeps & { clock: Clock }): Promise<Services> {
   const tokens = new TokenService(config);
   // Loaded before the server listens: the standing every request checks is never empty.
   await tokens.standing.start(orm, {
-    reconcileMs: config.tokenStandingReconcileMs,
     logger,
     databaseUrl: databaseEngine(config.databaseUrl) === 'postgresql' ? config.databaseUrl : undefined,
   });
   const metrics = new Metrics(orm);
-  // Who reacts to quotation events inside their transactions, whether a request or the dispatcher records them.
-  const quoteEvents = [quoteEventsToWebhooks];
   const webhooks = new WebhookDispatcher(workerOrm, config.webhooks, logger, metrics.webhooks);
+  // Their keys derive from the same secret (HKDF, one key per purpose): rotating it ends every link.
+  const links = new AccessLinks(new LinkKeys(config.jwtSecret ?? missing('JWT_SECRET')));
+  // Links in mails name the gateway's public address; without one (development), the local one.
+  const unsubscribeTokens = new UnsubscribeTokens(config.jwtSecret ?? missing('JWT_SECRET'));
+  const mail = mailModule.parts(
+    config.mail,
+    workerOrm,
+    logger,
+    { baseUrl: config.mail.publicUrl ?? `http://localhost:${config.port}`, tokens: unsubscribeTokens },
+    links,
+  );
+  const quoteEvents = [...webhooksModule.quoteEvents, ...mail.quoteEvents];
   const documents: DocumentServices = {
     store: new DocumentStores(config.documents),
     // TokenService has already refused a configuration without a secret; links are never signed with a known key.
     links: new LinkSigner(config.jwtSecret ?? missing('JWT_SECRET')),
     maxBytes: config.documents.maxBytes,
     linkTtlMs: config.documents.linkTtlMs,
-    listeners: [documentEventsToWebhooks],
-    clock,
+    listeners: webhooksModule.documentEvents,
+    clock: () => clock.now(),
   };
   // Rows from before each document named its store are in the one configured now (docs/operations.md).
   await nameDocumentStores(orm.em.fork(), documents.store.name);
@@ -116,35 +193,51 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
     listeners: quoteEvents,
     documents: new QuoteDocumentFetch(() => workerOrm.em.fork(), documents),
   });
-  // An erasure tells the broker companies of the customer's tenders, whether asked for or by retention.
-  const erasure: ErasureServices = { documents, listeners: [customerErasuresToWebhooks] };
-  const retention = config.privacy.retention
-    ? new RetentionSweep(workerOrm, {
-        period: config.privacy.retention,
-        intervalMs: config.privacy.sweepIntervalMs,
-        services: erasure,
-        logger,
-      })
-    : undefined;
-  // Unfinished uploads (and bytes of deleted documents) leave nothing behind for long: expired slots, their bytes, stale temporary files.
-  const sweeper = setInterval(() => {
-    sweepDocuments(orm.em.fork(), documents).catch((error: unknown) => logger.warn({ err: error }, 'document sweep failed'));
-  }, config.documents.linkTtlMs).unref();
-  // Who read a customer's data: recorded in a buffer written in batches; old records swept on every instance.
-  const accessLog = config.accessLog.enabled ? new AccessLogBuffer(orm, config.accessLog.flushMs, logger) : undefined;
-  const accessLogSweeper = setInterval(() => {
-    sweepAccessLog(orm.em.fork(), config.accessLog.retentionMs).catch((error: unknown) =>
-      logger.warn({ err: error }, 'access log sweep failed'),
-    );
-  }, ACCESS_LOG_SWEEP_MS).unref();
-  const deps: ContextDeps = {
-    orm,
+  return {
     tokens,
-    wakeDispatcher: dispatcher.wake,
+    metrics,
+    webhooks,
+    mail,
+    unsubscribeTokens,
+    quoteEvents,
+    documents,
+    dispatcher,
+    // An erasure tells the broker companies of the customer's tenders, whether asked for or by retention.
+    erasure: { documents, listeners: webhooksModule.customerErasures },
+    accessLog: config.accessLog.enabled ? new AccessLogBuffer(orm, config.accessLog.flushMs, logger) : undefined,
+    uploads: new UploadAdmission(config.documents.uploads),
+    links,
+  };
+}
+
+/** Every feature's periodic tasks, in one list (docs/architecture.md, "Periodic tasks"). */
+function periodicTasks({ config, orm, workerOrm = orm }: AppDeps, services: Services): PeriodicTask[] {
+  return [
+    ...authModule.tasks(services.tokens, orm, config.tokenStandingReconcileMs),
+    ...quotesModule.tasks(workerOrm, config.quotes, services.quoteEvents),
+    ...documentsModule.tasks(orm, services.documents),
+    ...privacyModule.tasks(orm, workerOrm, config, services.erasure),
+    ...services.mail.tasks,
+  ];
+}
+
+/** What every request's context is given (request-context.ts). */
+function contextDeps({ config, orm, clock = systemClock }: AppDeps, services: Services): ContextDeps {
+  return {
+    orm,
+    tokens: services.tokens,
+    wakeDispatcher: services.dispatcher.wake,
     maxRowsPerOperation: config.graphql.maxRows,
     insurerUrls: config.quotes.urlAllowList,
-    tenderChanges: [cancelQuoteRequestsOfClosedTender, cancelQuoteRequestsOnOrder, policyDocumentCheck, tenderChangesToWebhooks],
-    quoteEvents,
+    tenderChanges: [
+      ...quotesModule.tenderChanges,
+      ...documentsModule.tenderChanges,
+      ...webhooksModule.tenderChanges,
+      ...services.mail.tenderChanges,
+    ],
+    quoteEvents: services.quoteEvents,
+    riskEvents: [...quotesModule.riskEvents, ...webhooksModule.riskEvents, ...services.mail.riskEvents],
+    messageEvents: [...webhooksModule.messageEvents, ...services.mail.messageEvents],
     // A check run by the checkInsurer mutation must answer within the request timeout.
     insurerChecks: new InsurerChecker(config.quotes, InsurerChecker.maxWaitWithin(config.quotes, config.requestTimeoutMs)),
     quoteValidityZone: config.quotes.validityZone,
@@ -154,18 +247,25 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
       secretGraceMs: config.webhooks.secretGraceMs,
       replayPerDay: config.webhooks.replayPerDay,
     },
-    documents,
-    erasure,
+    documents: services.documents,
+    erasure: services.erasure,
     publicUrl: config.documents.publicUrl,
-    accessLog: accessLog ?? NO_ACCESS_RECORDS,
+    accessLog: services.accessLog ?? NO_ACCESS_RECORDS,
+    clock,
+    links: services.links,
   };
-  const schema = await gatewaySchema();
-  const production = config.nodeEnv === 'production';
-  const apollo = await startApollo(schema, config.graphql, logger, {
-    production,
-    drain: httpServer && { httpServer, graceMs: config.shutdownGraceMs },
-  });
+}
 
+/** The Express app: the checks every request passes, then the routes in the order they are matched. */
+function mountRoutes(
+  deps: AppDeps,
+  services: Services,
+  graphql: { schema: Awaited<ReturnType<typeof gatewaySchema>>; apollo: Awaited<ReturnType<typeof startApollo>>; production: boolean },
+): Express {
+  const { config, orm, logger } = deps;
+  const { metrics, uploads, documents } = services;
+  const { schema, apollo, production } = graphql;
+  const context = contextDeps(deps, services);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -173,48 +273,45 @@ export async function createApp({ config, orm, workerOrm = orm, logger, httpServ
   app.set('trust proxy', config.trustProxy);
   app.use(requestLogging(logger, metrics.recordRequest), securityHeaders, refuseMalformedUrls);
   // Uploads beyond the most at once are answered before anything else of them is looked at.
-  const uploads = new UploadAdmission(config.documents.uploads);
   metrics.countUploads(() => uploads.uploadsInFlight);
   app.put(`${UPLOAD_PATH}/:token`, admitUploads(uploads));
   if (config.corsOrigins.length > 0) app.use(corsPolicy(config));
   app.use(operationsRoutes(orm, metrics));
   // The pages and files for people (before authentication, like the health checks) have a per-address budget of their own.
-  app.use(['/docs', '/openapi.json', EXPLORER_PATH], staticAssetRateLimit(config, orm));
+  app.use(['/docs', '/openapi.json', EXPLORER_PATH, PAGE_ASSETS_PATH], staticAssetRateLimit(config, orm));
   app.use(docsRoutes(), explorerRoutes());
-  app.use(requestScopes(deps), requestTimeout(config, [UPLOAD_PATH]), clientRateLimit(config, orm));
+  // A mail's unsubscribe link needs no login (RFC 8058); the development mailbox only while `npm start` runs one.
+  app.use(['/mail/unsubscribe', '/dev/mail'], staticAssetRateLimit(config, orm));
+  app.use(unsubscribeRoutes(orm, services.unsubscribeTokens, deps.clock ?? systemClock));
+  if (deps.devMail && !production) app.use(devMailRoutes(deps.devMail));
+  app.use(requestScopes(context), requestTimeout(config, [UPLOAD_PATH]));
+  // The pages opened by a link: no bearer token, rate limits of their own (per address and per link).
+  app.use(
+    pageRoutes({ config, orm, clock: deps.clock ?? systemClock, links: services.links, logger }, [
+      questionnairePage({ riskEvents: context.riskEvents, wakeDispatcher: () => services.dispatcher.wake() }),
+      // The underwriter's quote page acts as its link's insurer, through the schema's own operations.
+      underwritingPage({ schema }),
+    ]),
+  );
+  app.use(clientRateLimit(config, orm));
 
   // Spec 1 and 4: /public/v1 and /api/v1 only read, whatever the path; the writes are GraphQL and /integration/v1.
   app.use(readOnlyApis());
   // The partners' polls first: every router a request passes before its own is matched against it.
   app.use(tenderRoutes(schema));
-  app.use(authRoutes(deps, config));
+  app.use(authRoutes(context, config));
   app.use(graphqlRoutes(apollo, { production }));
   app.use(quoteCallbackRoutes());
   app.use(webhookEndpointRoutes(schema));
   app.use(documentRoutes(schema, documents, uploads, config.requestTimeoutMs));
+  app.use(riskRoutes(schema));
+  app.use(messageRoutes(schema));
+  app.use(bindingRoutes(schema));
 
   app.use((req, res) => sendProblem(res, new DomainError('NOT_FOUND', `No resource at ${req.method} ${req.path}`)));
   app.use(problemErrorHandler(logger));
-
-  return {
-    express: app,
-    dispatcher,
-    webhooks,
-    metrics,
-    documents,
-    retention,
-    stop: async () => {
-      clearInterval(sweeper);
-      clearInterval(accessLogSweeper);
-      await Promise.all([apollo.stop(), dispatcher.stop(), webhooks.stop(), retention?.stop(), tokens.standing.stop()]);
-      // After the requests in flight: every read they recorded is written.
-      await accessLog?.stop();
-    },
-  };
+  return app;
 }
-
-/** How often each instance removes access-log records past ACCESS_LOG_RETENTION. */
-const ACCESS_LOG_SWEEP_MS = 60 * 60_000;
 
 function missing(name: string): never {
   throw new Error(`${name} is not set`);

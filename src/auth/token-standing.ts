@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import { ApiClient } from './api-client.entity';
 import { RevokedToken } from './revoked-token.entity';
+import type { PeriodicTask } from '../platform/tasks/periodic-task';
 import { StandingListener, type StandingNotice } from './standing-notices';
 
 /** What a token's standing depends on, per client: whether it is disabled and its current token generation. */
@@ -29,33 +30,36 @@ export class TokenStanding {
   private readonly clients = new Map<string, ClientStanding>();
   /** When the last reconcile began: the next reads revocations from RECONCILE_OVERLAP_MS before it. */
   private reconciledAt = 0;
-  private timer?: NodeJS.Timeout;
   private listener?: StandingListener;
   private reconciling?: Promise<void>;
 
   /**
    * Loads the whole standing (before the server listens: a token is never checked against an empty state), then
-   * keeps it current: NOTIFY on PostgreSQL (`databaseUrl` given), a reconcile every `reconcileMs`.
+   * keeps it current: NOTIFY on PostgreSQL (`databaseUrl` given), and the periodic task of `reconcileTask`.
    */
-  async start(orm: MikroORM, options: { reconcileMs: number; logger: Logger; databaseUrl?: string }): Promise<void> {
+  async start(orm: MikroORM, options: { logger: Logger; databaseUrl?: string }): Promise<void> {
     await this.reconcile(orm.em.fork(), true);
-    this.timer = setInterval(() => {
-      this.reconcileNow(orm, options.logger);
-    }, options.reconcileMs).unref();
     if (options.databaseUrl) {
       this.listener = new StandingListener(options.databaseUrl, options.logger, {
         notice: (notice) => this.hear(notice),
         // Notifications sent while the connection was down are lost: read everything again.
-        connected: () => this.reconcileNow(orm, options.logger, true),
+        connected: () =>
+          void this.reconcileNow(orm, true).catch((error: unknown) =>
+            options.logger.warn({ err: error }, 'token standing reconcile failed; the next one tries again'),
+          ),
       });
       await this.listener.start();
     }
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
     await this.listener?.stop();
-    await this.reconciling;
+    await this.reconciling?.catch(() => undefined);
+  }
+
+  /** The reconcile every TOKEN_STANDING_RECONCILE_MS, on every instance: each holds its own standing. */
+  reconcileTask(orm: MikroORM, everyMs: number): PeriodicTask {
+    return { name: 'token standing reconcile', everyMs, allInstances: true, run: () => this.reconcileNow(orm) };
   }
 
   /**
@@ -102,11 +106,10 @@ export class TokenStanding {
     else this.apply(notice.client, notice.disabled, notice.gen);
   }
 
-  private reconcileNow(orm: MikroORM, logger: Logger, full = false): void {
-    if (this.reconciling) return;
-    this.reconciling = this.reconcile(orm.em.fork(), full)
-      .catch((error: unknown) => logger.warn({ err: error }, 'token standing reconcile failed; the next one tries again'))
-      .finally(() => (this.reconciling = undefined));
+  /** One reconcile at a time: asked for while one runs, the caller waits for that one. */
+  private reconcileNow(orm: MikroORM, full = false): Promise<void> {
+    this.reconciling ??= this.reconcile(orm.em.fork(), full).finally(() => (this.reconciling = undefined));
+    return this.reconciling;
   }
 
   /** Every client, and the revocations since shortly before the last reconcile (all unexpired ones when `full`). */

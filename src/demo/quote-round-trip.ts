@@ -12,6 +12,13 @@ const INSURERS = Number(process.env.DEMO_INSURERS ?? 3);
 const TIMEOUT_MS = Number(process.env.DEMO_TIMEOUT_MS ?? 30_000);
 const FINAL = ['QUOTED', 'DECLINED', 'FAILED', 'CANCELLED'];
 
+interface DemoTender {
+  id: string;
+  product: string;
+  customer: { name: string } | null;
+  riskAssessment: { status: string; questionSet: { version: number } } | null;
+}
+
 interface QuoteRequest {
   id: string;
   status: string;
@@ -70,13 +77,38 @@ async function main(): Promise<void> {
   });
   console.log(`${elapsed()}  token for ${credentials.app_id}`);
 
-  const page = await call<{ payload: { _id: string; product: string; customer: { name: string } | null }[] }>(
-    '/api/v1/tenders?status=QUOTES_AVAILABLE,IN_NEGOTIATION,REOPENED&sort=-updated_at&limit=1',
-    { token },
+  // A tender whose risk assessment is submitted, if the broker has one: each insurer is then sent only the answers
+  // it requires (docs/risk-assessment.md); else the broker's latest open tender, with risk information given here.
+  const { tenders } = await graphql<{ tenders: { items: DemoTender[] } }>(
+    token,
+    `
+      {
+        tenders(status: [QUOTES_AVAILABLE, IN_NEGOTIATION, REOPENED], sort: [{ field: UPDATED_AT, direction: DESC }], limit: 10) {
+          items {
+            id
+            product
+            customer {
+              name
+            }
+            riskAssessment {
+              status
+              questionSet {
+                version
+              }
+            }
+          }
+        }
+      }
+    `,
   );
-  const tender = page.payload[0];
+  const tender = tenders.items.find((item) => item.riskAssessment?.status === 'SUBMITTED') ?? tenders.items[0];
   if (!tender) throw new Error('no tender of this broker takes quotes now (QUOTES_AVAILABLE, IN_NEGOTIATION or REOPENED)');
-  console.log(`${elapsed()}  tender ${tender._id}: ${tender.product} for ${tender.customer?.name ?? 'a customer'}`);
+  console.log(`${elapsed()}  tender ${tender.id}: ${tender.product} for ${tender.customer?.name ?? 'a customer'}`);
+  const assessed = tender.riskAssessment?.status === 'SUBMITTED';
+  if (assessed)
+    console.log(
+      `${elapsed()}  risk information from its risk assessment (${tender.product}, question set version ${tender.riskAssessment!.questionSet.version})`,
+    );
 
   const { insurers } = await graphql<{ insurers: { id: string; name: string }[] }>(token, '{ insurers { id name } }');
   const chosen = insurers.slice(0, INSURERS);
@@ -85,13 +117,15 @@ async function main(): Promise<void> {
     `mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { ${FIELDS} } }`,
     {
       input: {
-        tenderId: tender._id,
+        tenderId: tender.id,
         insurerIds: chosen.map((insurer) => insurer.id),
         limits: [
           { insuranceSum: 1_000_000, deductible: 10_000 },
           { insuranceSum: 2_000_000, deductible: 25_000 },
         ],
-        riskInformation: { turnover: { amount: 12_000_000, currency: 'EUR' }, typeOfBusiness: 'Software development' },
+        ...(assessed
+          ? {}
+          : { riskInformation: { turnover: { amount: 12_000_000, currency: 'EUR' }, typeOfBusiness: 'Software development' } }),
       },
     },
   );
@@ -114,7 +148,7 @@ async function main(): Promise<void> {
     if (Date.now() > deadline) throw new Error(`not every quote request settled within ${TIMEOUT_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const data = await graphql<{ quoteRequests: QuoteRequest[] }>(token, `query($id: ID!) { quoteRequests(tenderId: $id) { ${FIELDS} } }`, {
-      id: tender._id,
+      id: tender.id,
     });
     current = data.quoteRequests.filter((request) => ours.has(request.id));
     current.forEach(report);
@@ -133,7 +167,7 @@ async function main(): Promise<void> {
   }>(
     token,
     'query($id: ID!) { proposal(tenderId: $id) { taxRate cheapest { insuranceSum deductible insurer { name } option { premium premiumWithTax } } } }',
-    { id: tender._id },
+    { id: tender.id },
   );
   console.log(`\nProposal overview (tax rate ${proposal.taxRate ?? '?'}): the cheapest offer per limit`);
   for (const offer of proposal.cheapest) {
@@ -141,9 +175,9 @@ async function main(): Promise<void> {
       `  ${money(offer.insuranceSum).padStart(16)} / deductible ${money(offer.deductible).padStart(12)}   ${offer.insurer.name.padEnd(28)} premium ${money(offer.option.premium)}, with tax ${money(offer.option.premiumWithTax)}`,
     );
   }
-  await showSlips(token, tender._id, current);
+  await showSlips(token, tender.id, current);
   console.log(
-    `\nMore: GET ${base}/api/v1/tenders/${tender._id} (REST) or { proposal(tenderId: "${tender._id}") { entries { ... } } } (GraphQL).`,
+    `\nMore: GET ${base}/api/v1/tenders/${tender.id} (REST) or { proposal(tenderId: "${tender.id}") { entries { ... } } } (GraphQL).`,
   );
   if (!current.some((request) => request.status === 'QUOTED')) process.exitCode = 1;
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { TenderContext } from '../tenders';
 import type { DocumentStores } from './storage/document-stores';
-import type { LinkSigner } from './document-links';
+import type { LinkSigner } from './download/document-links';
 import type { DocumentKind } from './document-kind';
 
 /** A document became visible: who may see it, by the access policy's rule, is said in the event. */

@@ -8,7 +8,7 @@ import { DocumentState } from './document-kind';
 import { sees, visibilityOfVisible } from './document-facts';
 import { createDocumentUpload } from './document.service';
 import { CreateDocumentUploadInput, DocumentUploadView, DocumentView } from './document.types';
-import { downloadUrl } from './document-download';
+import { downloadUrl } from './download/document-download';
 
 export const presentDocument = (document: Document, viewer: Viewer): DocumentView => ({
   id: document.id,

@@ -17,9 +17,9 @@ import {
   type DocumentContentType,
 } from './document-rules';
 import type { DocumentContext, DocumentServices } from './document-context';
-import { hashOfToken, newUploadToken } from './document-links';
+import { hashOfToken, newUploadToken } from './download/document-links';
 import { insurersSeeing, tenderOfDocuments, visibilityOfVisible, type TenderOfDocuments } from './document-facts';
-import { UploadCheck } from './upload-check';
+import { UploadCheck } from './upload/upload-check';
 import type { DocumentStore, StoredDocument } from './storage/document-store';
 
 export interface DocumentUploadInput {

@@ -15,10 +15,10 @@ const roundCents = (amount: number): number => (Math.sign(amount) * Math.round(M
  * malformed (an acknowledgement without id), malformed-quote (a quote with unusable options),
  * early-callback (calls back before acknowledging), callback-twice (calls back two times), silent (the quote is ready
  * at once but the simulator never calls back: the integrator, or the benchmark, sends the callback).
- * The optional quote terms (docs/quotation.md, "Quote terms"): quote-terms (a quote valid for `validityMs`, in the
+ * The optional quote terms (docs/quotation-terms.md): quote-terms (a quote valid for `validityMs`, in the
  * insurer's `currency`, each limit offered twice: cheaper with a pre-bind subjectivity, and without), decline-reason (a
  * decline with the underwriter's reason), refer (a referral with a reason, then a second callback and a quote with terms).
- * quote-document: a quote that lists its quote slip (`documents`, docs/quotation.md), a small PDF the simulator serves
+ * quote-document: a quote that lists its quote slip (`documents`, docs/quotation-dispatch.md, "Quote documents"), a small PDF the simulator serves
  * itself at `{base}/quotes/{id}/slip.pdf`, with its SHA-256 in the quote.
  */
 export const SIM_BEHAVIOURS = [
@@ -116,6 +116,8 @@ interface SimInsurer extends SimInsurerOptions {
   stats: SimStats;
   token?: { value: string; expiresAt: number };
   webhooks: SimWebhook[];
+  /** The risk information of each acknowledged quotation request, oldest first (at most the last 100). */
+  riskInformation: Record<string, unknown>[];
 }
 
 /** The reference premium: a base fee plus a rate on the sum, discounted for the deductible (at most 50 %). */
@@ -189,6 +191,7 @@ export class InsurerSimulator {
         byIdempotencyKey: new Map(),
         stats: { posts: 0, quotes: 0, callbacks: 0, callbackFailures: 0, fetches: 0, webhooks: 0, webhookRejections: 0 },
         webhooks: [],
+        riskInformation: [],
       });
     }
     this.app = this.routes();
@@ -215,6 +218,11 @@ export class InsurerSimulator {
   /** The tender events received with a valid signature, oldest first. */
   webhooks(slug: string): SimWebhook[] {
     return [...this.insurer(slug).webhooks];
+  }
+
+  /** The risk information this insurer was sent, one per quotation request, oldest first: what an underwriter reads. */
+  riskInformation(slug: string): Record<string, unknown>[] {
+    return [...this.insurer(slug).riskInformation];
   }
 
   /** Stops pending callbacks and revokes the insurers' tokens (spec 4.5 step 6). */
@@ -352,6 +360,8 @@ export class InsurerSimulator {
     insurer.quotes.set(quote.id, quote);
     if (key) insurer.byIdempotencyKey.set(key, quote.id);
     insurer.stats.quotes++;
+    insurer.riskInformation.push((req.body as { risk_information: Record<string, unknown> }).risk_information);
+    if (insurer.riskInformation.length > 100) insurer.riskInformation.shift();
     if (behaviour === 'early-callback') {
       quote.ready = true;
       await this.callBack(insurer, quote);

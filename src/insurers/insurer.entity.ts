@@ -15,10 +15,17 @@ registerEnumType(InsurerIntegration, {
   description: 'API: the insurer system implements spec 4.4; MANUAL: the insurer answers quote requests through GraphQL.',
 });
 
+/** A person at an insurer who is mailed, in their language. */
+export interface InsurerContact {
+  email: string;
+  name: string;
+  language: 'de' | 'en';
+}
+
 @Entity({ tableName: 'insurer' })
 @ObjectType('Insurer', { description: 'An insurer that can be invited to quote on tenders.' })
 export class Insurer {
-  [OptionalProps]?: 'integration';
+  [OptionalProps]?: 'integration' | 'contacts';
 
   @Field(() => ID)
   @PrimaryKey({ type: 'string', length: 36 })
@@ -40,6 +47,13 @@ export class Insurer {
   /** Bearer credential the gateway presents to the insurer system; never exposed through any API. */
   @Property({ type: 'string', length: LIMITS.credential, nullable: true, hidden: true })
   outboundCredential?: string;
+
+  /**
+   * Who at the insurer is mailed its invitations and orders (docs/people.md, "E-mail"); at most 10. Personal data:
+   * visible to internal users and the insurer's own client only.
+   */
+  @Property({ type: 'json', defaultRaw: "'[]'" })
+  contacts: InsurerContact[] = [];
 
   @Field(() => TimestampScalar)
   @Property({ type: Date, length: 3 })

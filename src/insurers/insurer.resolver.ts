@@ -1,6 +1,6 @@
-import { Arg, Ctx, Field, FieldResolver, ID, InputType, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Field, FieldResolver, ID, InputType, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { Allowed, sees, type RequestContext } from '../access';
-import { Insurer, InsurerIntegration } from './insurer.entity';
+import { Insurer, InsurerIntegration, type InsurerContact } from './insurer.entity';
 import { InsurerService } from './insurer.service';
 
 @InputType()
@@ -36,6 +36,30 @@ export class ChangeInsurerIntegrationInput {
   outboundCredential?: string;
 }
 
+@InputType('InsurerContactInput')
+class InsurerContactInput {
+  @Field(() => String)
+  email!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => String, { description: 'de or en: the language of the mails.' })
+  language!: 'de' | 'en';
+}
+
+@ObjectType('InsurerContact', { description: 'A person at the insurer who is mailed its invitations and orders.' })
+class InsurerContactView {
+  @Field(() => String)
+  email!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => String)
+  language!: string;
+}
+
 @Resolver(() => Insurer)
 export class InsurerResolver {
   @Allowed('insurers')
@@ -65,6 +89,22 @@ export class InsurerResolver {
     @Ctx() { em, insurerUrls }: RequestContext,
   ): Promise<Insurer> {
     return new InsurerService(em, insurerUrls).changeIntegration(input);
+  }
+
+  @Allowed('setInsurerContacts')
+  @Mutation(() => Insurer, { description: "Whom the insurer is mailed at (at most 10); an insurer's client sets its own." })
+  setInsurerContacts(
+    @Arg('insurerId', () => ID) insurerId: string,
+    @Arg('contacts', () => [InsurerContactInput]) contacts: InsurerContactInput[],
+    @Ctx() { em, viewer }: RequestContext,
+  ): Promise<Insurer> {
+    return new InsurerService(em).setContacts(viewer, insurerId, contacts);
+  }
+
+  /** Contacts are personal data: internal users and the insurer's own client. */
+  @FieldResolver(() => [InsurerContactView], { description: 'Visible to internal users and the insurer itself; empty for others.' })
+  contacts(@Root() insurer: Insurer, @Ctx() { viewer }: RequestContext): InsurerContact[] {
+    return sees.insurerContacts(viewer, insurer.id) ? insurer.contacts : [];
   }
 
   /** Integration details are for operators only. */

@@ -2,10 +2,10 @@ import type { EntityManager } from '@mikro-orm/core';
 import { scopeOf, type Viewer } from '../access';
 import { DomainError, badInput, notFound, type FieldProblem } from '../platform/errors/domain-error';
 import { isHttpUrl } from '../platform/validation/rules';
-import { ChangeInsurerIntegrationRules, CreateInsurerRules } from './insurer-rules';
+import { ChangeInsurerIntegrationRules, CreateInsurerRules, SetInsurerContactsRules } from './insurer-rules';
 import { problemsOf, refused } from '../platform/validation/validate';
 import type { UrlAllowList } from '../platform/http/url-allow-list';
-import { Insurer, InsurerIntegration } from './insurer.entity';
+import { Insurer, InsurerIntegration, type InsurerContact } from './insurer.entity';
 
 interface CreateInsurerInput {
   name: string;
@@ -70,6 +70,22 @@ export class InsurerService {
     insurer.integration = input.integration;
     if (input.quoteApiUrl) insurer.quoteApiUrl = input.quoteApiUrl.replace(/\/+$/, '');
     if (input.outboundCredential !== undefined && input.outboundCredential !== null) insurer.outboundCredential = input.outboundCredential;
+    await this.em.flush();
+    return insurer;
+  }
+
+  /**
+   * Replaces whom the insurer is mailed at. An insurer's client sets its own insurer's contacts only: another
+   * insurer is not found, as if it did not exist.
+   */
+  async setContacts(viewer: Viewer, insurerId: string, contacts: InsurerContact[]): Promise<Insurer> {
+    const scope = scopeOf(viewer);
+    const insurer = scope.kind === 'insurer' && scope.insurerId !== insurerId ? null : await this.em.findOne(Insurer, { id: insurerId });
+    if (!insurer) throw notFound(`No insurer has the id ${JSON.stringify(insurerId)}`);
+    const trimmed = contacts.map(({ email, name, language }) => ({ email: email.trim(), name: name.trim(), language }));
+    const problems = problemsOf(SetInsurerContactsRules, { contacts: trimmed });
+    if (problems.length > 0) throw badInput('The contacts are invalid', problems);
+    insurer.contacts = trimmed;
     await this.em.flush();
     return insurer;
   }

@@ -31,4 +31,5 @@ export const PersonRules = Type.Object({
   firstName: requiredText(LIMITS.personName),
   lastName: requiredText(LIMITS.personName),
   salutation: optionalText(LIMITS.shortText),
+  language: Type.Optional(Type.Union([Type.Literal('de'), Type.Literal('en'), Type.Null()], { description: 'de or en' })),
 });

@@ -32,6 +32,13 @@ export class Person {
   @Property({ type: 'string', length: LIMITS.shortText, default: '' })
   salutation: string = '';
 
+  /**
+   * The language the gateway mails the person in (`de` or `en`); none: German. Set where the person is given
+   * (createTender's submitter and person in charge); not part of the tender's shape.
+   */
+  @Property({ type: 'string', length: 2, nullable: true })
+  language?: 'de' | 'en' | null;
+
   @ManyToOne({ entity: () => BrokerCompany, nullable: true })
   brokerCompany?: BrokerCompany;
 }

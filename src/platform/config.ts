@@ -34,6 +34,10 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Requests per address per minute for the explorer's and Swagger UI's pages and files (and /openapi.json), then 429. */
   staticRateLimitPerMinute: number;
+  /** Requests per address per minute to the pages for people (/questionnaire, /underwriting), then a 429 page. */
+  pageRateLimitPerMinute: number;
+  /** Requests per link (its token) per minute to its page, from any address, then a 429 page. */
+  pageLinkRateLimitPerMinute: number;
   /** Where rate-limit counters live: `database` (shared by every instance) or `memory` (this process only). */
   rateLimitStore: 'database' | 'memory';
   /** How long an instance may tally a client's requests before sending them to the shared counter (0: at once). */
@@ -49,6 +53,7 @@ export interface Config {
   shutdownGraceMs: number;
   quotes: QuoteDispatchConfig;
   webhooks: WebhookDeliveryConfig;
+  mail: MailConfig;
   graphql: OperationLimitsConfig;
   documents: DocumentsConfig;
   accessLog: AccessLogConfig;
@@ -82,6 +87,10 @@ export interface QuoteDispatchConfig {
   expiryWarningMs: number;
   /** QUOTE_EXPIRY_INTERVAL_MS: how often each instance expires quotes past their validity (at most this late), ms. */
   expiryIntervalMs: number;
+  /** SUBJECTIVITY_SWEEP_MS: how often each instance looks for overdue subjectivities and unanswered orders, ms. */
+  subjectivitySweepMs: number;
+  /** COVER_ORDER_REMINDER: working days (Monday to Friday, no holidays) an order waits for its answer before COVER_ORDER_OVERDUE. */
+  coverOrderReminderDays: number;
 }
 
 /** How tender events reach partners' webhook endpoints (docs/webhooks.md). */
@@ -114,6 +123,26 @@ export interface WebhookDeliveryConfig {
   urlAllowList: UrlAllowList;
   /** Only https URLs (production). */
   httpsOnly: boolean;
+}
+
+/** E-mail to people without an integration (docs/people.md, "E-mail"). */
+export interface MailConfig {
+  /** SMTP_URL: the SMTP server, `smtp://host:port` or `smtps://user:password@host:port`; null: mail is off, nothing is recorded. */
+  smtpUrl: string | null;
+  /** MAIL_FROM: the sender every mail names. */
+  from: string;
+  /** MAIL_RETRY_SCHEDULE: the wait before each retry, ms (jittered by up to a tenth); after the last one a mail is FAILED. */
+  retrySchedule: number[];
+  pollIntervalMs: number;
+  leaseMs: number;
+  /** MAIL_TIMEOUT_MS: connecting, greeting and each SMTP command, ms. */
+  timeoutMs: number;
+  /** PUBLIC_URL: the gateway's address the mails link to; null: no link. */
+  publicUrl: string | null;
+  /** MAIL_DIGEST_HOUR: the hour (0-23, Europe/Berlin) the daily digests are made. */
+  digestHour: number;
+  /** MAIL_RETENTION: how long sent and failed mails (addresses among them) are kept, ms. */
+  retentionMs: number;
 }
 
 /** Who read a customer's data (docs/privacy.md). */
@@ -244,6 +273,43 @@ function publicUrl(raw: string | undefined): string | null {
   if (!/^https?:\/\/[^/\s]+$/.test(raw.replace(/\/$/, '')))
     throw new ConfigError(`PUBLIC_URL must be an origin such as https://gateway.example, got "${raw}"`);
   return raw.replace(/\/$/, '');
+}
+
+function smtpUrl(raw: string | undefined): string | null {
+  const value = raw?.trim();
+  if (!value) return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  // Only the scheme is named: the rest of a URL may hold a password.
+  if (!url || !['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname)
+    throw new ConfigError(
+      `SMTP_URL must be smtp://host:port or smtps://host:port, got a "${/^[a-z]+:/i.exec(value)?.[0] ?? 'malformed'}" value`,
+    );
+  return value;
+}
+
+function mailConfig(env: Env): MailConfig {
+  const from = env.MAIL_FROM?.trim() || 'Tender Exchange <no-reply@tender-exchange.invalid>';
+  if (/[\r\n]/.test(from) || !/@/.test(from))
+    throw new ConfigError(`MAIL_FROM must be an address such as "Gateway <no-reply@example.com>"`);
+  const mail: MailConfig = {
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    from,
+    retrySchedule: durations(env, 'MAIL_RETRY_SCHEDULE', '30s,2m,10m,30m,1h,2h,4h,8h,12h,24h'),
+    pollIntervalMs: integer(env, 'MAIL_POLL_INTERVAL_MS', 1000, 10, 3_600_000),
+    leaseMs: integer(env, 'MAIL_LEASE_MS', 120_000, 100, 86_400_000),
+    timeoutMs: integer(env, 'MAIL_TIMEOUT_MS', 30_000, 50, 600_000),
+    publicUrl: publicUrl(env.PUBLIC_URL),
+    retentionMs: durations(env, 'MAIL_RETENTION', '30d')[0],
+    digestHour: integer(env, 'MAIL_DIGEST_HOUR', 7, 0, 23),
+  };
+  // A lease shorter than a send would let a second worker send the same mail while the first is still at it.
+  if (mail.leaseMs <= mail.timeoutMs * 3) throw new ConfigError('MAIL_LEASE_MS must exceed three times MAIL_TIMEOUT_MS');
+  return mail;
 }
 
 /** What one GraphQL operation may cost, and how many expensive ones run at once (DESIGN 6, fairness). */
@@ -418,6 +484,8 @@ export function loadConfig(env: Env = process.env): Config {
     validityZone: timeZone(env, 'QUOTE_VALIDITY_ZONE', 'Europe/Berlin'),
     expiryWarningMs: durations(env, 'QUOTE_EXPIRY_WARNING', '3d')[0],
     expiryIntervalMs: integer(env, 'QUOTE_EXPIRY_INTERVAL_MS', 60_000, 10, 3_600_000),
+    subjectivitySweepMs: integer(env, 'SUBJECTIVITY_SWEEP_MS', 60_000, 10, 3_600_000),
+    coverOrderReminderDays: integer(env, 'COVER_ORDER_REMINDER', 2, 1, 60),
   };
   // A lease shorter than one call would let a second dispatcher take over work that is still in flight.
   if (quotes.leaseMs <= quotes.timeoutMs) throw new ConfigError('QUOTE_LEASE_MS must exceed QUOTE_TIMEOUT_MS');
@@ -438,6 +506,7 @@ export function loadConfig(env: Env = process.env): Config {
     httpsOnly: nodeEnv === 'production',
   };
   if (webhooks.leaseMs <= webhooks.timeoutMs) throw new ConfigError('WEBHOOK_LEASE_MS must exceed WEBHOOK_TIMEOUT_MS');
+  const mail = mailConfig(env);
   return {
     nodeEnv,
     port: integer(env, 'PORT', 4000, 0, 65535),
@@ -457,6 +526,8 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: origins(env.CORS_ORIGINS),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     staticRateLimitPerMinute: integer(env, 'STATIC_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
+    pageRateLimitPerMinute: integer(env, 'PAGE_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
+    pageLinkRateLimitPerMinute: integer(env, 'PAGE_LINK_RATE_LIMIT_PER_MINUTE', 30, 1, 1_000_000),
     rateLimitStore: oneOf(env, 'RATE_LIMIT_STORE', ['database', 'memory'] as const, 'database'),
     rateLimitSyncMs: integer(env, 'RATE_LIMIT_SYNC_MS', 50, 0, 1000),
     trustProxy: trustProxy(env.TRUST_PROXY),
@@ -464,6 +535,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
     quotes,
     webhooks,
+    mail,
     graphql: {
       maxRows: integer(env, 'GRAPHQL_MAX_ROWS', 10_000, 100, 1_000_000),
       expensiveRows: integer(env, 'GRAPHQL_EXPENSIVE_ROWS', 1000, 1, 1_000_000),

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { isJsonObject } from '../platform/validation/json';
 import { LIMITS, textProblem as textRuleProblem } from '../platform/validation/rules';
 import { problemsOf } from '../platform/validation/validate';
 import { parseTimestamp } from '../platform/validation/timestamp';
@@ -9,7 +10,7 @@ import type { Limit } from './quote-request.entity';
 import { QuoteOptionPayload as QuoteOptionRules } from './quote-rules';
 
 /**
- * An underwriter's answer (spec 2.5 and its optional terms, docs/quotation.md "Quote terms"), read the same way
+ * An underwriter's answer (spec 2.5 and its optional terms, docs/quotation-terms.md), read the same way
  * whether an insurer system sent it (the dispatcher's fetch) or a person entered it (`submitManualQuote`): one
  * rule for both, each problem named by its JSON pointer in the spec's snake_case.
  */
@@ -83,7 +84,6 @@ export function parseValidUntil(value: unknown, zone: string): Date | undefined 
   return endOfDayIn(year, month, date, zone);
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const absent = (value: unknown) => value === undefined || value === null;
 const shown = (value: unknown, max = 100) => sanitise(JSON.stringify(value) ?? 'nothing', max);
 /** Text as stored: what the text rule refuses escaped in an insurer's (a person's is refused before). */
@@ -117,7 +117,7 @@ function readSubjectivities(value: unknown, at: string, rules: AnswerRules, prob
   }
   const read: Subjectivity[] = [];
   value.forEach((item: unknown, index) => {
-    if (!isRecord(item)) {
+    if (!isJsonObject(item)) {
       problems.push({ pointer: `${at}/${index}`, message: 'must be an object {"text", "stage"}' });
       return;
     }
@@ -125,8 +125,16 @@ function readSubjectivities(value: unknown, at: string, rules: AnswerRules, prob
     if (textIssue) problems.push({ pointer: `${at}/${index}/text`, message: textIssue });
     if (typeof item.stage !== 'string' || !STAGES.includes(item.stage))
       problems.push({ pointer: `${at}/${index}/stage`, message: `must be ${STAGES.join(' or ')}, got ${shown(item.stage)}` });
-    if (!textIssue && STAGES.includes(item.stage as string))
-      read.push({ text: stored(item.text as string), stage: item.stage as SubjectivityStage });
+    // `due_at` (an addition to spec 2.5, optional): an RFC 3339 timestamp by which it must be met.
+    const dueAt = absent(item.due_at) ? undefined : parseTimestamp(item.due_at);
+    if (!absent(item.due_at) && !dueAt)
+      problems.push({ pointer: `${at}/${index}/due_at`, message: `must be an RFC 3339 timestamp, got ${shown(item.due_at)}` });
+    if (!textIssue && STAGES.includes(item.stage as string) && (dueAt || absent(item.due_at)))
+      read.push({
+        text: stored(item.text as string),
+        stage: item.stage as SubjectivityStage,
+        ...(dueAt ? { dueAt: dueAt.toISOString() } : {}),
+      });
   });
   return read;
 }

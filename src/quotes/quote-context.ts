@@ -1,3 +1,4 @@
+import type { AccessLinks } from '../links';
 import type { TenderContext } from '../tenders';
 import type { InsurerChecker } from './onboarding/insurer-check.service';
 import type { QuoteEventListener } from './quote-events';
@@ -9,4 +10,8 @@ export interface QuoteContext extends TenderContext {
   insurerChecks: InsurerChecker;
   /** QUOTE_VALIDITY_ZONE: a manual quote's `validUntil` given as a date ends at the end of that day there. */
   quoteValidityZone: string;
+  /** Capability links: a MANUAL insurer's quote page. */
+  links: AccessLinks;
+  /** PUBLIC_URL, else the request's own origin: what a link's URL starts with. */
+  publicOrigin: string;
 }

@@ -1,12 +1,15 @@
-import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { Collection, Entity, ManyToOne, OneToMany, PrimaryKey, Property } from '@mikro-orm/core';
 import { newId } from '../platform/db/ids';
 import { QuoteRequest } from './quote-request.entity';
 import type { SubjectivityStage } from './quote-request-status';
+import { TrackedSubjectivity } from './subjectivities/subjectivity.entity';
 
 /** A condition of a quote option: met before cover is bound, or after. */
 export interface Subjectivity {
   text: string;
   stage: SubjectivityStage;
+  /** When it must be met (an insurer's optional `due_at`), ISO 8601; absent: no date. */
+  dueAt?: string;
 }
 
 /** One option of an insurer's quote (spec 2.5), in the insurer's order. */
@@ -33,4 +36,8 @@ export class QuoteOption {
   /** Conditions of this option (spec 2.5 `subjectivities`, optional); null when the insurer gave none. */
   @Property({ type: 'json', nullable: true })
   subjectivities?: Subjectivity[] | null;
+
+  /** The subjectivities as tracked things (subjectivities/): status, due date, responses and decisions. */
+  @OneToMany({ entity: () => TrackedSubjectivity, mappedBy: 'quoteOption', orderBy: { position: 'asc' } })
+  tracked = new Collection<TrackedSubjectivity>(this);
 }

@@ -12,6 +12,8 @@ import { TenderStatus } from '../tenders';
  * REFERRED: the underwriter refers the risk (its reason says why); waits for a further callback for the same id.
  * EXPIRED: a quote whose `validUntil` has passed; it cannot be ordered.
  * AWAITING_MANUAL: an insurer without an API was asked; nothing is sent, its answer is entered through GraphQL.
+ * AWAITING_INFORMATION: asked for in FLEXIBLE mode while the risk assessment lacked answers this insurer requires;
+ * nothing is sent until a submitted assessment has them, then it goes on as QUEUED (or AWAITING_MANUAL).
  * FAILED: attempts ran out or the insurer answered something unusable; `failureReason` says what.
  * CANCELLED: the tender was closed before the quote was stored (QUEUED at the close, or a late callback or
  * fetch afterwards); nothing more is sent and no quote is stored.
@@ -25,6 +27,7 @@ export enum QuoteRequestStatus {
   REFERRED = 'REFERRED',
   EXPIRED = 'EXPIRED',
   AWAITING_MANUAL = 'AWAITING_MANUAL',
+  AWAITING_INFORMATION = 'AWAITING_INFORMATION',
   FAILED = 'FAILED',
   CANCELLED = 'CANCELLED',
 }
@@ -38,6 +41,7 @@ export const LIVE: readonly QuoteRequestStatus[] = [
   QuoteRequestStatus.AVAILABLE,
   QuoteRequestStatus.REFERRED,
   QuoteRequestStatus.AWAITING_MANUAL,
+  QuoteRequestStatus.AWAITING_INFORMATION,
 ];
 
 /**
@@ -55,6 +59,19 @@ export enum QuoteSource {
   API = 'API',
   MANUAL = 'MANUAL',
 }
+
+/** How quotes are asked for from the risk assessment when an insurer's required answers are missing. */
+export enum QuoteRequestMode {
+  /** Refuse the whole request (ANSWERS_MISSING), naming each insurer and its missing answers. */
+  STRICT = 'STRICT',
+  /** Send to the insurers whose answers are complete; the others wait (AWAITING_INFORMATION) and go out once they are. */
+  FLEXIBLE = 'FLEXIBLE',
+}
+
+registerEnumType(QuoteRequestMode, {
+  name: 'QuoteRequestMode',
+  description: "What requestQuotes does when an insurer's required risk answers are missing.",
+});
 
 registerEnumType(QuoteSource, { name: 'QuoteSource', description: "Where a quote request's answer comes from." });
 
@@ -74,3 +91,36 @@ export enum SubjectivityStage {
 }
 
 registerEnumType(SubjectivityStage, { name: 'SubjectivityStage' });
+
+/**
+ * Where a subjectivity stands (docs/lifecycle.md, "Binding"): OPEN until the broker responds (RESPONDED), then the
+ * insurer decides: ACCEPTED or WAIVED clear it, REJECTED asks for another response (it is open again).
+ */
+export enum SubjectivityStatus {
+  OPEN = 'OPEN',
+  RESPONDED = 'RESPONDED',
+  ACCEPTED = 'ACCEPTED',
+  REJECTED = 'REJECTED',
+  WAIVED = 'WAIVED',
+}
+
+registerEnumType(SubjectivityStatus, { name: 'SubjectivityStatus' });
+
+/** An insurer's decision on a subjectivity. */
+export enum SubjectivityDecision {
+  ACCEPT = 'ACCEPT',
+  REJECT = 'REJECT',
+  WAIVE = 'WAIVE',
+}
+
+registerEnumType(SubjectivityDecision, { name: 'SubjectivityDecision' });
+
+/** A step in a subjectivity's history. */
+export enum SubjectivityStepKind {
+  RESPONDED = 'RESPONDED',
+  ACCEPTED = 'ACCEPTED',
+  REJECTED = 'REJECTED',
+  WAIVED = 'WAIVED',
+}
+
+registerEnumType(SubjectivityStepKind, { name: 'SubjectivityStepKind' });

@@ -33,7 +33,7 @@ export class QuoteRequest {
   @ManyToOne({ entity: () => Insurer, index: false })
   insurer!: Insurer;
 
-  @Enum({ items: () => QuoteRequestStatus, type: 'string', length: 16 })
+  @Enum({ items: () => QuoteRequestStatus, type: 'string', length: 24 })
   status: QuoteRequestStatus = QuoteRequestStatus.QUEUED;
 
   @Property({ type: 'json' })

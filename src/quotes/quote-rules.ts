@@ -30,7 +30,7 @@ export const QuoteOptionPayload = Type.Object(
 );
 
 /**
- * Spec 2.5 with its optional terms, as an insurer integrator reads it (docs/quotation.md and the OpenAPI document's
+ * Spec 2.5 with its optional terms, as an insurer integrator reads it (docs/quotation-terms.md and the OpenAPI document's
  * `InsurerQuote`): only `id` and `quote_options` are the specification's; everything else may be left out. The
  * gateway reads an answer with quote-answer.ts, which also checks what a schema cannot say (a real ISO 4217 code, a
  * real calendar day, a validity within bounds, a deductible below the sum, the decision matching the options).
@@ -52,6 +52,12 @@ export const InsurerQuoteSchema = Type.Object(
                   stage: Type.Union([Type.Literal('PRE_BIND'), Type.Literal('POST_BIND')], {
                     description: 'PRE_BIND: met before cover is bound; POST_BIND: after.',
                   }),
+                  due_at: Type.Optional(
+                    Type.Union([
+                      Type.String({ format: 'date-time', description: 'Optional. When it must be met (RFC 3339).' }),
+                      Type.Null(),
+                    ]),
+                  ),
                 }),
                 {
                   maxItems: LIMITS.subjectivitiesPerOption,
@@ -139,16 +145,44 @@ export const RequestQuotesRules = Type.Object({
     maxItems: LIMITS.limitsPerQuoteRequest,
     description: `1 to ${LIMITS.limitsPerQuoteRequest} limits`,
   }),
-  riskInformation: Type.Object({
-    turnover: nullable(Type.Object({ amount: Amount, currency: CurrencyCode })),
-    typeOfBusiness: nullable(requiredText(LIMITS.name)),
-    websiteUrl: nullable(HttpUrl),
-    customerName: nullable(requiredText(LIMITS.name)),
-  }),
+  riskInformation: nullable(
+    Type.Object({
+      turnover: nullable(Type.Object({ amount: Amount, currency: CurrencyCode })),
+      typeOfBusiness: nullable(requiredText(LIMITS.name)),
+      websiteUrl: nullable(HttpUrl),
+      customerName: nullable(requiredText(LIMITS.name)),
+    }),
+  ),
 });
 
 /** The REST body of an insurer's "your quote is ready" (snake_case, as the specification writes it). */
 export const QuoteCallbackBody = Type.Object(
   { quote_request_id: Reference },
   { additionalProperties: false, description: 'a JSON object {"quote_request_id": "..."}' },
+);
+
+/** `POST /integration/v1/subjectivities/{id}/decision`: the quoting insurer's decision (docs/lifecycle.md, "Binding"). */
+export const SubjectivityDecisionBody = Type.Object(
+  {
+    decision: Type.Union([Type.Literal('ACCEPT'), Type.Literal('REJECT'), Type.Literal('WAIVE')], {
+      description: 'ACCEPT or WAIVE clears it; REJECT (of a response, with a reason) asks the broker for another one.',
+    }),
+    reason: Type.Optional(Type.String({ maxLength: LIMITS.reason, description: 'Required for REJECT.' })),
+  },
+  { additionalProperties: false, description: 'a JSON object {"decision": "ACCEPT", "reason": "..."}' },
+);
+
+/** `POST /integration/v1/tenders/{id}/cover-order/decision`: the insurer of the ordered option answers the order. */
+export const CoverOrderDecisionBody = Type.Object(
+  {
+    decision: Type.Union([Type.Literal('ACCEPT'), Type.Literal('DECLINE')]),
+    inception_date: Type.Optional(
+      Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'For ACCEPT (required): the first day of cover, YYYY-MM-DD.' }),
+    ),
+    reason: Type.Optional(Type.String({ maxLength: LIMITS.reason, description: 'For DECLINE (required): why.' })),
+  },
+  {
+    additionalProperties: false,
+    description: 'a JSON object {"decision": "ACCEPT", "inception_date": "2027-01-01"} or {"decision": "DECLINE", "reason": "..."}',
+  },
 );

@@ -3,7 +3,15 @@ import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { TimestampScalar } from '../platform/validation/timestamp';
 import { Insurer } from '../insurers';
 import { LIMITS } from '../platform/validation/rules';
-import { QuoteRequestStatus, QuoteSource, SubjectivityStage } from './quote-request-status';
+import {
+  QuoteRequestMode,
+  QuoteRequestStatus,
+  QuoteSource,
+  SubjectivityStage,
+  SubjectivityStatus,
+  SubjectivityStepKind,
+} from './quote-request-status';
+import { Role } from '../access';
 
 @InputType('LimitInput')
 class LimitInput {
@@ -55,8 +63,15 @@ export class RequestQuotesInput {
   @Field(() => [LimitInput], { description: `1 to ${LIMITS.limitsPerQuoteRequest} distinct insurance sum / deductible pairs.` })
   limits!: LimitInput[];
 
-  @Field(() => RiskInformationInput)
-  riskInformation!: RiskInformationInput;
+  @Field(() => RiskInformationInput, {
+    nullable: true,
+    description:
+      "As the specification's risk_information. Leave it out to build each insurer's request from the tender's submitted risk assessment: the specification's fields and only the answers that insurer requires.",
+  })
+  riskInformation?: RiskInformationInput | null;
+
+  @Field(() => QuoteRequestMode, { nullable: true, description: 'Without riskInformation: STRICT (the default) or FLEXIBLE.' })
+  mode?: QuoteRequestMode | null;
 }
 
 @ObjectType('Limit')
@@ -68,13 +83,52 @@ class LimitView {
   deductible!: number;
 }
 
+@ObjectType('SubjectivityStep', { description: 'A response to a subjectivity or a decision on it (docs/lifecycle.md, "Binding").' })
+export class SubjectivityStepView {
+  @Field(() => TimestampScalar)
+  at!: Date;
+
+  @Field(() => String, { nullable: true, description: 'app_id of the client that took the step; withheld from insurers.' })
+  actor!: string | null;
+
+  @Field(() => Role)
+  actorRole!: Role;
+
+  @Field(() => SubjectivityStepKind)
+  kind!: SubjectivityStepKind;
+
+  @Field(() => String, { nullable: true, description: "The broker's response, or the insurer's reason." })
+  text!: string | null;
+
+  @Field(() => [ID], { description: 'Documents of the tender the response names.' })
+  documentIds!: string[];
+}
+
 @ObjectType('Subjectivity', { description: 'A condition of a quote option, met before cover is bound or after.' })
 export class SubjectivityView {
+  @Field(() => ID, { nullable: true, description: 'Null only for a condition stored before subjectivities were tracked and not migrated.' })
+  id!: string | null;
+
   @Field(() => String)
   text!: string;
 
   @Field(() => SubjectivityStage)
   stage!: SubjectivityStage;
+
+  @Field(() => SubjectivityStatus)
+  status!: SubjectivityStatus;
+
+  @Field(() => TimestampScalar, { nullable: true, description: "When it must be met (the insurer's due_at)." })
+  dueAt!: Date | null;
+
+  @Field(() => ID, { nullable: true })
+  quoteOptionId!: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'The quoting insurer, who decides on it.' })
+  insurerId!: string | null;
+
+  @Field(() => [SubjectivityStepView], { description: 'Responses and decisions, oldest first.' })
+  history!: SubjectivityStepView[];
 }
 
 @ObjectType('QuoteOption')

@@ -23,7 +23,7 @@ export interface SeedResult {
   linesOfBusiness: LineOfBusiness[];
 }
 
-const PRODUCTS: Record<string, string[]> = {
+export const PRODUCTS: Record<string, string[]> = {
   Cyber: ['Cyber Protect', 'Cyber Risk Plus', 'Cyber SME'],
   'D&O': ['D&O Executive', 'D&O Start-up'],
   'Professional Indemnity': ['PI Consultants', 'PI IT Services'],

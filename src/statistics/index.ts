@@ -1,2 +1,3 @@
 /** The face of statistics: the GraphQL query of tender statistics. */
-export { TenderStatisticsResolver } from './tender-statistics.resolver';
+// module.ts: what the composition (the schema, the database) takes of the feature
+export { statisticsModule } from './module';

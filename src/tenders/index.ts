@@ -10,16 +10,18 @@ export { LineOfBusinessId, PolicyDocumentationBody } from './tender-rules';
 export { audiencesOfTender, isRedactedFor, visibilityOf, type TenderFacts, type TenderVisibility } from './tender-audience';
 // read/: who sees which tender, and how
 export { findVisibleTender, presentTenderEntity, visibleTenders } from './read/tender-access';
-export { TenderResolver } from './read/tender.resolver';
 export { TenderView } from './read/tender.types';
-// the tender's representation, declared once: the REST JSON and the OpenAPI schemas are derived from it
-export { TENDER_FIELD_LIST, type NestedField, type Shape, type TenderField } from './read/tender-fields';
-// creation/: creating a tender
-export { TenderCreationResolver } from './creation/tender-creation.resolver';
+// shape/: the tender's fields, declared once: the REST JSON, the OpenAPI schemas, the creation input, what is
+// personal and the exported values are derived from them
+export { TENDER_FIELD_LIST, type NestedField, type Shape, type TenderField } from './shape/tender-fields';
+export { exportedTenderValues, personalTenderFields, representationOf } from './shape/tender-values';
 // lifecycle/: the transitions, and the listeners other features attach to them
 export type { TenderContext } from './lifecycle/tender-context';
-export { TenderLifecycleResolver } from './lifecycle/tender-lifecycle.resolver';
 export { TenderLifecycleService, type TenderChangeListener } from './lifecycle/tender-lifecycle.service';
 // feed/: the revision of what each audience sees
-export { TenderFeed } from './feed/tender-feed.entity';
 export { currentRevisionOf, feedRevisionOf, insurersInvited, partiesChanged, tenderChanged } from './feed/tender-feed';
+// personal-data/: the tenders' part of a customer's personal data (privacy erases and exports it)
+export { tenderPersonalData } from './personal-data/tender-personal-data';
+export { tenderPersonsInCharge } from './personal-data/tender-persons-in-charge';
+// module.ts: what the composition (the schema, the database) takes of the feature
+export { tendersModule } from './module';

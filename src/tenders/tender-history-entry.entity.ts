@@ -39,6 +39,22 @@ export class TenderHistoryEntry {
   @Property({ type: 'string', length: LIMITS.reason, nullable: true })
   reason?: string | null;
 
+  /**
+   * A step of the binding that is not a status change of its own (docs/lifecycle.md, "Binding"): COVER_ACCEPTED,
+   * COVER_DECLINED (with the transition back), SUBJECTIVITY_RESPONDED, SUBJECTIVITY_ACCEPTED, SUBJECTIVITY_REJECTED,
+   * SUBJECTIVITY_WAIVED; null for a plain status change.
+   */
+  @Property({ type: 'string', length: 32, nullable: true })
+  step?: string | null;
+
+  /** The subjectivity a SUBJECTIVITY_* step is about. Not a relation: the record outlives it. */
+  @Property({ type: 'string', length: 36, nullable: true })
+  subjectivityId?: string | null;
+
+  /** The insurer a step concerns: other insurers do not see it. */
+  @Property({ type: 'string', length: 36, nullable: true })
+  insurerId?: string | null;
+
   /** An advice export: its format (PDF, CSV, JSON); null for a status change. */
   @Property({ type: 'string', length: 8, nullable: true })
   adviceFormat?: string | null;

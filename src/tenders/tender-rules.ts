@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { AddressRules, PersonRules } from '../parties';
+import { AddressRules } from '../parties';
 import {
   LIMITS,
   Reference,
@@ -10,20 +10,18 @@ import {
   requiredText,
 } from '../platform/validation/rules';
 
-/** The field rules of a tender: creating it, its status changes' reasons and policy number, its line of business. */
+/**
+ * The field rules of a tender: its tax rate and customer in the creation input (shape/tender-fields.ts names them
+ * as the fields' `input`), its status changes' reasons and policy number, its line of business.
+ */
 
-const TaxRate = Type.Number({ minimum: 0, maximum: 1, description: 'between 0 and 1, e.g. 0.19' });
+export const TaxRate = Type.Number({ minimum: 0, maximum: 1, description: 'between 0 and 1, e.g. 0.19' });
 
-export const CreateTenderRules = Type.Object({
-  product: requiredText(LIMITS.name),
-  taxRate: TaxRate,
-  customer: Type.Object({
-    companyId: nullable(requiredText(LIMITS.code)),
-    name: nullable(requiredText(LIMITS.name)),
-    address: nullable(AddressRules),
-  }),
-  submitter: PersonRules,
-  personInCharge: nullable(PersonRules),
+/** A tender's customer in the creation input: an existing one by id (checked by look-up), or a new one. */
+export const CustomerInputRules = Type.Object({
+  companyId: nullable(requiredText(LIMITS.code)),
+  name: nullable(requiredText(LIMITS.name)),
+  address: nullable(AddressRules),
 });
 
 export const PolicyNumber = Type.String({

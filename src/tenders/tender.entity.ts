@@ -73,6 +73,29 @@ export class Tender {
   @Property({ type: 'string', length: 36, nullable: true })
   policyDocumentId?: string | null;
 
+  /** When the ordered option was ordered (orderCover): COVER_ORDER_OVERDUE counts working days from here. */
+  @Property({ type: Date, length: 3, nullable: true })
+  coverOrderedAt?: Date | null;
+
+  /** When the insurer of the ordered option accepted the order (acceptCoverOrder, or finalising it). */
+  @Property({ type: Date, length: 3, nullable: true })
+  coverAcceptedAt?: Date | null;
+
+  /** The inception date the insurer accepted the order for (YYYY-MM-DD). */
+  @Property({ type: 'string', length: 10, nullable: true })
+  inceptionDate?: string | null;
+
+  /** When COVER_ORDER_OVERDUE was raised for the current order: once. */
+  @Property({ type: Date, length: 3, nullable: true })
+  coverOrderOverdueAt?: Date | null;
+
+  /** The policy period recorded when the contract was finalised (YYYY-MM-DD, both days included). */
+  @Property({ type: 'string', length: 10, nullable: true })
+  policyPeriodStart?: string | null;
+
+  @Property({ type: 'string', length: 10, nullable: true })
+  policyPeriodEnd?: string | null;
+
   /** When the personal data of the tender's customer and persons was erased (docs/privacy.md). */
   @Property({ type: Date, length: 3, nullable: true })
   erasedAt?: Date | null;

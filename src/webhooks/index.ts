@@ -6,6 +6,6 @@ export type { WebhookContext, WebhookPolicy } from './webhook-context';
 export { WebhookDispatcher, type WebhookObserver } from './webhook-dispatcher';
 export { EVENTS_FOR, newWebhookSecret } from './webhook-endpoint.service';
 export { WEBHOOK_EVENT_TYPES, WebhookDeliveryStatus, WebhookEventType } from './webhook-event-type';
-export { customerErasuresToWebhooks, documentEventsToWebhooks, quoteEventsToWebhooks, tenderChangesToWebhooks } from './webhook-listeners';
-export { WebhookResolver } from './webhook.resolver';
+// module.ts: what the composition (createApp) takes of webhooks: their resolver, entities and listeners to every kind of event
+export { webhooksModule } from './module';
 export { WebhookEndpointBody, WebhookEndpointChangeBody, WebhookReplayBody } from './webhook-rules';

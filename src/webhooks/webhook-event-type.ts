@@ -8,9 +8,18 @@ export enum WebhookEventType {
   QUOTE_EXPIRING = 'quote.expiring',
   QUOTE_EXPIRED = 'quote.expired',
   COVER_ORDERED = 'cover.ordered',
+  COVER_ACCEPTED = 'cover.accepted',
+  COVER_DECLINED = 'cover.declined',
+  COVER_ORDER_OVERDUE = 'cover_order.overdue',
+  SUBJECTIVITY_RESPONDED = 'subjectivity.responded',
+  SUBJECTIVITY_DECIDED = 'subjectivity.decided',
+  SUBJECTIVITY_OVERDUE = 'subjectivity.overdue',
   POLICY_DOCUMENTATION_CONFIRMED = 'policy_documentation.confirmed',
   DOCUMENT_ADDED = 'document.added',
   CUSTOMER_ERASED = 'customer.erased',
+  RISK_ASSESSMENT_SUBMITTED = 'risk_assessment.submitted',
+  QUESTION_SET_PUBLISHED = 'question_set.published',
+  MESSAGE_POSTED = 'message.posted',
 }
 
 registerEnumType(WebhookEventType, { name: 'WebhookEventType', description: 'A tender event a webhook endpoint may subscribe to.' });

@@ -1,6 +1,8 @@
 import { QuoteRequestStatus, type QuoteEventListener } from '../quotes';
 import type { DocumentEventListener } from '../documents';
 import type { CustomerErasureListener } from '../privacy';
+import type { RiskEventListener } from '../risk';
+import type { MessageEventListener } from '../messages';
 import { type TenderChangeListener, TenderStatus } from '../tenders';
 import { WebhookEventType } from './webhook-event-type';
 import { enqueueWebhookEvent } from './webhook-outbox';
@@ -23,11 +25,30 @@ export const tenderChangesToWebhooks: TenderChangeListener = async (em, change) 
     });
     return;
   }
+  if (change.kind === 'coverOrderAccepted') {
+    await enqueueWebhookEvent(em, {
+      type: WebhookEventType.COVER_ACCEPTED,
+      key: `cover-accepted:${tender.id}:${tender.version}`,
+      occurredAt: change.at,
+      data: { tender_id: tender.id, status: tender.status, inception_date: change.inceptionDate },
+      audience: { brokerCompanyId },
+    });
+    return;
+  }
   // The version the change gave the tender names the change: a reported change twice is one event.
   const key = `${tender.id}:${tender.version}`;
   const data = { tender_id: tender.id, status: change.to };
   const statusChanged = { type: WebhookEventType.TENDER_STATUS_CHANGED, key: `status:${key}`, occurredAt: change.at, data };
   await enqueueWebhookEvent(em, { ...statusChanged, audience: { seesTender: { id: tender.id, brokerCompanyId } } });
+  if (change.operation === 'declineCoverOrder') {
+    await enqueueWebhookEvent(em, {
+      type: WebhookEventType.COVER_DECLINED,
+      key: `cover-declined:${key}`,
+      occurredAt: change.at,
+      data,
+      audience: { brokerCompanyId },
+    });
+  }
   if (change.to === TenderStatus.IN_COVERNOTE && tender.awardedInsurer) {
     await enqueueWebhookEvent(em, {
       type: WebhookEventType.COVER_ORDERED,
@@ -55,7 +76,21 @@ export const quoteEventsToWebhooks: QuoteEventListener = async (em, event) => {
     });
     return;
   }
-  if (event.kind !== 'quoteReceived') {
+  if (event.kind === 'subjectivityResponded' || event.kind === 'subjectivityDecided' || event.kind === 'subjectivityOverdue') {
+    await subjectivityToWebhooks(em, event);
+    return;
+  }
+  if (event.kind === 'coverOrderOverdue') {
+    await enqueueWebhookEvent(em, {
+      type: WebhookEventType.COVER_ORDER_OVERDUE,
+      key: `cover-order-overdue:${tender.id}:${event.orderedAt.getTime()}`,
+      occurredAt: event.at,
+      data: { tender_id: tender.id, status: tender.status, ordered_at: event.orderedAt.toISOString() },
+      audience: { brokerCompanyId: tender.brokerCompanyId, insurerIds: [event.insurerId] },
+    });
+    return;
+  }
+  if (event.kind === 'quoteExpiring' || event.kind === 'quoteExpired') {
     // One event, the same for the broker company and the quoting insurer.
     const expired = event.kind === 'quoteExpired';
     await enqueueWebhookEvent(em, {
@@ -72,6 +107,7 @@ export const quoteEventsToWebhooks: QuoteEventListener = async (em, event) => {
     });
     return;
   }
+  if (event.kind !== 'quoteReceived') return;
   // A referral is one answer of several (the final one follows): each is an event of its own.
   const referral = event.status === QuoteRequestStatus.REFERRED ? `:referred:${event.at.getTime()}` : '';
   await enqueueWebhookEvent(em, {
@@ -82,6 +118,43 @@ export const quoteEventsToWebhooks: QuoteEventListener = async (em, event) => {
     audience: { brokerCompanyId: tender.brokerCompanyId },
   });
 };
+
+type SubjectivityEvent = Extract<
+  Parameters<QuoteEventListener>[1],
+  { kind: 'subjectivityResponded' | 'subjectivityDecided' | 'subjectivityOverdue' }
+>;
+
+/**
+ * A response to the quoting insurer, a decision to the tender's broker company, an overdue subjectivity to both. Ids
+ * and the status only: each reads the text with its own rights.
+ */
+async function subjectivityToWebhooks(em: Parameters<QuoteEventListener>[0], event: SubjectivityEvent): Promise<void> {
+  const { tender } = event;
+  const data = {
+    tender_id: tender.id,
+    status: tender.status,
+    subjectivity_id: event.subjectivityId,
+    subjectivity_status: event.subjectivityStatus,
+  };
+  if (event.kind === 'subjectivityOverdue') {
+    await enqueueWebhookEvent(em, {
+      type: WebhookEventType.SUBJECTIVITY_OVERDUE,
+      key: `subjectivity-overdue:${event.subjectivityId}`,
+      occurredAt: event.at,
+      data: { ...data, due_at: event.dueAt.toISOString() },
+      audience: { brokerCompanyId: tender.brokerCompanyId, insurerIds: [event.insurerId] },
+    });
+    return;
+  }
+  const responded = event.kind === 'subjectivityResponded';
+  await enqueueWebhookEvent(em, {
+    type: responded ? WebhookEventType.SUBJECTIVITY_RESPONDED : WebhookEventType.SUBJECTIVITY_DECIDED,
+    key: `subjectivity:${event.stepId}`,
+    occurredAt: event.at,
+    data,
+    audience: responded ? { insurerIds: [event.insurerId] } : { brokerCompanyId: tender.brokerCompanyId },
+  });
+}
 
 /** A document became visible: to the tender's broker company, and to the invited insurers the access policy lets see it. */
 export const documentEventsToWebhooks: DocumentEventListener = async (em, event) => {
@@ -109,4 +182,43 @@ export const customerErasuresToWebhooks: CustomerErasureListener = async (em, ev
       audience: { brokerCompanyId },
     });
   }
+};
+
+/**
+ * A submitted risk assessment to the tender's broker company (its other systems learn that the answers are complete);
+ * a published question set to the insurers that require questions of its product. Ids only.
+ */
+export const riskEventsToWebhooks: RiskEventListener = async (em, event) => {
+  if (event.kind === 'assessmentSubmitted') {
+    await enqueueWebhookEvent(em, {
+      type: WebhookEventType.RISK_ASSESSMENT_SUBMITTED,
+      key: `risk-assessment:${event.tenderId}:${event.at.getTime()}`,
+      occurredAt: event.at,
+      data: { tender_id: event.tenderId, status: event.tenderStatus },
+      audience: { brokerCompanyId: event.brokerCompanyId },
+    });
+    return;
+  }
+  if (event.kind !== 'questionSetPublished' || event.insurerIds.length === 0) return;
+  await enqueueWebhookEvent(em, {
+    type: WebhookEventType.QUESTION_SET_PUBLISHED,
+    key: `question-set:${event.product}:${event.version}`,
+    occurredAt: event.at,
+    data: { product: event.product, version: event.version, breaking: event.breaking },
+    audience: { insurerIds: event.insurerIds },
+  });
+};
+
+/**
+ * A message posted in a clarification thread to the tender's broker company and to the thread's insurer (not once the
+ * tender is redacted for it: CLOSED, or won by another). Ids only: each reads the message with its own rights.
+ */
+export const messageEventsToWebhooks: MessageEventListener = async (em, event) => {
+  await enqueueWebhookEvent(em, {
+    type: WebhookEventType.MESSAGE_POSTED,
+    key: `message:${event.messageId}`,
+    occurredAt: event.at,
+    data: { tender_id: event.tenderId, status: event.tenderStatus, insurer_id: event.insurerId, message_id: event.messageId },
+    audience: { brokerCompanyId: event.brokerCompanyId, insurerIds: event.insurerSees ? [event.insurerId] : [] },
+  });
 };

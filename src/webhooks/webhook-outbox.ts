@@ -24,7 +24,10 @@ interface WebhookEvent {
    * Thin: the tender's `_id`, its status, and what else names the event; a customer's erasure names the customer
    * and its tenders by id. The receiver reads the rest from the API.
    */
-  data: ({ tender_id: string; status: TenderStatus } & Record<string, string>) | { customer_id: string; tender_ids: readonly string[] };
+  data:
+    | ({ tender_id: string; status: TenderStatus } & Record<string, string>)
+    | { customer_id: string; tender_ids: readonly string[] }
+    | { product: string; version: number; breaking: boolean };
   audience: Audience;
 }
 

@@ -1,17 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import pino, { type Logger } from 'pino';
+import { systemClock, type Clock } from '../../src/platform/tasks/clock';
 import { createApp, type App } from '../../src/api/app';
 import { ApiClientService } from '../../src/auth';
 import { Role } from '../../src/access';
 import { loadConfig, type Config } from '../../src/platform/config';
 import { openDatabase, openWorkerDatabase } from '../../src/database';
 import { createHttpServer } from '../../src/api/http/server';
-import { databaseUrlFor, dropDatabaseFor } from './database';
+import { databaseUrlFor, removeDataDir } from './database';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -59,8 +60,8 @@ export async function startGateway(
     dispatch?: boolean;
     logger?: Logger;
     host?: string;
-    /** The time advice exports state (createApp's clock). */
-    clock?: () => Date;
+    /** createApp's clock: a time (advice exports state it; timers stay real), or a whole clock a test moves. */
+    clock?: (() => Date) | Clock;
   } = {},
 ): Promise<Gateway> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tender-exchange-test-'));
@@ -77,10 +78,17 @@ export async function startGateway(
   const orm = await openDatabase(config);
   // As in production: on PostgreSQL the outbox workers have a pool of their own.
   const workerOrm = await openWorkerDatabase(config);
-  const app: App = await createApp({ config, orm, workerOrm, logger: options.logger ?? pino({ level: 'error' }), clock: options.clock });
+  const app: App = await createApp({
+    config,
+    orm,
+    workerOrm,
+    logger: options.logger ?? pino({ level: 'error' }),
+    clock: typeof options.clock === 'function' ? { ...systemClock, now: options.clock } : options.clock,
+  });
   if (options.dispatch !== false) {
     app.dispatcher.start();
     app.webhooks.start();
+    app.mail?.start();
   }
   const server: Server = createHttpServer(app.express);
   await new Promise<void>((resolve) => server.listen(0, options.host ?? '127.0.0.1', resolve));
@@ -102,8 +110,7 @@ export async function startGateway(
     stop,
     close: async () => {
       await stop();
-      await dropDatabaseFor(dataDir);
-      rmSync(dataDir, { recursive: true, force: true });
+      await removeDataDir(dataDir);
     },
   };
 }

@@ -61,7 +61,11 @@ function formatGraphQLErrorUnmasked(formatted: GraphQLFormattedError, error: unk
       message: original.message,
       locations: formatted.locations,
       path: formatted.path,
-      extensions: { code: original.code, ...(original.errors.length > 0 ? { errors: original.errors } : {}) },
+      extensions: {
+        code: original.code,
+        ...(original.errors.length > 0 ? { errors: original.errors } : {}),
+        ...(original.problems.length > 0 ? { problems: original.problems } : {}),
+      },
     };
   }
   const code = formatted.extensions?.code;

@@ -25,6 +25,10 @@ export const ASSUMED_ROWS = {
   history: 10,
   /** A tender's documents (at most 100 each; the row budget counts the real number). */
   documents: 10,
+  /** A tender's clarification messages, one thread or all (at most LIMITS.messagesPerThread a thread; the row budget counts the real number). */
+  messages: 50,
+  /** A tender's subjectivities with their steps (at most 20 an option; the row budget counts the real number). */
+  subjectivities: 40,
   /** Reference lists: insurers, lines of business. */
   reference: 50,
   /** Statistics aggregate every tender in the period: priced as an expensive operation. */
@@ -37,6 +41,10 @@ export const ASSUMED_ROWS = {
    * its tenders, what they hold is priced instead (QuoteSizes).
    */
   riskInformation: rowsOfJson(LIMITS.riskInformationBytes),
+  /** A tender's risk answers at their largest (LIMITS.riskAnswersBytes), in rows by their bytes. */
+  riskAnswers: rowsOfJson(LIMITS.riskAnswersBytes),
+  /** A question set's schema at its largest (LIMITS.questionSetBytes). */
+  questionSet: rowsOfJson(LIMITS.questionSetBytes),
 } as const;
 
 /**
@@ -156,9 +164,31 @@ const ROWS: Record<string, RowRule> = {
   'Mutation.requestQuotes': (_args, child) => ASSUMED_ROWS.proposal + LIMITS.insurersPerQuoteRequest * child,
   // The answered request is shown from its tender's quote requests, loaded as for `quoteRequests`.
   'Mutation.submitManualQuote': (_args, child) => ASSUMED_ROWS.proposal + child,
+  // The request, its earlier links revoked (at most a few) and the new one.
+  'Mutation.renewUnderwritingLink': () => 4,
   // The advice export reads the tender's proposal whole, as a proposal's entries do.
   'Mutation.exportProposal': (_args, child) => ASSUMED_ROWS.proposal + child,
   'QuoteRequest.riskInformation': (_args, _child, _selects, sizes) => sizes.riskInformationRows,
+  'Tender.riskAssessment': (_args, child) => ASSUMED_ROWS.riskAnswers + child,
+  'Mutation.saveRiskAnswers': (_args, child) => ASSUMED_ROWS.riskAnswers + child,
+  // A set's schema is priced at its largest where it is selected: a list of versions without it is cheap, with it a
+  // list of large documents (read each by `questionSet(product, version)`).
+  'QuestionSet.schema': () => ASSUMED_ROWS.questionSet,
+  'Query.questionSet': (_args, child) => 1 + child,
+  'Query.questionSets': (_args, child) => ASSUMED_ROWS.reference * (1 + child),
+  'Mutation.publishQuestionSet': (_args, child) => ASSUMED_ROWS.questionSet + child,
+  'Query.tenderMessages': () => 1 + ASSUMED_ROWS.messages,
+  'Mutation.postTenderMessage': () => 2,
+  'Query.questionnaireLinks': () => 1 + LIMITS.questionnaireLinksPerTender,
+  'Mutation.createQuestionnaireLink': () => 2,
+  'Mutation.revokeQuestionnaireLink': () => 2,
+  'Query.tenderSubjectivities': () => 1 + ASSUMED_ROWS.subjectivities,
+  // A step reads the subjectivity and its tender, writes, and answers the subjectivity with its steps.
+  'Mutation.respondToSubjectivity': () => 3,
+  'Mutation.decideSubjectivity': () => 3,
+  // The caller's person or contact looked up, the address's row read or written.
+  'Query.notificationPreferences': () => 2,
+  'Mutation.setNotificationPreferences': () => 2,
   'Query.insurers': () => ASSUMED_ROWS.reference,
   'Query.linesOfBusiness': () => ASSUMED_ROWS.reference,
   'Query.tenderStatistics': () => ASSUMED_ROWS.statistics,

@@ -1,21 +1,17 @@
 import 'reflect-metadata';
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
-import { buildSchema } from 'type-graphql';
-import { ApiClientResolver } from '../../auth';
-import { InsurerResolver } from '../../insurers';
-import {
-  InsurerCheckResolver,
-  ManualQuoteResolver,
-  ProposalFieldsResolver,
-  ProposalResolver,
-  QuoteRequestFieldsResolver,
-  QuoteResolver,
-} from '../../quotes';
-import { TenderStatisticsResolver } from '../../statistics';
-import { TenderCreationResolver, TenderLifecycleResolver, TenderResolver } from '../../tenders';
-import { WebhookResolver } from '../../webhooks';
-import { AdviceResolver, DocumentResolver, TenderDocumentsResolver } from '../../documents';
-import { AccessLogResolver, CustomerErasureResolver, CustomerExportResolver } from '../../privacy';
+import { buildSchema, type NonEmptyArray } from 'type-graphql';
+import { authModule } from '../../auth';
+import { insurersModule } from '../../insurers';
+import { quotesModule } from '../../quotes';
+import { statisticsModule } from '../../statistics';
+import { tendersModule } from '../../tenders';
+import { webhooksModule } from '../../webhooks';
+import { documentsModule } from '../../documents';
+import { privacyModule } from '../../privacy';
+import { riskModule } from '../../risk';
+import { messagesModule } from '../../messages';
+import { mailModule } from '../../mail';
 import { authChecker } from './auth-checker';
 import { noteCarriedOutMutations } from './carried-out';
 import { VERSION } from '../../platform/version';
@@ -26,26 +22,18 @@ let built: Promise<GraphQLSchema> | undefined;
 export function gatewaySchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
     resolvers: [
-      TenderResolver,
-      TenderCreationResolver,
-      TenderLifecycleResolver,
-      InsurerResolver,
-      ApiClientResolver,
-      QuoteResolver,
-      ProposalResolver,
-      ProposalFieldsResolver,
-      QuoteRequestFieldsResolver,
-      TenderStatisticsResolver,
-      InsurerCheckResolver,
-      ManualQuoteResolver,
-      WebhookResolver,
-      DocumentResolver,
-      AdviceResolver,
-      TenderDocumentsResolver,
-      AccessLogResolver,
-      CustomerExportResolver,
-      CustomerErasureResolver,
-    ],
+      ...tendersModule.resolvers,
+      ...insurersModule.resolvers,
+      ...authModule.resolvers,
+      ...riskModule.resolvers,
+      ...quotesModule.resolvers,
+      ...statisticsModule.resolvers,
+      ...documentsModule.resolvers,
+      ...messagesModule.resolvers,
+      ...privacyModule.resolvers,
+      ...webhooksModule.resolvers,
+      ...mailModule.resolvers,
+    ] as NonEmptyArray<new (...args: never[]) => object>,
     authChecker,
     authMode: 'error',
     validate: false,

@@ -10,6 +10,10 @@ import type { WebhookContext, WebhookPolicy } from '../../webhooks';
 import type { TenderChangeListener } from '../../tenders';
 import type { DocumentContext, DocumentServices } from '../../documents';
 import type { ErasureServices, PrivacyContext } from '../../privacy';
+import type { RiskContext, RiskEventListener } from '../../risk';
+import type { MessageContext, MessageEventListener } from '../../messages';
+import type { Clock } from '../../platform/tasks/clock';
+import type { AccessLinks } from '../../links';
 
 /**
  * Why a request's signal aborted: its answer went out (or could no longer), so work done for it is wasted. A
@@ -23,7 +27,7 @@ class RequestEnded extends DomainError {
 }
 
 /** The context every resolver and route sees: the widest a feature asks for. */
-type GatewayContext = WebhookContext & DocumentContext & PrivacyContext & AuthContext;
+type GatewayContext = WebhookContext & DocumentContext & PrivacyContext & AuthContext & RiskContext & MessageContext;
 
 export interface ContextDeps {
   orm: MikroORM;
@@ -36,6 +40,10 @@ export interface ContextDeps {
   tenderChanges: readonly TenderChangeListener[];
   /** Who reacts to quotation events (invitations, received quotes) in their transactions (webhooks). */
   quoteEvents: readonly QuoteEventListener[];
+  /** Who reacts to a submitted risk assessment or a published question set (quotes: send what waited; webhooks). */
+  riskEvents: readonly RiskEventListener[];
+  /** Who hears of a message posted in a clarification thread (webhooks). */
+  messageEvents: readonly MessageEventListener[];
   /** Onboarding checks of insurer systems (the checkInsurer mutation). */
   insurerChecks: InsurerChecker;
   /** QUOTE_VALIDITY_ZONE: the zone of a manual quote's `validUntil` given as a date. */
@@ -50,6 +58,10 @@ export interface ContextDeps {
   publicUrl: string | null;
   /** Where reads of personal data are recorded (ACCESS_LOG). */
   accessLog: AccessRecorder;
+  /** The gateway's one clock. */
+  clock: Clock;
+  /** Capability links (the questionnaire's). */
+  links: AccessLinks;
 }
 
 /**
@@ -123,6 +135,14 @@ class RequestScope {
     return this.context;
   }
 
+  /**
+   * The context of a viewer this request stands for without a bearer token: a page opened by a capability link acts as
+   * the party its link names (an underwriter's page as its insurer), through the same operations and rules.
+   */
+  contextAs(viewer: Viewer): GatewayContext {
+    return this.build(viewer);
+  }
+
   private build(viewer: Viewer): GatewayContext {
     const made = new Map<unknown, unknown>();
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getters below belong to the context object
@@ -142,6 +162,8 @@ class RequestScope {
       insurerUrls: this.deps.insurerUrls,
       tenderChanges: this.deps.tenderChanges,
       quoteEvents: this.deps.quoteEvents,
+      riskEvents: this.deps.riskEvents,
+      messageEvents: this.deps.messageEvents,
       insurerChecks: this.deps.insurerChecks,
       quoteValidityZone: this.deps.quoteValidityZone,
       webhooks: this.deps.webhooks,
@@ -153,6 +175,8 @@ class RequestScope {
         return scope.signal;
       },
       accessLog: this.deps.accessLog,
+      clock: this.deps.clock,
+      links: this.deps.links,
     };
     return context;
   }

@@ -14,31 +14,53 @@ const RECEIVE_TIMEOUT_MS = 60_000;
  */
 const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
+/** How long a request may take to arrive; the defaults are the gateway's, a test may shorten them. */
+export interface ReceiveTimeouts {
+  /** The request headers must be complete within this time, ms. */
+  headersMs: number;
+  /** The whole request (headers and body) must be received within this time, ms. */
+  requestMs: number;
+  /** How often Node looks for requests past those times, ms. */
+  checkIntervalMs: number;
+}
+
+const RECEIVE_TIMEOUTS: ReceiveTimeouts = {
+  headersMs: HEADERS_TIMEOUT_MS,
+  requestMs: RECEIVE_TIMEOUT_MS,
+  checkIntervalMs: TIMEOUT_CHECK_INTERVAL_MS,
+};
+
 /**
  * Node's parser refuses some requests before express sees them; they still get a problem+json answer (status,
  * title, code, detail). A request too slow to arrive is a 503 like one too slow to answer (REQUEST_TIMEOUT_MS).
  */
-const PARSER_ERRORS: Record<string, { status: number; title?: string; code: ErrorCode; detail: string }> = {
-  HPE_HEADER_OVERFLOW: {
-    status: 431,
-    title: 'Request Header Fields Too Large',
-    code: 'BAD_USER_INPUT',
-    detail: 'The request headers are too large',
-  },
-  ERR_HTTP_REQUEST_TIMEOUT: {
-    status: 503,
-    code: 'SERVICE_UNAVAILABLE',
-    detail: `The request was not received in time (headers within ${HEADERS_TIMEOUT_MS / 1000} s, the whole request within ${RECEIVE_TIMEOUT_MS / 1000} s)`,
-  },
-};
+function parserErrors(timeouts: ReceiveTimeouts): Record<string, { status: number; title?: string; code: ErrorCode; detail: string }> {
+  return {
+    HPE_HEADER_OVERFLOW: {
+      status: 431,
+      title: 'Request Header Fields Too Large',
+      code: 'BAD_USER_INPUT',
+      detail: 'The request headers are too large',
+    },
+    ERR_HTTP_REQUEST_TIMEOUT: {
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+      detail: `The request was not received in time (headers within ${timeouts.headersMs / 1000} s, the whole request within ${timeouts.requestMs / 1000} s)`,
+    },
+  };
+}
 
-function answerClientError(error: Error & { code?: string }, socket: Socket & { _httpMessage?: { headersSent: boolean } | null }): void {
+function answerClientError(
+  errors: ReturnType<typeof parserErrors>,
+  error: Error & { code?: string },
+  socket: Socket & { _httpMessage?: { headersSent: boolean } | null },
+): void {
   // As Node does: when the answer in flight on this connection has begun, another cannot follow it.
   if (!socket.writable || socket._httpMessage?.headersSent) {
     socket.destroy();
     return;
   }
-  const known = PARSER_ERRORS[error.code ?? ''];
+  const known = errors[error.code ?? ''];
   const problem = {
     ...toProblem(new DomainError(known?.code ?? 'BAD_USER_INPUT', known?.detail ?? 'The request is malformed')),
     status: known?.status ?? 400,
@@ -53,13 +75,15 @@ function answerClientError(error: Error & { code?: string }, socket: Socket & { 
 /**
  * The HTTP server for an app: bounded header and request times, and problem answers for unparsable requests.
  * Without `app`, the caller adds it as the 'request' listener once built (main.ts: the app's shutdown drains the server).
+ * `timeouts` are for tests, which need not wait the real 15 s for a slow client.
  */
-export function createHttpServer(app?: Express): Server {
+export function createHttpServer(app?: Express, timeouts: ReceiveTimeouts = RECEIVE_TIMEOUTS): Server {
   const server = createServer(
-    { requestTimeout: RECEIVE_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+    { requestTimeout: timeouts.requestMs, headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkIntervalMs },
     app,
   );
   server.keepAliveTimeout = 5_000;
-  server.on('clientError', answerClientError);
+  const errors = parserErrors(timeouts);
+  server.on('clientError', (error: Error & { code?: string }, socket: Socket) => answerClientError(errors, error, socket));
   return server;
 }

@@ -15,6 +15,13 @@ const HEADER = [
   'currency',
   'cheapest',
   'subjectivities',
+  'language',
+  'customer',
+  'broker_company',
+  'person_in_charge',
+  'wishes_and_needs',
+  'recommendation',
+  'reasons',
 ];
 
 /**
@@ -26,12 +33,26 @@ function field(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** The CSV export: a header row, one row per option, and one per insurer without options; CRLF line ends. */
+/**
+ * The CSV export: a header row, one row per option, and one per insurer without options; CRLF line ends. The parties
+ * and the advice repeat on every row: each row reads alone, as a spreadsheet filter shows it.
+ */
 export function adviceCsv(advice: Advice): Buffer {
   const rows: string[][] = [HEADER];
+  const given = [
+    advice.language,
+    advice.customer.name,
+    advice.brokerCompany.name,
+    advice.personInCharge.name,
+    advice.advice?.wishesAndNeeds ?? '',
+    advice.advice?.recommendation ?? '',
+    advice.advice?.reasons ?? '',
+  ];
+  // No insurer asked yet: one row still carries the advice.
+  if (advice.insurers.length === 0) rows.push([advice.asOf, advice.tenderId, ...HEADER.slice(2, -given.length).map(() => ''), ...given]);
   for (const insurer of advice.insurers) {
     const common = [advice.asOf, advice.tenderId, insurer.name, insurer.outcome, insurer.reason ?? '', insurer.validUntil ?? ''];
-    if (insurer.options.length === 0) rows.push([...common, '', '', '', '', '', insurer.currency ?? '', '', '']);
+    if (insurer.options.length === 0) rows.push([...common, '', '', '', '', '', insurer.currency ?? '', '', '', ...given]);
     for (const option of insurer.options) {
       rows.push([
         ...common,
@@ -43,7 +64,8 @@ export function adviceCsv(advice: Advice): Buffer {
         option.premiumWithTax.toFixed(2),
         option.currency,
         option.cheapest ? 'yes' : 'no',
-        option.subjectivities.map((subjectivity) => `${subjectivity.stage}: ${subjectivity.text}`).join('; '),
+        option.subjectivities.map((subjectivity) => `${subjectivity.stage} ${subjectivity.status}: ${subjectivity.text}`).join('; '),
+        ...given,
       ]);
     }
   }

@@ -9,7 +9,10 @@ import { Document } from '../document.entity';
 import { DocumentKind, DocumentState } from '../document-kind';
 import { assertShareHolds } from '../document.service';
 import { insurersSeeing, tenderOfDocuments } from '../document-facts';
-import { AdviceFormat, adviceOf, type Advice } from './advice';
+import { badInput } from '../../platform/errors/domain-error';
+import { problemsOf } from '../../platform/validation/validate';
+import { AdviceFormat, AdviceLanguage, adviceOf, type Advice, type AdviceText } from './advice';
+import { AdviceRules } from './advice-rules';
 import { adviceCsv } from './advice-csv';
 import { advicePdf } from './advice-pdf';
 
@@ -48,23 +51,43 @@ export async function exportProposal(
   context: DocumentContext,
   tenderId: string,
   format: AdviceFormat,
+  given: { language?: AdviceLanguage | null; advice?: AdviceText | null } = {},
 ): Promise<{ document: Document; sha256: string }> {
   const { em, viewer, documents } = context;
   assertMay(viewer, 'exportProposal');
+  const advice = given.advice ?? null;
+  if (advice) {
+    const problems = problemsOf(AdviceRules, { ...advice }, 'parameter', 'advice');
+    if (problems.length > 0) throw badInput('The advice is invalid', problems);
+  }
   // Another broker's tender (or none) is NOT_FOUND, as every read of it.
   const tender: Tender = await findVisibleTender(em, viewer, tenderId);
+  // The advice may name the customer: an erased customer's tender keeps no free text (as a status change's reason).
+  if (advice && tender.erasedAt) {
+    throw badInput('The advice is invalid', [
+      {
+        parameter: 'advice',
+        message: "must be absent: the personal data of this tender's customer was erased, and its tenders keep no free text",
+      },
+    ]);
+  }
+  // The parties the document names (its title block).
+  await em.populate(tender, ['lineOfBusiness', 'brokerCompany', 'personInCharge']);
   // The export's time: what has expired is judged at it, and the history entry and the document's creation say it. The
   // content states the proposal's state instead (`asOf`), so the same proposal gives the same bytes at any time.
   const exportedAt = documents.clock();
-  const advice = adviceOf(tender, await new ProposalService(em, viewer).load(tender.id, exportedAt), exportedAt);
+  const content = adviceOf(tender, await new ProposalService(em, viewer).load(tender.id, exportedAt), exportedAt, {
+    language: given.language ?? AdviceLanguage.DE,
+    advice,
+  });
   const { contentType, extension, render } = FORMATS[format];
-  const bytes = await render(advice);
+  const bytes = await render(content);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
 
   const document = em.create(Document, {
     tender,
     kind: DocumentKind.ADVICE,
-    filename: `advice-${tender.id}-${advice.asOf.replace(/[:.]/g, '-')}.${extension}`,
+    filename: `advice-${tender.id}-${content.asOf.replace(/[:.]/g, '-')}.${extension}`,
     contentType,
     size: bytes.length,
     sha256,

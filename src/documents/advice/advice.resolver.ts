@@ -2,9 +2,9 @@ import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import { Allowed } from '../../access';
 import type { DocumentContext } from '../document-context';
 import { presentDocument } from '../document.resolver';
-import { AdviceFormat } from './advice';
+import { AdviceFormat, AdviceLanguage } from './advice';
 import { exportProposal } from './advice-export.service';
-import { AdviceExportView } from './advice.types';
+import { AdviceExportView, AdviceInput } from './advice.types';
 
 @Resolver()
 export class AdviceResolver {
@@ -17,8 +17,15 @@ export class AdviceResolver {
     @Arg('tenderId', () => ID) tenderId: string,
     @Arg('format', () => AdviceFormat) format: AdviceFormat,
     @Ctx() context: DocumentContext,
+    @Arg('advice', () => AdviceInput, { nullable: true, description: 'The advice given (§ 61 VVG); the export records it.' })
+    advice?: AdviceInput | null,
+    @Arg('language', () => AdviceLanguage, {
+      defaultValue: AdviceLanguage.DE,
+      description: "The document's language: labels, numbers, dates.",
+    })
+    language?: AdviceLanguage,
   ): Promise<AdviceExportView> {
-    const { document, sha256 } = await exportProposal(context, tenderId, format);
+    const { document, sha256 } = await exportProposal(context, tenderId, format, { language, advice });
     return { document: presentDocument(document, context.viewer), sha256 };
   }
 }

@@ -10,11 +10,26 @@ export enum AdviceFormat {
 }
 registerEnumType(AdviceFormat, { name: 'AdviceFormat', description: 'The form of an advice export (docs/privacy.md).' });
 
+/** The language of an advice export's labels, number and date formats: German unless the broker asks for English. */
+export enum AdviceLanguage {
+  DE = 'DE',
+  EN = 'EN',
+}
+registerEnumType(AdviceLanguage, { name: 'AdviceLanguage', description: 'The language of an advice export (docs/documents.md).' });
+
+/** The advice given to the customer (§ 61 VVG), as the broker wrote it. */
+export interface AdviceText {
+  wishesAndNeeds: string;
+  recommendation: string;
+  reasons: string;
+}
+
 /**
  * The JSON export's `schema`: a consumer checks it before reading the rest (docs/privacy.md). v2: the one time is
- * `asOf`, the proposal's state, where v1 had `madeAt`, the export's time.
+ * `asOf`, the proposal's state, where v1 had `madeAt`, the export's time. v3 adds the parties, the language and the
+ * advice given.
  */
-const ADVICE_SCHEMA = 'tender-exchange/advice/v2';
+const ADVICE_SCHEMA = 'tender-exchange/advice/v4';
 
 interface AdviceOption {
   insuranceSum: number;
@@ -25,7 +40,8 @@ interface AdviceOption {
   currency: string;
   /** The cheapest option of its currency and insurance sum / deductible pair. */
   cheapest: boolean;
-  subjectivities: { text: string; stage: string }[];
+  /** Each condition of the insurer as it stands at `asOf`: OPEN, RESPONDED, ACCEPTED, REJECTED or WAIVED, and its due date. */
+  subjectivities: { text: string; stage: string; status: string; dueAt: string | null }[];
 }
 
 interface AdviceInsurer {
@@ -51,6 +67,13 @@ export interface Advice {
    */
   asOf: string;
   taxRate: number;
+  language: AdviceLanguage;
+  lineOfBusiness: string;
+  customer: { name: string };
+  brokerCompany: { name: string };
+  personInCharge: { name: string };
+  /** The advice given, or null when the broker exported the comparison alone. */
+  advice: AdviceText | null;
   insurers: AdviceInsurer[];
   cheapest: { insuranceSum: number; deductible: number; currency: string; insurer: string; premium: number; premiumWithTax: number }[];
 }
@@ -69,19 +92,35 @@ function stateOf(tender: Tender, { proposal }: ProposalResult, exportedAt: Date)
     latest = Math.max(latest, quoteRequest.updatedAt.getTime());
     const validUntil = quoteRequest.validUntil?.getTime();
     if (validUntil !== undefined && validUntil < exportedAt.getTime()) latest = Math.max(latest, validUntil);
+    // A subjectivity's response or decision changes what the advice shows, not the tender's or the request's time.
+    for (const option of quoteRequest.options)
+      for (const subjectivity of option.subjectivities)
+        for (const step of subjectivity.history) latest = Math.max(latest, step.at.getTime());
   }
   return new Date(latest);
 }
 
 /** The proposal overview (one implementation: quotes/proposal), exported at `exportedAt`, as the advice shows it. */
-export function adviceOf(tender: Tender, result: ProposalResult, exportedAt: Date): Advice {
+export function adviceOf(
+  tender: Tender,
+  result: ProposalResult,
+  exportedAt: Date,
+  given: { language: AdviceLanguage; advice: AdviceText | null },
+): Advice {
   const { proposal } = result;
+  const person = tender.personInCharge;
   return {
     schema: ADVICE_SCHEMA,
     tenderId: tender.id,
     product: tender.product,
     asOf: stateOf(tender, result, exportedAt).toISOString(),
     taxRate: tender.taxRate,
+    language: given.language,
+    lineOfBusiness: tender.lineOfBusiness.name,
+    customer: { name: tender.customer.name },
+    brokerCompany: { name: tender.brokerCompany.name },
+    personInCharge: { name: `${person.firstName} ${person.lastName}` },
+    advice: given.advice,
     insurers: proposal.entries.map(({ insurer, quoteRequest: request }) => ({
       insurerId: insurer.id,
       name: insurer.name,
@@ -97,7 +136,12 @@ export function adviceOf(tender: Tender, result: ProposalResult, exportedAt: Dat
         premiumWithTax: option.premiumWithTax,
         currency: option.currency,
         cheapest: option.cheapest,
-        subjectivities: option.subjectivities.map(({ text, stage }) => ({ text, stage })),
+        subjectivities: option.subjectivities.map(({ text, stage, status, dueAt }) => ({
+          text,
+          stage,
+          status,
+          dueAt: dueAt?.toISOString() ?? null,
+        })),
       })),
     })),
     cheapest: proposal.cheapest.map(({ insuranceSum, deductible, currency, insurer, option }) => ({
@@ -110,9 +154,3 @@ export function adviceOf(tender: Tender, result: ProposalResult, exportedAt: Dat
     })),
   };
 }
-
-/** An amount as the PDF and CSV show it: two decimals, thousands grouped with commas (no locale, same bytes anywhere). */
-export const formatAmount = (amount: number): string => {
-  const [whole, cents] = Math.abs(amount).toFixed(2).split('.');
-  return `${amount < 0 ? '-' : ''}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
-};

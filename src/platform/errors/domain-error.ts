@@ -8,6 +8,12 @@ export type ErrorCode =
   | 'CONFLICT'
   /** Cover was ordered on a quote whose validity has ended. */
   | 'QUOTE_EXPIRED'
+  /** A question set publication would break what insurers or tenders rely on, and was not acknowledged. */
+  | 'BREAKING_CHANGE'
+  /** An insurer's required risk answers are missing (requestQuotes in STRICT mode). */
+  | 'ANSWERS_MISSING'
+  /** The contract is finalised while pre-bind subjectivities of the ordered option are neither accepted nor waived. */
+  | 'SUBJECTIVITIES_OPEN'
   | 'METHOD_NOT_ALLOWED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
@@ -29,6 +35,11 @@ export class DomainError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly errors: FieldProblem[] = [],
+    /**
+     * Problems inside a JSON document the caller sent (risk answers, a question set), each at its JSON pointer:
+     * GraphQL shows them as `extensions.problems`, REST as the problem's `errors`.
+     */
+    readonly problems: { pointer: string; message: string }[] = [],
   ) {
     super(message);
     this.name = 'DomainError';

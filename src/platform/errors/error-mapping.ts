@@ -9,6 +9,9 @@ export const HTTP_STATUS: Record<ErrorCode, { status: number; title: string }> =
   INVALID_TRANSITION: { status: 409, title: 'Conflict' },
   CONFLICT: { status: 409, title: 'Conflict' },
   QUOTE_EXPIRED: { status: 409, title: 'Conflict' },
+  BREAKING_CHANGE: { status: 409, title: 'Conflict' },
+  ANSWERS_MISSING: { status: 409, title: 'Conflict' },
+  SUBJECTIVITIES_OPEN: { status: 409, title: 'Conflict' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method Not Allowed' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Content Too Large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },
@@ -38,6 +41,7 @@ export function toProblem(error: DomainError): Problem {
     detail: error.message,
     code: error.code,
   };
-  if (error.errors.length > 0) problem.errors = error.errors;
+  const errors = [...error.errors, ...error.problems];
+  if (errors.length > 0) problem.errors = errors;
   return problem;
 }

@@ -34,6 +34,10 @@ export const LIMITS = {
   freeJsonBytes: 16 * 1024,
   /** A reason given for a status change. */
   reason: 1000,
+  /** The advice of an advice export (§ 61 VVG): the customer's wishes and needs, the recommendation, its reasons. */
+  adviceWishesAndNeeds: 5000,
+  adviceRecommendation: 1000,
+  adviceReasons: 5000,
   url: 2048,
   credential: 2048,
   /** app_id and secret of a token request. */
@@ -50,6 +54,14 @@ export const LIMITS = {
    * requested, so a tender's quote requests and options still fit one operation's row budget.
    */
   keptOptionsPerQuote: 20,
+  /** A clarification thread's message (docs/people.md), in characters: several paragraphs, not a document. */
+  messageText: 4000,
+  /** Documents of its tender one message points to. */
+  documentsPerMessage: 10,
+  /** Messages one thread holds: a thread read whole stays within one operation's row budget. */
+  messagesPerThread: 500,
+  /** Questionnaire links one tender holds, revoked ones included: its list stays within one operation's row budget. */
+  questionnaireLinksPerTender: 50,
   /** An underwriter's reason for a decline or referral (spec 2.5 `reason`), in characters. */
   underwriterReason: 500,
   /** The column holding it, control characters escaped (each at most six characters). */
@@ -60,6 +72,8 @@ export const LIMITS = {
   /** A listed document's URL, in characters. */
   documentUrl: 2048,
   subjectivityText: 500,
+  /** A broker's response to a subjectivity, or an insurer's reason for its decision, in characters. */
+  subjectivityResponse: 2000,
   /** The subjectivities of one quote in all, as JSON: what reading a tender's proposal holds stays bounded. */
   subjectivitiesBytesPerQuote: 32 * 1024,
   /** How far ahead an underwriter may date a quote's validity. */
@@ -71,6 +85,10 @@ export const LIMITS = {
   quoteRequestsPerTender: 50,
   /** A quote request's whole risk information, serialised: `additional` and the named fields. */
   riskInformationBytes: 20 * 1024,
+  /** A question set's JSON Schema, serialised (docs/risk-assessment.md). */
+  questionSetBytes: 128 * 1024,
+  /** A tender's risk answers, serialised: an insurer receives the part it requires, within riskInformationBytes. */
+  riskAnswersBytes: 64 * 1024,
   webhookEndpointsPerClient: 10,
   /** How long an onboarding check may wait for an insurer's callback, ms. */
   insurerCheckWaitMs: 10 * 60_000,
@@ -80,6 +98,11 @@ export const LIMITS = {
   graphqlBodyBytes: 256 * 1024,
   tokenBodyBytes: 8 * 1024,
   restBodyBytes: 4 * 1024,
+  /**
+   * The body of PUT /integration/v1/tenders/{id}/risk-assessment: twice riskAnswersBytes, room for the other fields and
+   * the layout (indentation) a client sends; answers beyond riskAnswersBytes within it are refused by their own rule.
+   */
+  riskAnswersBodyBytes: 128 * 1024,
   /** Access-log rows (reads aggregated per tender, client, operation and minute) an instance writes in one batch. */
   accessLogBatch: 500,
   /**

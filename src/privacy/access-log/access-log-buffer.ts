@@ -101,6 +101,10 @@ export class AccessLogBuffer implements AccessRecorder {
     if (this.pending.size === 0) return;
     const rows = [...this.pending.values()];
     this.pending = new Map();
+    // The rows' ids are known before the write: a read of the same key recorded while it is in flight adds to the same
+    // row (the upsert sums), rather than starting a second one for the minute.
+    for (const row of rows)
+      if (Math.floor(row.at.getTime() / MINUTE) === this.minute) setNewest(this.written, row.key, row.id, LIMITS.accessLogBuffered);
     const platform = this.orm.em.getPlatform();
     for (let from = 0; from < rows.length; from += LIMITS.accessLogBatch) {
       const batch = rows.slice(from, from + LIMITS.accessLogBatch);
@@ -118,8 +122,6 @@ export class AccessLogBuffer implements AccessRecorder {
       try {
         // One statement: the batch is written whole or not at all, so a retry never counts a read twice.
         await this.orm.em.getConnection().execute(upsert(batch.length), params, 'run');
-        for (const row of batch)
-          if (Math.floor(row.at.getTime() / MINUTE) === this.minute) setNewest(this.written, row.key, row.id, LIMITS.accessLogBuffered);
       } catch (error) {
         this.keep(batch);
         this.logger.error({ err: error, rows: batch.length }, 'access log write failed; kept for the next try');

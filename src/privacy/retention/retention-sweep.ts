@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
-import type { Logger } from 'pino';
 import type { Period } from '../../platform/config';
+import type { PeriodicTask } from '../../platform/tasks/periodic-task';
 import { ErasureTrigger } from '../erasure-trigger';
 import type { ErasureServices } from '../privacy-context';
 import { eraseCustomer } from '../erasure/customer-erasure.service';
@@ -33,40 +33,17 @@ export function cutOff(now: Date, period: Period): Date {
 }
 
 /**
- * RETENTION_PERSONAL_DATA: on a schedule (RETENTION_SWEEP_INTERVAL_MS), on every instance, erases the customers
+ * RETENTION_PERSONAL_DATA: on a schedule (RETENTION_SWEEP_INTERVAL_MS, `retentionTask`), on every instance, erases the customers
  * whose tenders all ended longer ago than the period (docs/privacy.md). Per customer, because the customer's
  * name and address are one row all its tenders show: a customer with an open tender, or one ended recently,
  * keeps its data. Safe on several instances: each erasure claims its customer row, and re-checks in its own
  * transaction that the customer is still due (a tender may have been reopened meanwhile).
  */
 export class RetentionSweep {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-
   constructor(
     private readonly orm: MikroORM,
-    private readonly options: { period: Period; intervalMs: number; services: ErasureServices; logger: Logger },
+    private readonly options: { period: Period; services: ErasureServices },
   ) {}
-
-  start(): void {
-    if (this.timer) return;
-    const tick = () => {
-      this.running = this.sweep()
-        .then(() => undefined)
-        .catch((error: unknown) => this.options.logger.error({ err: error }, 'retention sweep failed; it runs again'))
-        .finally(() => {
-          this.running = undefined;
-          if (this.timer) this.timer = setTimeout(tick, this.options.intervalMs).unref();
-        });
-    };
-    this.timer = setTimeout(tick, 0).unref();
-  }
-
-  async stop(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
 
   /** One round: answers how many customers it erased. */
   async sweep(now = new Date()): Promise<number> {
@@ -93,4 +70,9 @@ export class RetentionSweep {
       after = rows[rows.length - 1].id;
     }
   }
+}
+
+/** The sweep as a periodic task: at start (customers who became due while no instance ran), then every interval. */
+export function retentionTask(sweep: RetentionSweep, everyMs: number): PeriodicTask {
+  return { name: 'retention sweep', everyMs, allInstances: true, atStart: true, run: (now) => sweep.sweep(now) };
 }

@@ -1,18 +1,18 @@
 import { LIMITS } from '../../platform/validation/rules';
+import { isJsonObject } from '../../platform/validation/json';
 import { sanitise } from '../../platform/http/partner-client';
 import { PartnerError, Reason } from './insurer-client';
 import type { Limit } from '../quote-request.entity';
 import type { ListedDocument } from './quote-documents';
 import { readQuoteAnswer, type AnswerProblem, type AnswerRules, type QuoteAnswer } from '../quote-answer';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const invalidAcknowledgement = (detail: string) =>
   new PartnerError(Reason.invalidAcknowledgement, `malformed acknowledgement: ${detail}`, false);
 const invalidQuote = (detail: string) => new PartnerError(Reason.invalidQuote, `malformed quote: ${detail}`, false);
 
 /** Spec 2.4: `{id, status: "PROCESSING"}`; the id is stored and sent back in URLs, so it must be printable. */
 export function parseAcknowledgement(body: unknown): string {
-  if (!isRecord(body)) throw invalidAcknowledgement('not a JSON object');
+  if (!isJsonObject(body)) throw invalidAcknowledgement('not a JSON object');
   const { id, status } = body;
   if (typeof id !== 'string' || id.length === 0 || id.length > LIMITS.reference)
     throw invalidAcknowledgement(`id must be a string of 1 to ${LIMITS.reference} characters`);
@@ -34,7 +34,7 @@ function described({ pointer, message }: AnswerProblem): string {
  * valid, or the whole quote is refused as an invalid quote, with the first problem as the detail for internal users.
  */
 export function parseQuote(body: unknown, expectedId: string, requested: readonly Limit[], rules: AnswerRules): QuoteAnswer {
-  if (!isRecord(body)) throw invalidQuote('not a JSON object');
+  if (!isJsonObject(body)) throw invalidQuote('not a JSON object');
   if (body.id !== expectedId)
     throw invalidQuote(`id ${sanitise(JSON.stringify(body.id) ?? 'nothing', 250)} does not match the requested ${expectedId}`);
   const { problems, answer } = readQuoteAnswer(body, requested, rules);
@@ -49,12 +49,12 @@ const invalidDocument = (detail: string) => new PartnerError(Reason.invalidDocum
  * `{type, filename, url, sha256}`, each a string; what each says is checked by the documents feature as it fetches it.
  */
 export function parseListedDocuments(body: unknown): ListedDocument[] {
-  const listed = isRecord(body) ? body.documents : undefined;
+  const listed = isJsonObject(body) ? body.documents : undefined;
   if (listed === undefined || listed === null) return [];
   if (!Array.isArray(listed)) throw invalidDocument('documents must be an array');
   if (listed.length > LIMITS.documentsPerQuote) throw invalidDocument(`more than ${LIMITS.documentsPerQuote} documents`);
   return listed.map((entry: unknown, index) => {
-    if (!isRecord(entry)) throw invalidDocument(`document ${index} is not an object`);
+    if (!isJsonObject(entry)) throw invalidDocument(`document ${index} is not an object`);
     const { type, filename, url, sha256 } = entry;
     for (const [name, value] of Object.entries({ type, filename, url, sha256 })) {
       if (typeof value !== 'string' || value.length === 0 || value.length > LIMITS.documentUrl)

@@ -10,7 +10,6 @@ import { InsurerClient, PartnerError, Reason, retryDelay } from './insurer-clien
 import { parseAcknowledgement, parseListedDocuments, parseQuote } from './insurer-payloads';
 import type { FetchedDocuments, ListedDocument, QuoteDocumentFetcher } from './quote-documents';
 import { statusOfAnswer, storeOptions } from '../quote-answer-store';
-import { QuoteExpiry } from '../expiry/quote-expiry';
 import { claimEarlyCallback } from '../callback/quote-callback.service';
 import type { QuoteEventListener, QuoteEventTender } from '../quote-events';
 import { DISPATCHABLE, QUOTABLE, QuoteRequestStatus } from '../quote-request-status';
@@ -104,8 +103,6 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
   private readonly worker: OutboxWorker<LeasedRequest>;
   private readonly client: InsurerClient;
   private readonly observer?: DispatcherObserver;
-  /** Quotes past their validity become EXPIRED on this instance's schedule too. */
-  readonly expiry: QuoteExpiry;
 
   constructor(
     private readonly orm: MikroORM,
@@ -121,12 +118,6 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
   ) {
     this.client = options.client ?? new InsurerClient(config);
     this.observer = options.observer;
-    this.expiry = new QuoteExpiry(orm, {
-      intervalMs: config.expiryIntervalMs,
-      warningMs: config.expiryWarningMs,
-      logger: options.logger,
-      listeners: options.listeners ?? [],
-    });
     this.worker = new OutboxWorker(
       'quote dispatcher',
       this,
@@ -141,12 +132,11 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
 
   start(): void {
     this.worker.start();
-    this.expiry.start();
   }
 
   /** Finishes the work in hand, then stops; nothing is lost: unfinished rows stay in the outbox. */
   async stop(): Promise<void> {
-    await Promise.all([this.worker.stop(), this.expiry.stop()]);
+    await this.worker.stop();
   }
 
   /** New work was recorded (for one insurer, when known): look now instead of at the next poll. */
@@ -310,7 +300,7 @@ export class QuoteDispatcher implements Outbox<LeasedRequest> {
           at: new Date(),
         };
         for (const listener of this.options.listeners ?? []) await listener(tx, event);
-        await storeOptions(tx, request.id, answer.options);
+        await storeOptions(tx, { id: request.id, tenderId: request.tender.id, insurerId: request.insurer.id }, answer.options);
         await documents?.record(tx);
         return true;
       });

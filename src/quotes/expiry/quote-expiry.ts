@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
-import type { Logger } from 'pino';
+import type { PeriodicTask } from '../../platform/tasks/periodic-task';
 import { dateOfColumn } from '../../platform/db/column-values';
 import type { TenderStatus } from '../../tenders';
 import type { QuoteEventListener } from '../quote-events';
@@ -35,38 +35,15 @@ interface ExpiryRow {
 }
 
 /**
- * Expires quotes on a schedule (QUOTE_EXPIRY_INTERVAL_MS), on every instance: a quote stays QUOTED at most one
- * interval past its validity, across restarts (the database holds every validity). Reads decide by `valid_until`
- * at once, so the proposal and ordering cover never wait for the sweep.
+ * Expires quotes on a schedule (QUOTE_EXPIRY_INTERVAL_MS, the periodic task `quoteExpiryTask`), on every instance: a
+ * quote stays QUOTED at most one interval past its validity, across restarts (the database holds every validity).
+ * Reads decide by `valid_until` at once, so the proposal and ordering cover never wait for the sweep.
  */
 export class QuoteExpiry {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-
   constructor(
     private readonly orm: MikroORM,
-    private readonly options: { intervalMs: number; warningMs: number; logger: Logger; listeners: readonly QuoteEventListener[] },
+    private readonly options: { warningMs: number; listeners: readonly QuoteEventListener[] },
   ) {}
-
-  start(): void {
-    if (this.timer) return;
-    const tick = () => {
-      this.running = this.sweep()
-        .then(() => undefined)
-        .catch((error: unknown) => this.options.logger.error({ err: error }, 'quote expiry sweep failed; it runs again'))
-        .finally(() => {
-          this.running = undefined;
-          if (this.timer) this.timer = setTimeout(tick, this.options.intervalMs).unref();
-        });
-    };
-    this.timer = setTimeout(tick, 0).unref();
-  }
-
-  async stop(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
 
   /** One round: warn of quotes whose validity ends soon, expire those whose validity has ended. */
   async sweep(now = new Date()): Promise<{ warned: number; expired: number }> {
@@ -100,4 +77,9 @@ export class QuoteExpiry {
     }
     return rows.length;
   }
+}
+
+/** The sweep as a periodic task: at start (quotes that ended while no instance ran), then every interval. */
+export function quoteExpiryTask(expiry: QuoteExpiry, everyMs: number): PeriodicTask {
+  return { name: 'quote expiry sweep', everyMs, allInstances: true, atStart: true, run: (now) => expiry.sweep(now) };
 }

@@ -30,7 +30,7 @@ function parameterOf({ pointer, message }: AnswerProblem): { parameter: string; 
 }
 
 /**
- * The answer of an insurer without an API (docs/quotation.md, "Insurers without an API"), entered by the insurer's own
+ * The answer of an insurer without an API (docs/quotation-manual.md), entered by the insurer's own
  * client for its own request or by an internal user on its behalf, and read by the same rules as an API insurer's
  * quote. Stored with who entered it; the broker hears of it as of any quote.
  */
@@ -72,7 +72,12 @@ export async function submitManualQuote(
       insurance_sum: option.insuranceSum,
       deductible: option.deductible,
       premium: option.premium,
-      subjectivities: option.subjectivities ?? null,
+      subjectivities:
+        option.subjectivities?.map((subjectivity) => ({
+          text: subjectivity.text,
+          stage: subjectivity.stage,
+          due_at: subjectivity.dueAt ?? null,
+        })) ?? null,
     })),
   };
   const { problems, answer } = readQuoteAnswer(body, request.limits, { zone, now, earliestValidity: now, refuseControls: true });
@@ -102,7 +107,7 @@ export async function submitManualQuote(
     const tender = { id: request.tender.id, status: request.tender.status, brokerCompanyId: request.tender.brokerCompany.id };
     const event = { kind: 'quoteReceived' as const, tender, quoteRequestId: request.id, insurerId: request.insurer.id, status, at: now };
     for (const listener of listeners) await listener(tx, event);
-    await storeOptions(tx, request.id, answer.options);
+    await storeOptions(tx, { id: request.id, tenderId: request.tender.id, insurerId: request.insurer.id }, answer.options);
   });
   return { id: request.id, tenderId: request.tender.id };
 }

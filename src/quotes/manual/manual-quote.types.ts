@@ -8,6 +8,9 @@ class SubjectivityInput {
 
   @Field(() => SubjectivityStage)
   stage!: SubjectivityStage;
+
+  @Field(() => String, { nullable: true, description: 'Optional: when it must be met, an RFC 3339 timestamp.' })
+  dueAt?: string | null;
 }
 
 @InputType('ManualQuoteOptionInput')

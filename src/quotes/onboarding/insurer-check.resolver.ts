@@ -1,7 +1,7 @@
 import { Arg, Ctx, Field, ID, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
 import { TimestampScalar } from '../../platform/validation/timestamp';
 import { Allowed } from '../../access';
-import type { InsurerCheckReport } from './insurer-check.service';
+import type { InsurerCheckReport } from './insurer-check-run';
 import type { QuoteContext } from '../quote-context';
 
 @ObjectType('CheckedInsurer', { description: 'The insurer an onboarding check ran against.' })

@@ -13,8 +13,9 @@ export function orderCover(
   listeners: readonly TenderChangeListener[],
   tenderId: string,
   quoteOptionId: string,
+  now: () => Date = () => new Date(),
 ): Promise<Tender> {
-  return new TenderLifecycleService(em, viewer, listeners).orderCover(tenderId, async (tender: Tender) => {
+  return new TenderLifecycleService(em, viewer, listeners, now).orderCover(tenderId, async (tender: Tender) => {
     const option = await em.findOne(QuoteOption, { id: quoteOptionId }, { populate: ['quoteRequest.insurer'] });
     const ours = option && option.quoteRequest.tender.id === tender.id;
     // Past its validity (whether or not the sweep has marked it yet), a quote cannot be ordered; nothing changes.
@@ -33,5 +34,10 @@ export function orderCover(
     }
     tender.orderedOption = option;
     tender.awardedInsurer = option.quoteRequest.insurer;
+    // A new order waits for its answer (acceptCoverOrder, declineCoverOrder, or finalising it).
+    tender.coverOrderedAt = now();
+    tender.coverAcceptedAt = null;
+    tender.inceptionDate = null;
+    tender.coverOrderOverdueAt = null;
   });
 }

@@ -4,7 +4,7 @@ import { JSONObjectScalar } from '../../platform/validation/json';
 import { proposalLoader } from './proposal.loader';
 import { CheapestOptionView, ProposalEntryView, ProposalView } from './proposal.types';
 import { QuoteRequestView } from '../quote.types';
-import { riskInformationLoader } from '../risk-information.loader';
+import { riskInformationLoader } from './risk-information.loader';
 import { TenderView } from '../../tenders';
 
 @Resolver(() => TenderView)

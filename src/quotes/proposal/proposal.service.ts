@@ -37,7 +37,7 @@ export class ProposalService {
             QuoteRequest,
             { tender: { $in: [...shown] }, ...own },
             {
-              populate: ['insurer', 'options'],
+              populate: ['insurer', 'options', 'options.tracked', 'options.tracked.steps'],
               orderBy: { createdAt: 'desc', id: 'desc' },
               ...(maxRequests === undefined ? {} : { limit: maxRequests }),
             },

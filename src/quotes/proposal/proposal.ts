@@ -4,6 +4,7 @@ import type { QuoteOptionView, QuoteRequestView } from '../quote.types';
 import type { Tender } from '../../tenders';
 import { DEFAULT_CURRENCY } from '../quote-answer';
 import { QuoteRequestStatus } from '../quote-request-status';
+import { presentSubjectivity, untrackedSubjectivity } from '../subjectivities/subjectivity.types';
 
 /** The currency of a request's options: as the insurer gave it, else the tender's. */
 const currencyOf = (request: Pick<QuoteRequest, 'currency'>): string => request.currency ?? DEFAULT_CURRENCY;
@@ -56,7 +57,10 @@ function presentRequest(
     premium: option.premium,
     premiumWithTax: premiumWithTax(option.premium, taxRate),
     currency,
-    subjectivities: option.subjectivities ?? [],
+    subjectivities:
+      option.tracked.isInitialized() && option.tracked.length > 0
+        ? option.tracked.getItems().map((subjectivity) => presentSubjectivity(subjectivity, showActors))
+        : (option.subjectivities ?? []).map((subjectivity) => untrackedSubjectivity(subjectivity, option.id)),
     expired,
     cheapest: cheapestIds.has(option.id),
     ordered: option.id === orderedId,

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { assertMay, type Viewer } from '../../access';
 import { badInput } from '../../platform/errors/domain-error';
 import { LIMITS, jsonTextProblems } from '../../platform/validation/rules';
-import { CreateTenderRules } from '../tender-rules';
+import { CreateTenderRules, inputColumnsOf } from './tender-creation.rules';
 import { problemsOf } from '../../platform/validation/validate';
 import { flushInTransaction } from '../../platform/db/flush-in-transaction';
 import { Address, BrokerCompany, Customer, Person } from '../../parties';
@@ -50,9 +50,8 @@ export class TenderCreationService {
     const { person: personInCharge, changed: personChanged } = await this.person(brokerCompany!, input.personInCharge ?? input.submitter);
     const now = new Date();
     const tender = this.em.create(Tender, {
-      product: input.product.trim(),
+      ...inputColumnsOf(input),
       status: TenderStatus.QUOTES_AVAILABLE,
-      taxRate: input.taxRate,
       lineOfBusiness: lineOfBusiness!,
       brokerCompany: brokerCompany!,
       customer:
@@ -90,7 +89,14 @@ export class TenderCreationService {
   private async person(brokerCompany: BrokerCompany, input: PersonInput): Promise<{ person: Person; changed: boolean }> {
     const known = await this.em.findOne(Person, { brokerCompany, accountId: input.accountId });
     if (!known) return { person: this.em.create(Person, { brokerCompany, ...input }), changed: false };
-    const details = { email: input.email, firstName: input.firstName, lastName: input.lastName, salutation: input.salutation };
+    const details = {
+      email: input.email,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      salutation: input.salutation,
+      // Not given: the language it had stays.
+      ...(input.language ? { language: input.language } : {}),
+    };
     const changed = (Object.keys(details) as (keyof typeof details)[]).some((key) => known[key] !== details[key]);
     this.em.assign(known, details);
     return { person: known, changed };

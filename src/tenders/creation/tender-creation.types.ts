@@ -1,6 +1,7 @@
 import { JSONObjectScalar } from '../../platform/validation/json';
-import { Field, Float, ID, InputType } from 'type-graphql';
+import { Field, ID, InputType } from 'type-graphql';
 import { LIMITS } from '../../platform/validation/rules';
+import { TENDER_FIELD_LIST, type InputColumns } from '../shape/tender-fields';
 
 @InputType('AddressInput', {
   description: 'Every part may be empty; country is an officially assigned ISO 3166-1 alpha-2 code when given.',
@@ -53,13 +54,19 @@ export class PersonInput {
 
   @Field(() => String, { defaultValue: '' })
   salutation: string = '';
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'de or en: the language the gateway mails the person in (kept when not given; German when never given).',
+  })
+  language?: 'de' | 'en' | null;
 }
 
+// The class is the GraphQL input type; the columns the tender's shape declares an `input` for are registered from
+// it below, and their types come with them through the interface of the same name.
 @InputType('CreateTenderInput')
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class CreateTenderInput {
-  @Field(() => String)
-  product!: string;
-
   @Field(() => ID)
   lineOfBusinessId!: string;
 
@@ -75,12 +82,20 @@ export class CreateTenderInput {
   @Field(() => PersonInput, { nullable: true, description: 'Defaults to the submitter.' })
   personInCharge?: PersonInput;
 
-  @Field(() => Float, { description: 'Between 0 and 1, e.g. 0.19.' })
-  taxRate!: number;
-
   @Field(() => JSONObjectScalar, {
     nullable: true,
     description: `Product-specific risk information (at most ${LIMITS.freeJsonBytes / 1024} KiB).`,
   })
   riskInformation?: Record<string, unknown>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface CreateTenderInput extends InputColumns {}
+
+for (const field of TENDER_FIELD_LIST) {
+  if (field.source !== 'column' || !field.input) continue;
+  Field(field.kind.graphql, { nullable: Boolean(field.optional), description: field.inputDescription })(
+    CreateTenderInput.prototype,
+    field.name,
+  );
 }

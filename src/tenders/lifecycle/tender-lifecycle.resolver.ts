@@ -5,7 +5,7 @@ import type { TenderContext } from './tender-context';
 import { historyLoader } from './tender-history.loader';
 import { TenderLifecycleService } from './tender-lifecycle.service';
 import { presentHistory, presentTenderEntity } from '../read/tender-access';
-import { TenderHistoryEntryView, TenderView } from '../read/tender.types';
+import { PolicyPeriodInput, TenderHistoryEntryView, TenderView } from '../read/tender.types';
 
 /** The tender lifecycle (DESIGN 3): each mutation answers the tender as the caller may now see it. */
 @Resolver(() => TenderView)
@@ -21,13 +21,49 @@ export class TenderLifecycleResolver {
   }
 
   @Allowed('finaliseContract')
-  @Mutation(() => TenderView, { description: 'IN_COVERNOTE → SUCCESSFUL, by the insurer of the ordered option.' })
-  async finaliseContract(@Arg('tenderId', () => ID) tenderId: string, @Ctx() context: TenderContext): Promise<TenderView> {
-    return presentTenderEntity(
-      await new TenderLifecycleService(context.em, context.viewer, context.tenderChanges).finaliseContract(tenderId),
-      context,
-      'finaliseContract',
-    );
+  @Mutation(() => TenderView, {
+    description:
+      'IN_COVERNOTE → SUCCESSFUL, by the insurer of the ordered option; refused with SUBJECTIVITIES_OPEN while a pre-bind ' +
+      'subjectivity of the ordered option is neither ACCEPTED nor WAIVED. A pending order counts as accepted.',
+  })
+  async finaliseContract(
+    @Arg('tenderId', () => ID) tenderId: string,
+    @Arg('policyPeriod', () => PolicyPeriodInput, {
+      nullable: true,
+      description: 'Default: from the inception date (or today in Europe/Berlin), one year less a day.',
+    })
+    policyPeriod: PolicyPeriodInput | null,
+    @Ctx() context: TenderContext,
+  ): Promise<TenderView> {
+    return presentTenderEntity(await this.service(context).finaliseContract(tenderId, policyPeriod ?? {}), context, 'finaliseContract');
+  }
+
+  @Allowed('acceptCoverOrder')
+  @Mutation(() => TenderView, {
+    description: 'The insurer of the ordered option accepts the order for an inception date (YYYY-MM-DD); the status stays IN_COVERNOTE.',
+  })
+  async acceptCoverOrder(
+    @Arg('tenderId', () => ID) tenderId: string,
+    @Arg('inceptionDate', () => String) inceptionDate: string,
+    @Ctx() context: TenderContext,
+  ): Promise<TenderView> {
+    return presentTenderEntity(await this.service(context).acceptCoverOrder(tenderId, inceptionDate), context, 'acceptCoverOrder');
+  }
+
+  @Allowed('declineCoverOrder')
+  @Mutation(() => TenderView, {
+    description: 'IN_COVERNOTE → IN_NEGOTIATION: the insurer of the ordered option declines the order; the order is dropped.',
+  })
+  async declineCoverOrder(
+    @Arg('tenderId', () => ID) tenderId: string,
+    @Arg('reason', () => String) reason: string,
+    @Ctx() context: TenderContext,
+  ): Promise<TenderView> {
+    return presentTenderEntity(await this.service(context).declineCoverOrder(tenderId, reason), context, 'declineCoverOrder');
+  }
+
+  private service(context: TenderContext): TenderLifecycleService {
+    return new TenderLifecycleService(context.em, context.viewer, context.tenderChanges, () => context.clock.now());
   }
 
   @Allowed('closeTender')

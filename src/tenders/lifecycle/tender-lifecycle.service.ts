@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { actsAsWinner, assertMay, type Viewer } from '../../access';
-import { DomainError, badInput, forbidden } from '../../platform/errors/domain-error';
+import { DateTime } from 'luxon';
+import { DomainError, badInput, forbidden, type FieldProblem } from '../../platform/errors/domain-error';
 import { OptionalReason, PolicyNumber, RequiredReason } from '../tender-rules';
 import { problemsOf } from '../../platform/validation/validate';
 import { flushInTransaction } from '../../platform/db/flush-in-transaction';
@@ -10,7 +11,7 @@ import { tenderChanged } from '../feed/tender-feed';
 import { Tender } from '../tender.entity';
 import { OPEN_STATUSES, TenderStatus, statusChangeKey } from '../tender-status';
 
-export type TenderOperation = 'startNegotiation' | 'orderCover' | 'finaliseContract' | 'closeTender' | 'reopenTender';
+export type TenderOperation = 'startNegotiation' | 'orderCover' | 'declineCoverOrder' | 'finaliseContract' | 'closeTender' | 'reopenTender';
 
 interface Transition {
   from: readonly TenderStatus[];
@@ -24,17 +25,58 @@ export const TRANSITIONS: Record<TenderOperation, Transition> = {
     from: [TenderStatus.QUOTES_AVAILABLE, TenderStatus.IN_NEGOTIATION, TenderStatus.REOPENED],
     to: TenderStatus.IN_COVERNOTE,
   },
+  /** The insurer of the ordered option says no: the broker negotiates on and may order another option. */
+  declineCoverOrder: { from: [TenderStatus.IN_COVERNOTE], to: TenderStatus.IN_NEGOTIATION },
   finaliseContract: { from: [TenderStatus.IN_COVERNOTE], to: TenderStatus.SUCCESSFUL },
   closeTender: { from: OPEN_STATUSES, to: TenderStatus.CLOSED },
   reopenTender: { from: [TenderStatus.CLOSED], to: TenderStatus.REOPENED },
 };
+
+/** The zone whose calendar a policy period's days are (the default start: today there). */
+const POLICY_ZONE = 'Europe/Berlin';
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const isDay = (value: string): boolean => DAY.test(value) && DateTime.fromISO(value, { zone: 'UTC' }).isValid;
+
+/** One year less a day from `start`: a period from 2026-03-01 ends 2027-02-28 (and from 2028-02-29, 2029-02-27). */
+const defaultPeriodEnd = (start: string): string =>
+  DateTime.fromISO(start, { zone: 'UTC' }).plus({ years: 1 }).minus({ days: 1 }).toISODate()!;
+
+function periodProblems(period: { start?: string | null; end?: string | null }): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const key of ['start', 'end'] as const) {
+    const value = period[key];
+    if (value != null && !isDay(value)) problems.push({ parameter: `policyPeriod.${key}`, message: 'must be a date YYYY-MM-DD' });
+  }
+  return problems;
+}
+
+/** An order that no longer stands: the option, its insurer and the answer to it. */
+function dropOrder(tender: Tender): void {
+  tender.orderedOption = null;
+  tender.awardedInsurer = null;
+  tender.coverOrderedAt = null;
+  tender.coverAcceptedAt = null;
+  tender.inceptionDate = null;
+  tender.coverOrderOverdueAt = null;
+}
 
 /** How far a partner's clock may run ahead of ours when it states when something happened. */
 const CLOCK_SKEW_MS = 60_000;
 
 /** A change of a tender, as the features that react to it see it inside its transaction. */
 type TenderChange =
-  | { kind: 'statusChanged'; tender: Tender; from: TenderStatus; to: TenderStatus; by: Viewer; reason: string | null; at: Date }
+  | {
+      kind: 'statusChanged';
+      tender: Tender;
+      from: TenderStatus;
+      to: TenderStatus;
+      by: Viewer;
+      reason: string | null;
+      at: Date;
+      operation: TenderOperation;
+    }
+  /** The insurer of the ordered option accepted the order (the status stays IN_COVERNOTE). */
+  | { kind: 'coverOrderAccepted'; tender: Tender; by: Viewer; at: Date; inceptionDate: string }
   | { kind: 'policyDocumentationConfirmed'; tender: Tender; by: Viewer; at: Date; documentId: string | null };
 
 /**
@@ -51,6 +93,8 @@ interface TransitionSteps {
   /** Runs before the status check. */
   guard?: (tender: Tender) => void;
   prepare?: (tender: Tender) => Promise<void> | void;
+  /** The history entry's step (docs/lifecycle.md, "Binding"), when the transition is one. */
+  step?: string;
 }
 
 /**
@@ -80,6 +124,8 @@ export class TenderLifecycleService {
     private readonly viewer: Viewer,
     /** Who reacts inside the change's transaction; the composition passes every feature's (quotes, webhooks). */
     private readonly listeners: readonly TenderChangeListener[],
+    /** The gateway's clock (the request context's): when a change happens. */
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   startNegotiation(tenderId: string): Promise<Tender> {
@@ -95,17 +141,84 @@ export class TenderLifecycleService {
   reopenTender(tenderId: string, reason?: string | null): Promise<Tender> {
     return this.change(tenderId, 'reopenTender', {
       reason: { given: reason, required: false },
+      prepare: dropOrder,
+    });
+  }
+
+  /**
+   * Only the insurer of the ordered option (or an internal user) finalises the contract. A pending order counts as
+   * accepted; the policy period is recorded (default: from the inception date, or today in Europe/Berlin, one year
+   * less a day). The quotes' listener refuses it while a pre-bind subjectivity of the ordered option is open.
+   */
+  finaliseContract(tenderId: string, period: { start?: string | null; end?: string | null } = {}): Promise<Tender> {
+    const problems = periodProblems(period);
+    if (problems.length > 0) throw badInput('The policy period is invalid', problems);
+    return this.change(tenderId, 'finaliseContract', {
+      guard: (tender) => this.assertAwardedInsurer(tender, 'finalise the contract'),
       prepare: (tender) => {
-        tender.orderedOption = null;
-        tender.awardedInsurer = null;
+        const now = this.now();
+        tender.coverAcceptedAt ??= now;
+        const start = period.start ?? tender.inceptionDate ?? DateTime.fromJSDate(now, { zone: POLICY_ZONE }).toISODate()!;
+        const end = period.end ?? defaultPeriodEnd(start);
+        if (end < start)
+          throw badInput('The policy period is invalid', [
+            { parameter: 'policyPeriod.end', message: `must not lie before its start (${start})` },
+          ]);
+        tender.policyPeriodStart = start;
+        tender.policyPeriodEnd = end;
       },
     });
   }
 
-  /** Only the insurer of the ordered option (or an internal user) finalises the contract. */
-  finaliseContract(tenderId: string): Promise<Tender> {
-    return this.change(tenderId, 'finaliseContract', {
-      guard: (tender) => this.assertAwardedInsurer(tender, 'finalise the contract'),
+  /**
+   * The insurer of the ordered option accepts the order for an inception date; the status stays IN_COVERNOTE (the
+   * contract is finalised once the pre-bind subjectivities are cleared). Accepting again for the same date is harmless.
+   */
+  async acceptCoverOrder(tenderId: string, inceptionDate: string): Promise<Tender> {
+    assertMay(this.viewer, 'acceptCoverOrder');
+    if (!isDay(inceptionDate))
+      throw badInput('The inception date is invalid', [{ parameter: 'inceptionDate', message: 'must be a date YYYY-MM-DD' }]);
+    const tender = await this.load(tenderId);
+    this.assertAwardedInsurer(tender, 'accept the order');
+    if (tender.status !== TenderStatus.IN_COVERNOTE)
+      throw new DomainError('INVALID_TRANSITION', `An order is answered while the tender is IN_COVERNOTE; this one is ${tender.status}`);
+    if (tender.coverAcceptedAt) {
+      if (tender.inceptionDate === inceptionDate) return tender;
+      throw new DomainError('CONFLICT', `The order was accepted already, for ${tender.inceptionDate ?? 'no inception date'}`);
+    }
+    const now = this.now();
+    tender.coverAcceptedAt = now;
+    tender.inceptionDate = inceptionDate;
+    tender.updatedAt = now;
+    this.em.create(TenderHistoryEntry, {
+      tender,
+      at: now,
+      actor: this.viewer.appId,
+      actorRole: this.viewer.role,
+      fromStatus: tender.status,
+      toStatus: tender.status,
+      reason: null,
+      step: 'COVER_ACCEPTED',
+      insurerId: tender.awardedInsurer?.id ?? null,
+    });
+    await this.flushWith({ kind: 'coverOrderAccepted', tender, by: this.viewer, at: now, inceptionDate });
+    return tender;
+  }
+
+  /** The insurer of the ordered option declines the order: back to IN_NEGOTIATION, the order dropped, the reason kept. */
+  declineCoverOrder(tenderId: string, reason: string): Promise<Tender> {
+    return this.change(tenderId, 'declineCoverOrder', {
+      reason: { given: reason, required: true },
+      guard: (tender) => this.assertAwardedInsurer(tender, 'decline the order'),
+      prepare: (tender) => {
+        if (tender.coverAcceptedAt)
+          throw new DomainError(
+            'CONFLICT',
+            'The order was accepted already; it is no longer declined, the contract is finalised or the tender closed',
+          );
+        dropOrder(tender);
+      },
+      step: 'COVER_DECLINED',
     });
   }
 
@@ -191,8 +304,9 @@ export class TenderLifecycleService {
         `${operation} is not possible for a tender in status ${tender.status}; it needs ${rule.from.join(' or ')}`,
       );
     }
+    const insurerId = tender.awardedInsurer?.id ?? null;
     await steps.prepare?.(tender);
-    const now = new Date();
+    const now = this.now();
     const from = tender.status;
     tender.status = rule.to;
     tender.changesMetadata = { ...tender.changesMetadata, [statusChangeKey(rule.to)]: now.toISOString() };
@@ -205,9 +319,11 @@ export class TenderLifecycleService {
       fromStatus: from,
       toStatus: rule.to,
       reason,
+      step: steps.step ?? null,
+      insurerId: steps.step ? insurerId : null,
     });
     // Optimistic locking: the version check fails the later of two concurrent changes (CONFLICT, platform/errors/normalize.ts).
-    await this.flushWith({ kind: 'statusChanged', tender, from, to: rule.to, by: this.viewer, reason, at: now });
+    await this.flushWith({ kind: 'statusChanged', tender, from, to: rule.to, by: this.viewer, reason, at: now, operation });
     return tender;
   }
 

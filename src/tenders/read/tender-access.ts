@@ -1,12 +1,12 @@
 import { type EntityManager, type FilterQuery } from '@mikro-orm/core';
-import { recordRead, scopeOf, sees, type AccessChannel, type AccessRecorder, type Viewer } from '../../access';
+import { Role, recordRead, scopeOf, sees, type AccessChannel, type AccessRecorder, type Viewer } from '../../access';
 import { isRedactedFor, tendersCountedFor, tendersVisibleTo } from '../tender-audience';
 import { notFound } from '../../platform/errors/domain-error';
 import { Tender } from '../tender.entity';
 import type { TenderHistoryEntry } from '../tender-history-entry.entity';
 import { countInvitations, countTenders, recordOfEntity } from './tender-record';
 import { countAtRevision } from '../feed/tender-feed';
-import { TENDER_FIELD_LIST, type TenderRecord } from './tender-fields';
+import { TENDER_FIELD_LIST, type TenderRecord } from '../shape/tender-fields';
 import type { TenderHistoryEntryView, TenderView } from './tender.types';
 
 /**
@@ -87,7 +87,12 @@ export function presentTenderEntity(
  */
 export function presentHistory(entries: TenderHistoryEntry[], redacted: boolean, viewer: Viewer): TenderHistoryEntryView[] {
   if (redacted) return [];
-  const shown = sees.advice(viewer) ? entries : entries.filter((entry) => !entry.adviceDocumentId);
+  // An insurer sees the binding steps that concern it only (a declined order's, its own subjectivities').
+  const shown = entries.filter(
+    (entry) =>
+      (sees.advice(viewer) || !entry.adviceDocumentId) &&
+      (viewer.role !== Role.INSURER || !entry.insurerId || entry.insurerId === viewer.insurerId),
+  );
   return shown.map((entry) => ({
     at: entry.at,
     actor: sees.actors(viewer) ? entry.actor : null,
@@ -95,6 +100,8 @@ export function presentHistory(entries: TenderHistoryEntry[], redacted: boolean,
     fromStatus: entry.fromStatus ?? null,
     toStatus: entry.toStatus,
     reason: entry.reason ?? null,
+    step: entry.step ?? null,
+    subjectivityId: entry.subjectivityId ?? null,
     adviceExport: entry.adviceDocumentId
       ? { format: entry.adviceFormat!, documentId: entry.adviceDocumentId, sha256: entry.adviceSha256! }
       : null,

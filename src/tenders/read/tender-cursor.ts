@@ -6,7 +6,7 @@ import { problemsOf } from '../../platform/validation/validate';
 import { Tender } from '../tender.entity';
 import { TenderStatus } from '../tender-status';
 import { SortDirection, TenderSortField } from './tender.types';
-import type { TenderRecord } from './tender-fields';
+import type { TenderRecord } from '../shape/tender-fields';
 
 /** One key of a list's order; the list's last key is always the id, in the direction of the key before it. */
 export interface OrderKey {

@@ -3,7 +3,7 @@ import type { Viewer } from '../../access';
 import { badInput, notFound } from '../../platform/errors/domain-error';
 import { Tender } from '../tender.entity';
 import { findTenderRecords } from './tender-record';
-import type { TenderRecord } from './tender-fields';
+import type { TenderRecord } from '../shape/tender-fields';
 import { afterPosition, cursorAfter, positionOf, positionOfRecord, signatureOf, type OrderKey, type Position } from './tender-cursor';
 import { keepPositions, nearestKept } from './kept-positions';
 import { ALL_STATUSES } from '../tender-status';

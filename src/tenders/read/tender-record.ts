@@ -12,7 +12,7 @@ import { Tender } from '../tender.entity';
 import { TenderInvitation } from '../tender-invitation.entity';
 import { dateOfColumn } from '../../platform/db/column-values';
 import { QueryTemplates } from '../../platform/db/query-templates';
-import { TENDER_FIELD_LIST, type Shape, type TenderRecord } from './tender-fields';
+import { TENDER_FIELD_LIST, type Shape, type TenderRecord } from '../shape/tender-fields';
 
 interface TenderRecordQuery {
   where: FilterQuery<Tender>;
@@ -71,10 +71,14 @@ function readModelOf(metadata: MetadataStorage): ReadModel {
   const policyNumber = select('t', tender, 'policyNumber');
   const policyConfirmedAt = select('t', tender, 'policyConfirmedAt');
   const policyDocumentId = select('t', tender, 'policyDocumentId');
+  const policyPeriodStart = select('t', tender, 'policyPeriodStart');
+  const policyPeriodEnd = select('t', tender, 'policyPeriodEnd');
   readers.push((row, into) => {
     into.awardedInsurerId = row[awardedInsurer] ?? null;
     into.policyNumber = row[policyNumber] ?? null;
     into.policyDocumentId = row[policyDocumentId] ?? null;
+    into.policyPeriodStart = row[policyPeriodStart] ?? null;
+    into.policyPeriodEnd = row[policyPeriodEnd] ?? null;
     into.policyConfirmedAt = columnValue(row[policyConfirmedAt], dateOfColumn);
   });
   model = {
@@ -179,6 +183,8 @@ export function recordOfEntity(tender: Tender): TenderRecord {
     policyNumber: tender.policyNumber ?? null,
     policyConfirmedAt: tender.policyConfirmedAt ?? null,
     policyDocumentId: tender.policyDocumentId ?? null,
+    policyPeriodStart: tender.policyPeriodStart ?? null,
+    policyPeriodEnd: tender.policyPeriodEnd ?? null,
   };
   const properties = tender as unknown as Record<string, unknown>;
   for (const field of TENDER_FIELD_LIST) if (field.source !== 'derived') record[field.name] = properties[field.name] ?? null;

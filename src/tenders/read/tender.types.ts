@@ -3,7 +3,7 @@ import { TimestampScalar } from '../../platform/validation/timestamp';
 import { Role } from '../../access';
 import { TenderStatus } from '../tender-status';
 import { LIMITS } from '../../platform/validation/rules';
-import { TENDER_FIELD_LIST, type ShownTender } from './tender-fields';
+import { TENDER_FIELD_LIST, type ShownTender } from '../shape/tender-fields';
 
 const WITHHELD = TENDER_FIELD_LIST.filter((field) => field.withheld).map((field) => field.name);
 
@@ -45,11 +45,31 @@ export class TenderHistoryEntryView {
   @Field(() => String, { nullable: true })
   reason!: string | null;
 
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'A step of the binding (docs/lifecycle.md): COVER_ACCEPTED, COVER_DECLINED, SUBJECTIVITY_RESPONDED, SUBJECTIVITY_ACCEPTED, ' +
+      'SUBJECTIVITY_REJECTED or SUBJECTIVITY_WAIVED; null for a plain status change.',
+  })
+  step!: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'The subjectivity a SUBJECTIVITY_* step is about.' })
+  subjectivityId!: string | null;
+
   @Field(() => AdviceExportRecordView, {
     nullable: true,
     description: "Set on an advice export (exportProposal); seen by the tender's broker and internal users only.",
   })
   adviceExport!: AdviceExportRecordView | null;
+}
+
+@InputType('PolicyPeriodInput', { description: 'A policy period: two days (YYYY-MM-DD), both included.' })
+export class PolicyPeriodInput {
+  @Field(() => String, { nullable: true, description: 'Default: the inception date, or today in Europe/Berlin.' })
+  start?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Default: one year less a day after the start.' })
+  end?: string | null;
 }
 
 export enum TenderSortField {

@@ -25,7 +25,11 @@ import { VERSION } from '../../../platform/version';
 import { documentedDeprecation, type Deprecation } from '../deprecation';
 import { oauthPaths, oauthSchemas } from './oauth-openapi';
 import { documentPaths, documentSchemas } from './document-openapi';
+import { mailPaths } from './mail-openapi';
 import { accessLogPaths, accessLogSchemas } from './access-log-openapi';
+import { riskPaths, riskSchemas } from './risk-openapi';
+import { messagePaths, messageSchemas } from './messages-openapi';
+import { bindingPaths, bindingSchemas } from './binding-openapi';
 import { ITEM_ROUTES, LIST_ROUTES, POLICY_DOCUMENTATION_ROUTE } from '../tenders/tender.routes';
 
 /**
@@ -113,7 +117,7 @@ export const openApiDocument = withConventions({
     license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     description:
       'Tender read APIs for insurers (/public/v1) and brokers (/api/v1), which only read (GET and HEAD; any other method is a 405 with Allow: GET, HEAD); ' +
-      'the integration API (/integration/v1: webhook endpoints and the policy documentation confirmation, REST forms of GraphQL mutations); the token service and the quote-available callback. ' +
+      "the question sets and a tender's risk assessment under both; the integration API (/integration/v1: webhook endpoints, the policy documentation confirmation and saving risk answers, REST forms of GraphQL mutations); the token service and the quote-available callback. " +
       'Errors are RFC 9457 problem+json with a stable `code`: 400 BAD_USER_INPUT (errors[] names each field), 401 UNAUTHENTICATED (WWW-Authenticate), 403 FORBIDDEN, 404 NOT_FOUND, ' +
       '405 METHOD_NOT_ALLOWED (with an Allow header naming the methods the path takes), 409 CONFLICT or INVALID_TRANSITION, 413 PAYLOAD_TOO_LARGE, 415 UNSUPPORTED_MEDIA_TYPE, ' +
       '429 RATE_LIMITED (Retry-After), 431 when the request headers are too large, 503 SERVICE_UNAVAILABLE (Retry-After). Every answer carries X-Request-Id; authenticated ones the RateLimit headers.',
@@ -157,6 +161,9 @@ export const openApiDocument = withConventions({
       ...webhookSchemas,
       ...documentSchemas,
       ...accessLogSchemas,
+      ...riskSchemas,
+      ...messageSchemas,
+      ...bindingSchemas,
       ...oauthSchemas,
     },
   },
@@ -178,6 +185,10 @@ export const openApiDocument = withConventions({
     ...webhookPaths,
     ...documentPaths,
     ...accessLogPaths,
+    ...riskPaths,
+    ...messagePaths,
+    ...bindingPaths,
+    ...mailPaths,
     // The tender routes as the router serves them: the same table, so the document cannot drift from it.
     ...Object.fromEntries(
       LIST_ROUTES.map((route) => [

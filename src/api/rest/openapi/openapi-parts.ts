@@ -17,6 +17,25 @@ const pageMetadata = {
   limit: { type: 'string', pattern: '^\\d+$', examples: ['50'] },
 };
 
+/**
+ * `{metadata: {count}, payload}`: a whole list, not paged (a product's question sets, a tender's messages); `count` and
+ * `payload` take what their schemas add (a description, examples).
+ */
+export const countedListOf = (items: object, { count = {}, payload = {} }: { count?: object; payload?: object } = {}) => ({
+  type: 'object',
+  required: ['metadata', 'payload'],
+  additionalProperties: false,
+  properties: {
+    metadata: {
+      type: 'object',
+      required: ['count'],
+      additionalProperties: false,
+      properties: { count: { type: 'string', pattern: '^\\d+$', ...count } },
+    },
+    payload: { type: 'array', items, ...payload },
+  },
+});
+
 /** `{metadata, payload}`: a page of `items`, with the page's metadata and any `more` a list adds (tenders: `sort`). */
 export const listOf = (items: object, more: Record<string, object> = {}) => ({
   type: 'object',
@@ -95,6 +114,24 @@ export const notModified = { description: 'Nothing this client sees has changed 
 
 /** Groups of operations, by the path they start with (the first that matches). */
 const TAGS: { name: string; description: string; prefix: RegExp }[] = [
+  // First: its paths sit under the tender paths of the APIs and the integration API.
+  {
+    name: 'Risk assessment',
+    description:
+      "Question sets (read by every role's API) and a tender's risk answers: read under /public/v1 and /api/v1, saved under /integration/v1 (docs/risk-assessment.md).",
+    prefix: /\/question-sets(\/|$)|\/risk-assessment$/,
+  },
+  {
+    name: 'Binding',
+    description:
+      'A tender\'s subjectivities, read under /public/v1 and /api/v1, decided and the order to cover answered under /integration/v1 (docs/lifecycle.md, "Binding").',
+    prefix: /\/subjectivities(\/|$)|\/cover-order\/decision$/,
+  },
+  {
+    name: 'Clarification threads',
+    description: "A tender's messages between its broker and each invited insurer, read under /public/v1 and /api/v1 (docs/people.md).",
+    prefix: /\/messages$/,
+  },
   { name: 'Insurer tenders', description: 'The tender read API for insurer systems (spec 4.1).', prefix: /^\/public\/v1\/tenders/ },
   { name: 'Broker tenders', description: 'The tender read API for broker systems (spec 4.2).', prefix: /^\/api\/v1\/tenders/ },
   {
@@ -118,6 +155,11 @@ const TAGS: { name: string; description: string; prefix: RegExp }[] = [
     prefix: /^\/(auth\/|\.well-known\/oauth-)/,
   },
   { name: 'Quotation', description: 'The quote-available callback of insurer systems (spec 4.5).', prefix: /^\/aggregation-gateway\// },
+  {
+    name: 'Mail',
+    description: "A mail's one-click unsubscribe (RFC 8058): no bearer token, the link is the credential (docs/people.md).",
+    prefix: /^\/mail\//,
+  },
 ];
 
 export const tags = TAGS.map(({ name, description }) => ({ name, description }));

@@ -37,7 +37,7 @@ function schemaOf(field: TenderField): Schema {
 
 /**
  * The OpenAPI schemas of the tender (spec 2.1) and the objects it nests, derived from the tender's declaration
- * (src/tenders/read/tender-fields.ts) as the REST JSON is: the document and the answers cannot disagree.
+ * (src/tenders/shape/tender-fields.ts) as the REST JSON is: the document and the answers cannot disagree.
  */
 export function tenderSchemas(): Record<string, Schema> {
   const schemas: Record<string, Schema> = {};

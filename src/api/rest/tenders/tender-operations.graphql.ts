@@ -12,10 +12,10 @@ function selectionOf(shape: Shape<unknown>): string {
 
 /**
  * The GraphQL operations behind the REST tender routes. Aliases produce the REST field names of spec 2.1, in the
- * order of the tender's declaration (src/tenders/read/tender-fields.ts), so the representation has exactly one
+ * order of the tender's declaration (src/tenders/shape/tender-fields.ts), so the representation has exactly one
  * source: that declaration, served by the GraphQL schema and its resolvers.
  */
-const REST_TENDER = `
+export const REST_TENDER = `
   fragment RestTender on Tender {
     ${TENDER_FIELD_LIST.map((field) =>
       field.source === 'column' ? aliased(field.name, field.spec) : `${aliased(field.name, field.spec)} { ${selectionOf(field.shape)} }`,

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Operation } from '../../../access';
-import { badInput, DomainError, type FieldProblem } from '../../../platform/errors/domain-error';
+import { badInput, type FieldProblem } from '../../../platform/errors/domain-error';
 import { EmptyBody, LIMITS } from '../../../platform/validation/rules';
 import { parseBody } from '../../../platform/validation/validate';
 import {
@@ -26,6 +26,7 @@ import {
 } from './webhook-operations.graphql';
 import { assertNoQuery, pageOf, queryValues } from '../tenders/tender-query-params';
 import { INTEGRATION_PREFIX } from '../read-only-apis';
+import { inBodyTerms } from '../body-terms';
 
 /**
  * Insurer and broker clients each manage their own endpoints here (the operations scope them to the token's client);
@@ -58,22 +59,6 @@ const BODY_POINTERS: Record<string, string> = {
   enabled: '/enabled',
   since: '/since',
 };
-
-/**
- * Runs a write and reports its field problems as JSON pointers into the REST body (`/event_types`), not by the
- * names of the GraphQL input the operation passes them on in (`eventTypes`).
- */
-async function inBodyTerms<T>(write: Promise<T>): Promise<T> {
-  try {
-    return await write;
-  } catch (error) {
-    if (!(error instanceof DomainError) || error.errors.length === 0) throw error;
-    const errors = error.errors.map(({ parameter, pointer, message }) =>
-      parameter && BODY_POINTERS[parameter] ? { pointer: BODY_POINTERS[parameter], message } : { parameter, pointer, message },
-    );
-    throw new DomainError(error.code, error.message, errors);
-  }
-}
 
 type RestEndpoint = Record<string, unknown> & { _id: string; event_types: string[] };
 const onTheWire = (endpoint: RestEndpoint) => ({
@@ -124,7 +109,10 @@ export function webhookEndpointRoutes(schema: GraphQLSchema): Router {
       const problems: FieldProblem[] = [];
       const eventTypes = eventNames(body.event_types, problems);
       if (problems.length > 0) throw badInput('The webhook endpoint is invalid', problems);
-      const data = await inBodyTerms(create.run(context, { input: { url: body.url, eventTypes, description: body.description } }));
+      const data = await inBodyTerms(
+        create.run(context, { input: { url: body.url, eventTypes, description: body.description } }),
+        BODY_POINTERS,
+      );
       const result = created(data.created as { endpoint: RestEndpoint; secret: string });
       res.status(201).setHeader('Location', `${prefix}/${encodeURIComponent(result._id)}`);
       res.setHeader('Cache-Control', 'no-store');
@@ -151,6 +139,7 @@ export function webhookEndpointRoutes(schema: GraphQLSchema): Router {
           id: req.params.id,
           input: { url: body.url, eventTypes, description: body.description, enabled: body.enabled },
         }),
+        BODY_POINTERS,
       );
       res.json(onTheWire(data.updateWebhookEndpoint as RestEndpoint));
     });
@@ -191,7 +180,7 @@ export function webhookEndpointRoutes(schema: GraphQLSchema): Router {
       const context = await authorised(res);
       assertNoQuery(req);
       const { since } = parseBody(WebhookReplayBody, req.body, 'The replay');
-      const data = await inBodyTerms(replay.run(context, { id: req.params.id, since }));
+      const data = await inBodyTerms(replay.run(context, { id: req.params.id, since }), BODY_POINTERS);
       res.json({ requeued: data.replayWebhookDeliveries });
     });
     router.all(replayPath, methodNotAllowed('POST'));

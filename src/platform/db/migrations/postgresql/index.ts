@@ -20,6 +20,12 @@ import { Migration20261126025208 } from './Migration20261126025208';
 import { Migration20261126031253 } from './Migration20261126031253';
 import { Migration20261128084855 } from './Migration20261128084855';
 import { Migration20261128084925 } from './Migration20261128084925';
+import { Migration20261128150343 } from './Migration20261128150343';
+import { Migration20261128160255 } from './Migration20261128160255';
+import { Migration20261128160528 } from './Migration20261128160528';
+import { Migration20261128174844 } from './Migration20261128174844';
+import { Migration20261128175741 } from './Migration20261128175741';
+import { Migration20261128175701 } from './Migration20261128175701';
 
 /** Every migration in order; `npm run cli -- db:migration:create` generates a new one and adds it here. */
 export const postgresqlMigrations: MigrationObject[] = [
@@ -44,4 +50,10 @@ export const postgresqlMigrations: MigrationObject[] = [
   { name: 'Migration20261126031253', class: Migration20261126031253 },
   { name: 'Migration20261128084855', class: Migration20261128084855 },
   { name: 'Migration20261128084925', class: Migration20261128084925 },
+  { name: 'Migration20261128150343', class: Migration20261128150343 },
+  { name: 'Migration20261128160255', class: Migration20261128160255 },
+  { name: 'Migration20261128160528', class: Migration20261128160528 },
+  { name: 'Migration20261128174844', class: Migration20261128174844 },
+  { name: 'Migration20261128175741', class: Migration20261128175741 },
+  { name: 'Migration20261128175701', class: Migration20261128175701 },
 ];

@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { rebuildTable, withForeignKeysOff } from './table-rebuild';
 
 const STATUSES_BEFORE = "'QUEUED', 'PROCESSING', 'AVAILABLE', 'QUOTED', 'DECLINED', 'FAILED', 'CANCELLED'";
 const STATUSES_AFTER =
@@ -60,40 +61,11 @@ export class Migration20261125221826 extends Migration {
     });
   }
 
-  /** Foreign keys off (only possible outside a transaction), the work in one transaction, checked before it commits. */
-  private async inTransaction(work: () => Promise<void>): Promise<void> {
-    await this.execute('pragma foreign_keys = off');
-    try {
-      await this.execute('begin');
-      try {
-        await work();
-        const violations = await this.execute('pragma foreign_key_check');
-        if (violations.length > 0) throw new Error(`the rebuilt tables break ${violations.length} foreign keys`);
-        await this.execute('commit');
-      } catch (error) {
-        await this.execute('rollback');
-        throw error;
-      }
-    } finally {
-      await this.execute('pragma foreign_keys = on');
-    }
+  private inTransaction(work: () => Promise<void>): Promise<void> {
+    return withForeignKeysOff((sql, params) => this.execute(sql, params), work);
   }
 
-  /** The table again from its current definition changed by `change`, with its rows and indexes. */
-  private async rebuild(table: string, change: (sql: string) => string): Promise<void> {
-    const [{ sql }] = (await this.execute(`select sql from sqlite_master where type = 'table' and name = '${table}'`)) as { sql: string }[];
-    const changed = change(sql);
-    if (changed === sql) throw new Error(`the definition of ${table} is not the one this migration knows`);
-    const indexes = (await this.execute(
-      `select sql from sqlite_master where type = 'index' and tbl_name = '${table}' and sql is not null`,
-    )) as { sql: string }[];
-    const columns = ((await this.execute(`pragma table_info(\`${table}\`)`)) as { name: string }[]).map((c) => `\`${c.name}\``).join(', ');
-    const rebuilt = `${table}_rebuilt`;
-    const create = changed.replace(/^CREATE TABLE (IF NOT EXISTS )?("[^"]+"|`[^`]+`|\w+)/i, `create table \`${rebuilt}\``);
-    await this.execute(create);
-    await this.execute(`insert into \`${rebuilt}\` (${columns}) select ${columns} from \`${table}\`;`);
-    await this.execute(`drop table \`${table}\`;`);
-    await this.execute(`alter table \`${rebuilt}\` rename to \`${table}\`;`);
-    for (const index of indexes) await this.execute(index.sql);
+  private rebuild(table: string, change: (sql: string) => string): Promise<void> {
+    return rebuildTable((sql, params) => this.execute(sql, params), table, change);
   }
 }

@@ -21,6 +21,12 @@ import { Migration20261126025150 } from './Migration20261126025150';
 import { Migration20261126031245 } from './Migration20261126031245';
 import { Migration20261128084848 } from './Migration20261128084848';
 import { Migration20261128084921 } from './Migration20261128084921';
+import { Migration20261128150340 } from './Migration20261128150340';
+import { Migration20261128160251 } from './Migration20261128160251';
+import { Migration20261128160525 } from './Migration20261128160525';
+import { Migration20261128174838 } from './Migration20261128174838';
+import { Migration20261128175728 } from './Migration20261128175728';
+import { Migration20261128175646 } from './Migration20261128175646';
 
 /** Every migration in order; `npm run cli -- db:migration:create` generates a new one and adds it here. */
 export const sqliteMigrations: MigrationObject[] = [
@@ -46,4 +52,10 @@ export const sqliteMigrations: MigrationObject[] = [
   { name: 'Migration20261126031245', class: Migration20261126031245 },
   { name: 'Migration20261128084848', class: Migration20261128084848 },
   { name: 'Migration20261128084921', class: Migration20261128084921 },
+  { name: 'Migration20261128150340', class: Migration20261128150340 },
+  { name: 'Migration20261128160251', class: Migration20261128160251 },
+  { name: 'Migration20261128160525', class: Migration20261128160525 },
+  { name: 'Migration20261128174838', class: Migration20261128174838 },
+  { name: 'Migration20261128175728', class: Migration20261128175728 },
+  { name: 'Migration20261128175646', class: Migration20261128175646 },
 ];
