@@ -79,7 +79,8 @@ async function openPage(target: Gateway = gateway): Promise<{
     });
   });
   const page = await context.newPage();
-  page.setDefaultTimeout(8_000);
+  // Generous: the page waits are for a busy CI machine's Chromium, not a measure of speed.
+  page.setDefaultTimeout(20_000);
   page.on('request', (request) => requests.push({ url: new URL(request.url()), method: request.method(), headers: request.headers() }));
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
@@ -93,7 +94,7 @@ const resultText = (page: Page) => page.locator('.result-window').innerText();
 const resultShows = (page: Page, pattern: RegExp) =>
   page.waitForFunction((source) => new RegExp(source).test(document.querySelector('.result-window')?.textContent ?? ''), pattern.source);
 
-describe('the explorer at /graphiql', () => {
+describe('the explorer at /graphiql', { timeout: 90_000 }, () => {
   it('loads from the gateway alone, takes a pasted token and shows the data of a query', async () => {
     const { page, requests, errors } = await openPage();
     const statuses: number[] = [];
@@ -248,7 +249,7 @@ describe('the explorer at /graphiql', () => {
   });
 });
 
-describe('GET /graphql in a browser in production', () => {
+describe('GET /graphql in a browser in production', { timeout: 90_000 }, () => {
   it("is the gateway's own page: no other origin in its HTML, a policy that allows none, and a link to /graphiql", async () => {
     const response = await fetch(`${production.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
@@ -276,7 +277,7 @@ describe('GET /graphql in a browser in production', () => {
   });
 });
 
-describe('Swagger UI at /docs', () => {
+describe('Swagger UI at /docs', { timeout: 90_000 }, () => {
   it('offers the demo credentials in the token request it fills in, not "string"', async () => {
     const { page } = await openPage();
     await page.goto(`${gateway.url}/docs`);

@@ -11,7 +11,7 @@ import { createTender } from './helpers/fixtures';
 import { graphql } from './helpers/gateway';
 import { cyberQuestionSet } from './helpers/question-sets';
 import { withGateway } from './helpers/scene';
-import { waitFor } from './helpers/simulator';
+import { awayFromWindowEdge, waitFor } from './helpers/simulator';
 import { startSmtpSink, type SmtpSink } from './helpers/smtp-sink';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver';
 
@@ -354,6 +354,7 @@ describe("the customer's questionnaire page", () => {
 
   it('limits the requests per link and per address (429 pages)', async () => {
     const { link } = await tenderWithLink();
+    await awayFromWindowEdge(60_000);
     // Per link: 25 a minute, whichever addresses ask.
     for (let at = 0; at < 25; at++) expect((await get(link.path, newAddress())).status).toBe(200);
     const limited = await get(link.path, newAddress());
@@ -361,9 +362,10 @@ describe("the customer's questionnaire page", () => {
     expect(limited.html).toContain('Zu viele Anfragen');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     // Per address: 40 a minute over every link, guessed ones included.
+    const fresh = await tenderWithLink();
+    await awayFromWindowEdge(60_000);
     const address = newAddress();
     for (let at = 0; at < 40; at++) await get(`/questionnaire/${randomBytes(32).toString('base64url')}`, address);
-    const fresh = await tenderWithLink();
     expect((await get(fresh.link.path, address)).status).toBe(429);
     expect((await get(fresh.link.path, newAddress())).status).toBe(200);
   });

@@ -26,7 +26,8 @@ export async function openWatchedPage(browser: Browser): Promise<WatchedPage> {
   const problems: string[] = [];
   const hosts = new Set<string>();
   const page = await context.newPage();
-  page.setDefaultTimeout(8_000);
+  // Generous: the page waits are for a busy CI machine's Chromium, not a measure of speed.
+  page.setDefaultTimeout(20_000);
   page.on('request', (request) => hosts.add(new URL(request.url()).host));
   page.on('console', (message) => {
     if (message.type() === 'error' && !/status of 4\d\d/.test(message.text())) problems.push(message.text());
