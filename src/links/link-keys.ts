@@ -1,11 +1,8 @@
-import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { keyFor } from '../platform/derived-key';
 
-/** The bytes of a token: 32, written as 43 base64url characters. */
-const TOKEN_BYTES = 32;
+/** A token: 32 bytes (an HMAC-SHA256), written as 43 base64url characters. */
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
-const derive = (secret: string, info: string): Buffer =>
-  Buffer.from(hkdfSync('sha256', Buffer.from(secret), Buffer.alloc(0), `tender-exchange ${info}`, TOKEN_BYTES));
 
 /**
  * The keys of capability links, derived (HKDF-SHA256) from the gateway's JWT secret, each for one purpose: the link
@@ -17,8 +14,8 @@ export class LinkKeys {
   private readonly formKey: Buffer;
 
   constructor(secret: string) {
-    this.linkKey = derive(secret, 'access-link');
-    this.formKey = derive(secret, 'access-link form');
+    this.linkKey = keyFor(secret, 'access-link');
+    this.formKey = keyFor(secret, 'access-link form');
   }
 
   /** The link's token: HMAC-SHA256(link key, id ‖ salt), 32 bytes in base64url. */

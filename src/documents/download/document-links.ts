@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ROLES, Role } from '../../access';
+import { keyFor } from '../../platform/derived-key';
 
 /** An upload URL's token: 32 random bytes; only its hash is stored, so the database alone opens no upload. */
 export function newUploadToken(): { token: string; hash: string } {
@@ -27,7 +28,7 @@ export class LinkSigner {
   private readonly key: Buffer;
 
   constructor(secret: string) {
-    this.key = createHmac('sha256', secret).update('tender-exchange document links').digest();
+    this.key = keyFor(secret, 'document link');
   }
 
   sign(documentId: string, holder: LinkHolder, expiresAt: Date): string {

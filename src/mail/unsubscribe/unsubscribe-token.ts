@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { keyFor } from '../../platform/derived-key';
 import { EVENT_KINDS, MailKind } from '../mail-kind';
 import { addressKey } from '../preferences/mail-preferences';
 
@@ -17,7 +18,7 @@ export class UnsubscribeTokens {
   private readonly key: Buffer;
 
   constructor(jwtSecret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', jwtSecret, 'tender-exchange', 'mail unsubscribe tokens', 32));
+    this.key = keyFor(jwtSecret, 'mail unsubscribe');
   }
 
   private mac(payload: string): Buffer {
