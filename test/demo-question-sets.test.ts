@@ -3,6 +3,7 @@ import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
+import { questionSetProblems } from '../src/risk';
 import { DEMO_QUESTION_SETS, demoAnswers, demoRequirements } from '../src/seed/demo-question-sets';
 
 /**
@@ -110,6 +111,8 @@ describe.each(DEMO_QUESTION_SETS.map((set) => [set.lineOfBusiness, set.schema as
 
     it('compiles with strict Ajv (draft 2020-12, the five formats) and keeps the limits a publication enforces', () => {
       expect(() => compile(schema)).not.toThrow();
+      // The gateway's own check at publication, besides this stricter one.
+      expect(questionSetProblems(schema)).toEqual([]);
       expect(Buffer.byteLength(JSON.stringify(schema))).toBeLessThanOrEqual(128 * 1024);
       expect(schema.type).toBe('object');
       const defs = Object.keys(schema.$defs ?? {});

@@ -7,6 +7,7 @@ import { AccessLogBuffer, sweepAccessLog } from '../src/privacy';
 import { AccessSurface } from '../src/access';
 import { createTender, createWorld, receivedQuote } from './helpers/fixtures';
 import { addDocument } from './helpers/documents';
+import { cyberAnswers, cyberQuestionSet } from './helpers/question-sets';
 import { getJson, graphql, startGateway, tokenFor } from './helpers/gateway';
 import { withGateway } from './helpers/scene';
 import { startWebhookReceiver } from './helpers/webhook-receiver';
@@ -360,6 +361,34 @@ describe('the access log beyond tender reads', () => {
       surface: 'GRAPHQL',
       party: { _id: scene.world.insurers[2].id, name: 'Gamma Insurance' },
     });
+  });
+});
+
+describe('the access log of risk answers', () => {
+  it("records a broker's GraphQL read of the tender's risk assessment, apart from the save that wrote it", async () => {
+    const product = 'Cyber Access Log';
+    const published = await graphql(
+      scene.gateway,
+      tokens.internal,
+      'mutation($input: PublishQuestionSetInput!) { publishQuestionSet(input: $input) { questionSet { version } } }',
+      { input: { product, lineOfBusinessId: scene.world.lines.cyber.id, schema: cyberQuestionSet() } },
+    );
+    expect(published.body.errors).toBeUndefined();
+    const fresh = await createTender(scene.gateway.em(), scene.world, { broker: 1, product });
+    const saved = await graphql(
+      scene.gateway,
+      tokens.otherBroker,
+      'mutation($id: ID!, $answers: JSONObject!) { saveRiskAnswers(tenderId: $id, answers: $answers, expectedVersion: 0) { version } }',
+      { id: fresh.id, answers: cyberAnswers() },
+    );
+    expect(saved.body.errors).toBeUndefined();
+    await entriesOnceWritten(fresh.id, 'saveRiskAnswers', 1);
+    const read = await graphql(scene.gateway, tokens.otherBroker, 'query($id: ID!) { tender(id: $id) { riskAssessment { answers } } }', {
+      id: fresh.id,
+    });
+    expect(read.body.data.tender.riskAssessment.answers).toEqual(cyberAnswers());
+    const [entry] = await entriesOnceWritten(fresh.id, 'Tender.riskAssessment', 1);
+    expect(entry).toMatchObject({ role: 'broker', surface: 'GRAPHQL', party: { _id: scene.world.brokers[1].id } });
   });
 });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
+import { DEMO_QUESTION_SETS, demoAnswers, demoRequirements } from '../src/seed/demo-question-sets';
+import { LineOfBusiness } from '../src/tenders';
 import { createTender } from './helpers/fixtures';
 import { graphql } from './helpers/gateway';
 import { cyberAnswers, cyberQuestionSet } from './helpers/question-sets';
@@ -225,16 +227,19 @@ describe("a tender's risk assessment", () => {
     expect(body.data.tender.riskAssessment).toMatchObject({ status: 'DRAFT', version: 1, answers: partial });
   });
 
-  it('refuses a save over a newer version with CONFLICT and loses nothing; of two saves at once one wins', async () => {
+  it("refuses a save over a newer version with CONFLICT and loses nothing; of two broker clients' saves at once one wins", async () => {
     const internal = await scene.token(Role.INTERNAL);
+    // Two API clients of the tender's broker company (each scene.token makes a client of its own).
     const broker = await scene.token(Role.BROKER);
+    const otherClient = await scene.token(Role.BROKER);
     const product = newProduct();
     await publish(internal, product);
     const tender = await tenderOf(product);
     const saves = await Promise.all(
-      [{ employees: 1 }, { employees: 2 }].map((answers) =>
-        graphql(scene.gateway, broker, SAVE, { tenderId: tender.id, answers, expectedVersion: 0 }),
-      ),
+      [
+        [broker, { employees: 1 }],
+        [otherClient, { employees: 2 }],
+      ].map(([token, answers]) => graphql(scene.gateway, token as string, SAVE, { tenderId: tender.id, answers, expectedVersion: 0 })),
     );
     const codes = saves.map(({ body }) => body.errors?.[0]?.extensions?.code ?? 'OK').sort();
     expect(codes).toEqual(['CONFLICT', 'OK']);
@@ -545,4 +550,68 @@ describe('insurer requirements over time', () => {
     );
     expect(body.data.insurerRequirements).toEqual({ current: { questionPointers: ['/employees', '/mfa'] }, scheduled: [] });
   });
+});
+
+describe('the demo products end to end', () => {
+  it.each(DEMO_QUESTION_SETS.map((set) => [set.lineOfBusiness, set.schema] as const))(
+    'a %s tender answered from its demo question set gets a quote from each simulated insurer, each sent only the answers it requires',
+    async (lineName, schema) => {
+      const internal = await scene.token(Role.INTERNAL);
+      const broker = await scene.token(Role.BROKER);
+      const em = scene.em();
+      const line = (await em.findOne(LineOfBusiness, { name: lineName })) ?? em.create(LineOfBusiness, { name: lineName });
+      await em.flush();
+      const product = `Demo ${lineName} ${++products}`;
+      const published = await graphql(scene.gateway, internal, PUBLISH, { input: { product, lineOfBusinessId: line.id, schema } });
+      expect(published.body.errors, JSON.stringify(published.body.errors)).toBeUndefined();
+      const sims = scene.closes(await startSimulatedInsurers(scene.gateway, [{ name: `${lineName} One` }, { name: `${lineName} Two` }]));
+      const required = sims.insurers.map((_, index) => demoRequirements(index, lineName));
+      for (const [index, insurer] of sims.insurers.entries()) {
+        const set = await graphql(scene.gateway, internal, REQUIREMENTS, {
+          insurerId: insurer.id,
+          product,
+          pointers: required[index],
+          from: past,
+        });
+        expect(set.body.errors, JSON.stringify(set.body.errors)).toBeUndefined();
+      }
+      const tender = await createTender(scene.em(), scene.world, { product, line, invited: [] });
+      let state = products;
+      const answers = demoAnswers(lineName, () => (state = (state * 48_271) % 2_147_483_647) / 2_147_483_647);
+      const saved = await graphql(scene.gateway, broker, SAVE, { tenderId: tender.id, answers, expectedVersion: 0, submit: true });
+      expect(saved.body.errors, JSON.stringify(saved.body.errors)).toBeUndefined();
+      const requested = await graphql(scene.gateway, broker, REQUEST_QUOTES, {
+        input: {
+          tenderId: tender.id,
+          insurerIds: sims.insurers.map(({ id }) => id),
+          limits: [{ insuranceSum: 1_000_000, deductible: 10_000 }],
+        },
+      });
+      expect(requested.body.errors, JSON.stringify(requested.body.errors)).toBeUndefined();
+      const quoted = await waitFor('both quote requests to be QUOTED', async () => {
+        const { body } = await graphql(
+          scene.gateway,
+          broker,
+          'query($id: ID!) { quoteRequests(tenderId: $id) { status options { id } } }',
+          {
+            id: tender.id,
+          },
+        );
+        const requests = body.data.quoteRequests as { status: string; options: unknown[] }[];
+        return requests.length === 2 && requests.every(({ status }) => status === 'QUOTED') && requests;
+      });
+      for (const request of quoted) expect(request.options.length).toBeGreaterThan(0);
+      for (const [index, slug] of sims.slugs.entries()) {
+        const [sent] = sims.simulator.riskInformation(slug);
+        // The specification's fields always (website_url where answered), then the answers this insurer requires.
+        const asked = [
+          ...required[index].map((pointer) => pointer.split('/')[1]),
+          'customer_name',
+          ...('website_url' in answers ? ['website_url'] : []),
+        ];
+        expect(Object.keys(sent).sort(), JSON.stringify(sent)).toEqual([...new Set(asked)].sort());
+      }
+    },
+    60_000,
+  );
 });
