@@ -14,7 +14,7 @@ import { WebhookDelivery } from '../src/webhooks';
 import { databaseUrlFor, removeDataDir } from './helpers/database';
 import { createTender, createWorld } from './helpers/fixtures';
 import { TEST_JWT_SECRET, createClient, graphql, requestToken, type Gateway } from './helpers/gateway';
-import { buildProduction, freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
+import { buildProduction, freePort, processEnv, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 
 /** What production requires beyond spawnGateway's defaults: the real NODE_ENV, and the simulator's loopback address listed. */
@@ -182,15 +182,7 @@ describe('the npm start scripts', () => {
     async (_name, args) => {
       if (args[1] === 'start:prod') await buildProduction();
       const npm: ChildProcess = spawn('npm', args, {
-        env: {
-          ...process.env,
-          PORT: String(port),
-          DATA_DIR: dataDir,
-          DATABASE_URL: await databaseUrlFor(dataDir),
-          JWT_SECRET: TEST_JWT_SECRET,
-          DEMO: 'false',
-          LOG_LEVEL: 'error',
-        },
+        env: { ...process.env, ...(await processEnv(dataDir, port)) },
         stdio: 'ignore',
       });
       const npmExited = new Promise((resolve) => npm.once('exit', resolve));

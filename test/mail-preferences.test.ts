@@ -6,28 +6,17 @@ import { MailMessage, MailStatus, UnsubscribeTokens, collectDigests, lastDigestT
 import { Person } from '../src/parties';
 import { loggablePath } from '../src/platform/http/loggable-path';
 import { PeriodicTasks } from '../src/platform/tasks/periodic-task';
-import { TEST_JWT_SECRET, graphql } from './helpers/gateway';
+import { TEST_JWT_SECRET, graphql, graphqlData } from './helpers/gateway';
 import { ManualClock } from './helpers/manual-clock';
 import { withGateway } from './helpers/scene';
 import { waitFor } from './helpers/simulator';
-import { startSmtpSink } from './helpers/smtp-sink';
+import { mailTestEnv, startSmtpSink } from './helpers/smtp-sink';
 
-const MAIL = {
-  MAIL_POLL_INTERVAL_MS: '20',
-  MAIL_RETRY_SCHEDULE: '100ms,100ms,100ms',
-  MAIL_TIMEOUT_MS: '1000',
-  MAIL_LEASE_MS: '4000',
-  MAIL_FROM: 'Tender Exchange <gateway@tender-exchange.test>',
-  PUBLIC_URL: 'https://gateway.example',
-};
+const MAIL = mailTestEnv(3);
 
 const scene = withGateway({ tender: true, start: 'manual' });
 
-async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(scene.gateway, token, query, variables);
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data;
-}
+const gql = (token: string, query: string, variables?: Record<string, unknown>) => graphqlData(scene.gateway, token, query, variables);
 
 const errorCode = async (token: string, query: string, variables: Record<string, unknown> = {}) =>
   (await graphql(scene.gateway, token, query, variables)).body.errors?.[0]?.extensions?.code;

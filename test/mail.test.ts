@@ -13,30 +13,18 @@ import { loadConfig } from '../src/platform/config';
 import { TenderStatus } from '../src/tenders';
 import { databaseUrlFor, removeDataDir } from './helpers/database';
 import { createTender, createWorld } from './helpers/fixtures';
-import { TEST_JWT_SECRET, createClient, graphql, requestToken, type Gateway } from './helpers/gateway';
+import { TEST_JWT_SECRET, createClient, graphql, requestToken, type Gateway, graphqlData } from './helpers/gateway';
 import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
 import { withGateway } from './helpers/scene';
 import { waitFor } from './helpers/simulator';
-import { startSmtpSink, type SmtpSink } from './helpers/smtp-sink';
+import { mailTestEnv, startSmtpSink, type SmtpSink } from './helpers/smtp-sink';
 
 /** Quick polls and retries: a test watches mail wait for a server and go out once it is up. */
-const MAIL = {
-  MAIL_POLL_INTERVAL_MS: '20',
-  MAIL_RETRY_SCHEDULE:
-    '100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms,100ms',
-  MAIL_TIMEOUT_MS: '1000',
-  MAIL_LEASE_MS: '4000',
-  MAIL_FROM: 'Tender Exchange <gateway@tender-exchange.test>',
-  PUBLIC_URL: 'https://gateway.example',
-};
+const MAIL = mailTestEnv(20);
 
 const scene = withGateway({ tender: true, start: 'manual' });
 
-async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(scene.gateway, token, query, variables);
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data;
-}
+const gql = (token: string, query: string, variables?: Record<string, unknown>) => graphqlData(scene.gateway, token, query, variables);
 
 /** A MANUAL insurer (nothing is sent to a system of its own) with two contacts, one German, one English. */
 async function manualInsurerWithContacts(): Promise<{ id: string; token: string }> {

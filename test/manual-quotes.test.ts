@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { QuoteOption, QuoteRequest, QuoteRequestStatus } from '../src/quotes';
 import { WebhookDelivery, WebhookEventType } from '../src/webhooks';
-import { createClient, graphql, requestToken, tokenFor } from './helpers/gateway';
+import { createClient, graphql, requestToken, tokenFor, graphqlData } from './helpers/gateway';
 import { withGateway, type Scene } from './helpers/scene';
 import { startScriptedInsurer, type ScriptedInsurer } from './helpers/scripted-insurer';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
@@ -39,11 +39,7 @@ async function setUpScene(scene: Scene) {
   manualToken = await requestToken(scene.gateway, credentials);
 }
 
-async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(scene.gateway, token, query, variables);
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data;
-}
+const gql = (token: string, query: string, variables?: Record<string, unknown>) => graphqlData(scene.gateway, token, query, variables);
 
 async function requestQuotes(insurerIds: string[]) {
   return (

@@ -16,7 +16,7 @@ import { SubjectivityStage } from '../src/quotes/quote-request-status';
 import { newId } from '../src/platform/db/ids';
 import { TenderHistoryEntry, TenderInvitation, TenderStatus } from '../src/tenders';
 import { createTender } from './helpers/fixtures';
-import { createClient, graphql, requestToken } from './helpers/gateway';
+import { createClient, graphql, requestToken, graphqlData } from './helpers/gateway';
 import { cyberQuestionSet } from './helpers/question-sets';
 import { withGateway } from './helpers/scene';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
@@ -233,8 +233,4 @@ describe('a mutation whose payload cannot be completed after its change', () => 
   });
 });
 
-async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(scene.gateway, token, query, variables);
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data;
-}
+const gql = (token: string, query: string, variables?: Record<string, unknown>) => graphqlData(scene.gateway, token, query, variables);

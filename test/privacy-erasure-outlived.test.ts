@@ -5,7 +5,7 @@ import { CustomerErasure, ErasureTrigger, eraseCustomer } from '../src/privacy';
 import { QuoteRequest } from '../src/quotes';
 import { Tender, TenderHistoryEntry, TenderStatus } from '../src/tenders';
 import { Document, DocumentStores } from '../src/documents';
-import { createClient, getJson, graphql, requestToken } from './helpers/gateway';
+import { createClient, getJson, graphql, requestToken, graphqlData } from './helpers/gateway';
 import { withGateway } from './helpers/scene';
 import { PDF, createUpload, put } from './helpers/documents';
 import { whereMarkersAre } from './helpers/privacy';
@@ -40,11 +40,7 @@ beforeAll(async () => {
   manualToken = await requestToken(scene.gateway, await createClient(scene.gateway, Role.INSURER, { insurerId: manualId }));
 });
 
-async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(scene.gateway, token, query, variables);
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data;
-}
+const gql = (token: string, query: string, variables?: Record<string, unknown>) => graphqlData(scene.gateway, token, query, variables);
 
 /** A new customer (its name a marker) with one tender of the first broker company, a person in charge of its own. */
 async function customerWithTender(marker: string): Promise<{ tenderId: string; customerId: string }> {

@@ -6,7 +6,7 @@ import { SubjectivityStage } from '../src/quotes/quote-request-status';
 import { Customer } from '../src/parties';
 import { CustomerErasure } from '../src/privacy';
 import { createTender } from './helpers/fixtures';
-import { getJson, graphql } from './helpers/gateway';
+import { getJson, graphql, graphqlData } from './helpers/gateway';
 import { withGateway } from './helpers/scene';
 import { PDF, addDocument } from './helpers/documents';
 import { waitFor } from './helpers/simulator';
@@ -56,11 +56,7 @@ beforeAll(async () => {
   receiver = scene.closes(await startWebhookReceiver());
 });
 
-async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(scene.gateway, token, query, variables);
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data;
-}
+const gql = (token: string, query: string, variables?: Record<string, unknown>) => graphqlData(scene.gateway, token, query, variables);
 
 const person = (p: { accountId: string; email: string; firstName: string; lastName: string; salutation: string }) => p;
 

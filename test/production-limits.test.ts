@@ -3,7 +3,7 @@ import { ApiClientService } from '../src/auth';
 import { Role } from '../src/access';
 import { ASSUMED_ROWS } from '../src/api/graphql/operation-cost';
 import { SeedService } from '../src/seed/seed.service';
-import type { Credentials } from './helpers/gateway';
+import { restRequest, type Credentials } from './helpers/gateway';
 import { discardProductionData, freePort, productionData, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
 
 /**
@@ -34,15 +34,7 @@ let dataDir: string;
 let gateway: GatewayProcess;
 const tokens = new Map<Role, string[]>();
 
-async function post(path: string, body: unknown, token?: string) {
-  const response = await fetch(`${gateway.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text.startsWith('{') ? JSON.parse(text) : text };
-}
+const post = (path: string, body: unknown, token?: string) => restRequest(gateway, 'POST', path, token, body);
 
 beforeAll(async () => {
   const prepared = await productionData('tender-exchange-prod-');

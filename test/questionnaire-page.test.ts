@@ -8,7 +8,7 @@ import { AccessLink } from '../src/links';
 import { MailMessage, MailStatus } from '../src/mail';
 import { TenderStatus, type Tender } from '../src/tenders';
 import { createTender } from './helpers/fixtures';
-import { graphql } from './helpers/gateway';
+import { graphql, graphqlData } from './helpers/gateway';
 import { cyberQuestionSet } from './helpers/question-sets';
 import { withGateway } from './helpers/scene';
 import { awayFromWindowEdge, waitFor } from './helpers/simulator';
@@ -70,11 +70,7 @@ let addresses = 0;
 /** A client address of the test's own. */
 const newAddress = () => `10.0.${Math.floor(++addresses / 250)}.${(addresses % 250) + 1}`;
 
-async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(scene.gateway, token, query, variables);
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data;
-}
+const gql = (token: string, query: string, variables?: Record<string, unknown>) => graphqlData(scene.gateway, token, query, variables);
 
 const CREATE =
   'mutation($input: CreateQuestionnaireLinkInput!) { createQuestionnaireLink(input: $input) { id url expiresAt email language } }';

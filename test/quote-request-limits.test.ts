@@ -11,7 +11,7 @@ import { SubjectivityStage } from '../src/quotes/quote-request-status';
 import { SeedService } from '../src/seed/seed.service';
 import { Tender, TenderStatus } from '../src/tenders';
 import { databaseUrlFor } from './helpers/database';
-import { TEST_JWT_SECRET, type Credentials } from './helpers/gateway';
+import { TEST_JWT_SECRET, restRequest, type Credentials } from './helpers/gateway';
 import { discardProductionData, freePort, productionData, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
 
 /**
@@ -44,15 +44,7 @@ let tender: Tender;
 let insurerIds: string[];
 const tokens = new Map<Role, string>();
 
-async function post(path: string, body: unknown, token?: string) {
-  const response = await fetch(`${gateway.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text.startsWith('{') ? JSON.parse(text) : text };
-}
+const post = (path: string, body: unknown, token?: string) => restRequest(gateway, 'POST', path, token, body);
 
 const requestQuotes = (ids: string[]) =>
   post(

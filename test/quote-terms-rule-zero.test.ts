@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { QuoteOption, QuoteRequest } from '../src/quotes';
-import { graphql, tokenFor } from './helpers/gateway';
+import { graphqlData, tokenFor } from './helpers/gateway';
 import { withGateway } from './helpers/scene';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver';
@@ -31,11 +31,7 @@ beforeEach(async () => {
   receiver = scene.closes(await startWebhookReceiver());
 });
 
-async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(scene.gateway, token, query, variables);
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data;
-}
+const gql = (token: string, query: string, variables?: Record<string, unknown>) => graphqlData(scene.gateway, token, query, variables);
 
 async function registerWebhooks(token: string, path: string, eventTypes: string[]) {
   const response = await fetch(`${scene.gateway.url}/integration/v1/webhook-endpoints`, {

@@ -3,7 +3,7 @@ import { Role } from '../src/access';
 import { QuoteRequest, QuoteRequestStatus } from '../src/quotes';
 import { endOfDayIn } from '../src/quotes/quote-answer';
 import { Tender, TenderStatus } from '../src/tenders';
-import { graphql, tokenFor } from './helpers/gateway';
+import { graphql, tokenFor, graphqlData } from './helpers/gateway';
 import { withGateway, type Scene } from './helpers/scene';
 import { startScriptedInsurer, type ScriptedInsurer } from './helpers/scripted-insurer';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
@@ -30,11 +30,7 @@ async function setUpScene(scene: Scene) {
   scripted = scene.closes(await startScriptedInsurer(scene.gateway));
 }
 
-async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(scene.gateway, token, query, variables);
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data;
-}
+const gql = (token: string, query: string, variables?: Record<string, unknown>) => graphqlData(scene.gateway, token, query, variables);
 
 async function requestQuotes(insurerIds: string[], limits = [LIMIT]) {
   await gql(broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {

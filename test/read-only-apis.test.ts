@@ -4,7 +4,7 @@ import { Tender } from '../src/tenders/tender.entity';
 import { TenderStatus } from '../src/tenders/tender-status';
 import { WebhookEndpoint } from '../src/webhooks/webhook-endpoint.entity';
 import { createTender, receivedQuote } from './helpers/fixtures';
-import { getJson, json } from './helpers/gateway';
+import { getJson, json, restRequest } from './helpers/gateway';
 import { withGateway } from './helpers/scene';
 
 /**
@@ -30,15 +30,7 @@ beforeAll(async () => {
   successful.orderedOption = await receivedQuote(em, successful, scene.world.insurers[0]);
   await em.flush();
 });
-async function send(method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${scene.gateway.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
-}
+const send = (method: string, path: string, token: string, body?: unknown) => restRequest(scene.gateway, method, path, token, body);
 
 const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 const readApiPaths = (id: string) => [

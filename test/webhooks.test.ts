@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { WebhookDelivery } from '../src/webhooks';
 import { createTender, createWorld } from './helpers/fixtures';
-import { graphql, json, startGateway, tokenFor } from './helpers/gateway';
+import { graphql, json, startGateway, tokenFor, graphqlData, restRequest } from './helpers/gateway';
 import { RETRYING_WEBHOOKS_ENV, withGateway } from './helpers/scene';
 import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './helpers/webhook-receiver';
@@ -16,15 +16,7 @@ let broker: string;
 let receiver: WebhookReceiver;
 let sims: SimulatedInsurers | undefined;
 
-async function rest(method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${scene.gateway.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
-}
+const rest = (method: string, path: string, token: string, body?: unknown) => restRequest(scene.gateway, method, path, token, body);
 
 async function register(
   token: string,
@@ -40,11 +32,7 @@ async function register(
   return body as { _id: string; secret: string };
 }
 
-async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(scene.gateway, token, query, variables);
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data;
-}
+const gql = (token: string, query: string, variables?: Record<string, unknown>) => graphqlData(scene.gateway, token, query, variables);
 
 const types = (received: ReceivedWebhook[]) => received.map(({ event }) => `${event.type}:${event.data.status}`);
 

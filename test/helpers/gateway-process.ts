@@ -83,6 +83,18 @@ export async function discardProductionData(gateway: GatewayProcess | undefined,
   await removeDataDir(dataDir);
 }
 
+/** What a gateway process started by a test is told: its port, its data folder and database, the test secret, quiet. */
+export async function processEnv(dataDir: string, port: number): Promise<Record<string, string>> {
+  return {
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: await databaseUrlFor(dataDir),
+    JWT_SECRET: TEST_JWT_SECRET,
+    DEMO: 'false',
+    LOG_LEVEL: 'error',
+  };
+}
+
 /**
  * `npm start` (or, with `production`, `npm run start:prod` after `buildProduction()`) as its own process on
  * `dataDir`'s database, as an operator runs it.
@@ -101,12 +113,7 @@ export async function spawnGateway(
       ...process.env,
       ...start.env,
       NODE_ENV: 'test',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: await databaseUrlFor(dataDir),
-      JWT_SECRET: TEST_JWT_SECRET,
-      DEMO: 'false',
-      LOG_LEVEL: 'error',
+      ...(await processEnv(dataDir, port)),
       ...FAST_DISPATCH_ENV,
       ...env,
     },

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import pino, { type Logger } from 'pino';
+import { expect } from 'vitest';
 import { systemClock, type Clock } from '../../src/platform/tasks/clock';
 import { createApp, type App } from '../../src/api/app';
 import { ApiClientService } from '../../src/auth';
@@ -163,4 +164,32 @@ export async function graphql(gateway: Gateway, token: string | undefined, query
     headers: response.headers,
     body: (await response.json()) as { data?: any; errors?: any; extensions?: any },
   };
+}
+
+/**
+ * A REST request to `target` (a gateway in the test process or a process): a JSON body if given, a bearer token if
+ * given; the answer's status, headers and body, parsed when it is JSON, else the text.
+ */
+export async function restRequest(target: { url: string }, method: string, path: string, token?: string, body?: unknown) {
+  const response = await fetch(`${target.url}${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: /^\s*[{[]/.test(text) ? JSON.parse(text) : text || undefined,
+  };
+}
+
+/** The data of a GraphQL operation that must succeed; the test fails with the errors otherwise. */
+export async function graphqlData(gateway: Gateway, token: string, query: string, variables: Record<string, unknown> = {}): Promise<any> {
+  const { body } = await graphql(gateway, token, query, variables);
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  return body.data;
 }

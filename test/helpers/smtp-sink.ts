@@ -57,3 +57,15 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** A gateway's mail settings for tests: quick polls, `retries` retries 100 ms apart, a short lease and timeout. */
+export function mailTestEnv(retries: number): Record<string, string> {
+  return {
+    MAIL_POLL_INTERVAL_MS: '20',
+    MAIL_RETRY_SCHEDULE: Array<string>(retries).fill('100ms').join(','),
+    MAIL_TIMEOUT_MS: '1000',
+    MAIL_LEASE_MS: '4000',
+    MAIL_FROM: 'Tender Exchange <gateway@tender-exchange.test>',
+    PUBLIC_URL: 'https://gateway.example',
+  };
+}
