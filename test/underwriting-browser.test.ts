@@ -160,4 +160,80 @@ describe("the underwriter's quote page in Chromium", () => {
     expect([...hosts]).toEqual([new URL(gateway.url).host]);
     // A browser, a few page loads and three axe runs: more than the default 30 s on a busy machine.
   }, 120_000);
+
+  it('decides on a subjectivity by keyboard, past a missing reason, and the broker sees it accepted', async () => {
+    const internal = await tokenFor(gateway, Role.INTERNAL);
+    const broker = await tokenFor(gateway, Role.BROKER, { brokerCompanyId: world.brokers[0].id });
+    const insurerId = (
+      await gql(internal, 'mutation { createInsurer(input: { name: "Elbe Papier Versicherung", integration: MANUAL }) { id } }')
+    ).createInsurer.id as string;
+    const tender = await createTender(gateway.em(), world);
+    const limit = { insuranceSum: 1_000_000, deductible: 10_000 };
+    const [request] = (
+      await gql(broker, 'mutation($input: RequestQuotesInput!) { requestQuotes(input: $input) { id } }', {
+        input: {
+          tenderId: tender.id,
+          insurerIds: [insurerId],
+          limits: [limit],
+          riskInformation: { typeOfBusiness: 'Softwareentwicklung' },
+        },
+      })
+    ).requestQuotes;
+    await gql(internal, 'mutation($input: SubmitManualQuoteInput!) { submitManualQuote(input: $input) { id } }', {
+      input: {
+        quoteRequestId: request.id,
+        decision: 'QUOTED',
+        options: [{ ...limit, premium: 1500, subjectivities: [{ stage: 'PRE_BIND', text: 'Unterschriebener Antrag' }] }],
+      },
+    });
+    const [subjectivity] = (await gql(broker, `{ tenderSubjectivities(tenderId: "${tender.id}") { id } }`)).tenderSubjectivities as {
+      id: string;
+    }[];
+    await gql(broker, 'mutation($input: RespondToSubjectivityInput!) { respondToSubjectivity(input: $input) { id } }', {
+      input: { subjectivityId: subjectivity.id, text: 'Vom Geschäftsführer unterschrieben' },
+    });
+    const url = (await gql(internal, 'mutation($id: ID!) { renewUnderwritingLink(quoteRequestId: $id) { url } }', { id: request.id }))
+      .renewUnderwritingLink.url as string;
+
+    const { page, problems, hosts } = await openPage();
+    await page.goto(url);
+    await page.getByRole('heading', { level: 2, name: 'Bedingungen Ihres Angebots' }).waitFor();
+    expect(await page.locator('main').innerText()).toContain('Vom Geschäftsführer unterschrieben');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // By keyboard: into the choice, arrows to "Zurückweisen", Tab past the reason to the button, Enter: refused.
+    const decision = `f-subjectivities-${subjectivity.id}-decision`;
+    await page.locator(`#${decision}`).focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedId(page)).toBe(`${decision}-reject`);
+    await page.keyboard.press('Tab');
+    expect(await focusedId(page)).toBe(`f-subjectivities-${subjectivity.id}-reason`);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.locator('#error-summary').waitFor();
+    expect(await focusedId(page)).toBe('error-summary');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.locator(`#error-summary a[href="#f-subjectivities-${subjectivity.id}-reason"]`).click();
+    expect(await focusedId(page)).toBe(`f-subjectivities-${subjectivity.id}-reason`);
+    expect(await page.locator(`#f-subjectivities-${subjectivity.id}-reason-error`).innerText()).toBe('Bitte ausfüllen.');
+
+    // Changed mind: back to "Annehmen" by keyboard (Shift+Tab into the choice, arrow up), Tab twice, Enter.
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusedId(page)).toBe(`${decision}-reject`);
+    await page.keyboard.press('ArrowUp');
+    expect(await focusedId(page)).toBe(decision);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByText('Ihre Entscheidung ist gesendet.').waitFor();
+    expect(await page.locator(`#s-${subjectivity.id}`).innerText()).toContain('Angenommen');
+    expect(await page.locator(`#s-${subjectivity.id} form`).count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const seen = (await gql(broker, `{ tenderSubjectivities(tenderId: "${tender.id}") { status } }`)).tenderSubjectivities;
+    expect(seen).toEqual([{ status: 'ACCEPTED' }]);
+    expect(await cspViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    expect([...hosts]).toEqual([new URL(gateway.url).host]);
+  }, 120_000);
 });

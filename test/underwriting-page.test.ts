@@ -425,6 +425,241 @@ describe("the underwriter's quote page", () => {
     expect(closedStatus).toBe(TenderStatus.CLOSED);
   });
 
+  describe('subjectivities of its quote', () => {
+    const SUBMIT = 'mutation($input: SubmitManualQuoteInput!) { submitManualQuote(input: $input) { id status } }';
+    const SUBJECTIVITIES = `query($id: ID!) { tenderSubjectivities(tenderId: $id) {
+      id status history { kind actor actorRole text } } }`;
+    const RESPOND = 'mutation($input: RespondToSubjectivityInput!) { respondToSubjectivity(input: $input) { id status } }';
+    /** 17:00 in Berlin (CET). */
+    const DUE = '2030-03-15T16:00:00.000Z';
+
+    /** A request quoted by the MANUAL insurer with a pre-bind subjectivity due on DUE and a post-bind one without a date. */
+    async function quoted() {
+      const asked = await requested();
+      await gql(manualToken, SUBMIT, {
+        input: {
+          quoteRequestId: asked.requestId,
+          decision: 'QUOTED',
+          options: [
+            {
+              ...LIMITS[0],
+              premium: 2272.5,
+              subjectivities: [
+                { stage: 'PRE_BIND', text: 'Unterschriebener Antrag', dueAt: DUE },
+                { stage: 'POST_BIND', text: 'Sicherheitsfragebogen' },
+              ],
+            },
+          ],
+        },
+      });
+      const ids = (await subjectivitiesOf(asked.tender.id)).map((subjectivity) => subjectivity.id);
+      expect(ids).toHaveLength(2);
+      return { ...asked, ids };
+    }
+
+    /** The tender's subjectivities as its broker reads them through GraphQL. */
+    async function subjectivitiesOf(tenderId: string) {
+      return (await gql(broker, SUBJECTIVITIES, { id: tenderId })).tenderSubjectivities as {
+        id: string;
+        status: string;
+        history: { kind: string; actor: string | null; actorRole: string; text: string | null }[];
+      }[];
+    }
+
+    const statusOf = async (tenderId: string, id: string) =>
+      (await subjectivitiesOf(tenderId)).find((subjectivity) => subjectivity.id === id)!.status;
+
+    /** The decision form of one subjectivity as a browser sends it. */
+    const decision = (csrf: string, subjectivityId: string, fields: [string, string][]): [string, string][] => [
+      ['_csrf', csrf],
+      ['subjectivityId', subjectivityId],
+      ...fields,
+      ['_action', 'decide'],
+    ];
+
+    it("shows each subjectivity's stage, status, due date in Berlin time and the broker's latest response with its documents", async () => {
+      const { tender, path, ids } = await quoted();
+      const evidence = await addDocument(scene.gateway, broker, { tenderId: tender.id, kind: 'RISK', filename: 'antrag-signiert.pdf' });
+      await gql(broker, RESPOND, {
+        input: { subjectivityId: ids[0], text: 'Vom Geschäftsführer <b>unterschrieben</b>', documentIds: [evidence] },
+      });
+      const address = newAddress();
+      const page = await get(path, address, { 'accept-language': 'de' });
+      expect(page.status).toBe(200);
+      expect(page.html).toContain('Bedingungen Ihres Angebots');
+      expect(page.html).toContain('Unterschriebener Antrag');
+      expect(page.html).toContain('Vor Deckungsbeginn');
+      expect(page.html).toContain('Beantwortet – wartet auf Ihre Entscheidung');
+      expect(page.html).toContain('15. März 2030 um 17:00');
+      expect(page.html).toContain('Vom Geschäftsführer &lt;b&gt;unterschrieben&lt;/b&gt;');
+      expect(page.html).toMatch(/<a href="[^"]+" download>antrag-signiert\.pdf<\/a>/);
+      expect(page.html).toMatch(/Makler · [^<]+ · Antwort/);
+      // The post-bind one: open, no date, and nothing to reject yet (a rejection answers a response).
+      expect(page.html).toContain('Sicherheitsfragebogen');
+      expect(page.html).toContain('Offen – wartet auf die Antwort des Maklers');
+      expect(page.html).toContain('Ohne Frist');
+      const forms = page.html.split('name="subjectivityId"').slice(1);
+      expect(forms).toHaveLength(2);
+      expect(forms[0]).toContain(`value="${ids[0]}"`);
+      expect(forms[0]).toMatch(/value="ACCEPT"[\s\S]*value="REJECT"[\s\S]*value="WAIVE"/);
+      expect(forms[1]).not.toContain('value="REJECT"');
+      // Labels tied to their inputs: the reason's label names the textarea's id.
+      expect(page.html).toContain(`<label for="f-subjectivities-${ids[0]}-reason">Begründung der Entscheidung</label>`);
+      const english = await get(`${path}?lang=en`, address);
+      expect(english.html).toContain('15 March 2030 at 17:00');
+      expect(english.html).toContain('Responded – awaiting your decision');
+      expect(english.html).toContain('The broker&#39;s latest response');
+    });
+
+    it("takes an ACCEPT the broker then sees over GraphQL and REST, with the decision in the tender's history", async () => {
+      const { tender, requestId, path, ids } = await quoted();
+      await gql(broker, RESPOND, { input: { subjectivityId: ids[0], text: 'Anbei' } });
+      const address = newAddress();
+      const page = await get(path, address);
+      const sent = await post(
+        path,
+        address,
+        decision(csrfOf(page.html), ids[0], [
+          ['decision', 'ACCEPT'],
+          ['reason', ''],
+        ]),
+      );
+      expect(sent.status, sent.html).toBe(303);
+      expect(sent.location).toBe(`${path}?sent=decision#s-${ids[0]}`);
+
+      const [accepted] = await subjectivitiesOf(tender.id);
+      expect(accepted.status).toBe('ACCEPTED');
+      const links = (await scene.em().find(AccessLink, { quoteRequestId: requestId })).map((link) => `link:${link.id}`);
+      expect(accepted.history.map((step) => step.kind)).toEqual(['RESPONDED', 'ACCEPTED']);
+      expect(accepted.history[1]).toMatchObject({ actorRole: 'INSURER', text: null });
+      expect(links).toContain(accepted.history[1].actor);
+      const rest = await fetch(`${scene.gateway.url}/api/v1/tenders/${tender.id}/subjectivities`, {
+        headers: { authorization: `Bearer ${broker}` },
+      });
+      expect(rest.status).toBe(200);
+      const { payload } = (await rest.json()) as { payload: { _id: string; status: string }[] };
+      expect(payload.map((subjectivity) => [subjectivity._id, subjectivity.status])).toEqual([
+        [ids[0], 'ACCEPTED'],
+        [ids[1], 'OPEN'],
+      ]);
+      const history = (
+        await gql(broker, 'query($id: ID!) { tender(id: $id) { history { step actor actorRole subjectivityId } } }', { id: tender.id })
+      ).tender.history as { step: string | null; actor: string; actorRole: string; subjectivityId: string | null }[];
+      expect(history.filter((entry) => entry.step === 'SUBJECTIVITY_ACCEPTED')).toEqual([
+        { step: 'SUBJECTIVITY_ACCEPTED', actor: accepted.history[1].actor, actorRole: 'INSURER', subjectivityId: ids[0] },
+      ]);
+
+      // Post/Redirect/Get: the page says so and shows the new status, with no form left for it.
+      const after = await get(sent.location!, address);
+      expect(after.html).toContain('Ihre Entscheidung ist gesendet.');
+      expect(after.html).toMatch(/<strong>Angenommen<\/strong>/);
+      expect(after.html).toMatch(/Sie · [^<]+ · Angenommen/);
+      expect(after.html).not.toContain(`name="subjectivityId" value="${ids[0]}"`);
+      expect(after.html).toContain(`name="subjectivityId" value="${ids[1]}"`);
+    });
+
+    it('takes a REJECT with a reason, which asks the broker for another response', async () => {
+      const { tender, path, ids } = await quoted();
+      await gql(broker, RESPOND, { input: { subjectivityId: ids[0], text: 'Anbei' } });
+      const address = newAddress();
+      const page = await get(`${path}?lang=en`, address);
+      const sent = await post(
+        `${path}?lang=en`,
+        address,
+        decision(csrfOf(page.html), ids[0], [
+          ['decision', 'REJECT'],
+          ['reason', 'Seite 2 fehlt'],
+        ]),
+      );
+      expect(sent.status, sent.html).toBe(303);
+      const [rejected] = await subjectivitiesOf(tender.id);
+      expect(rejected.status).toBe('REJECTED');
+      expect(rejected.history.at(-1)).toMatchObject({ kind: 'REJECTED', actorRole: 'INSURER', text: 'Seite 2 fehlt' });
+      const after = await get(sent.location!, address);
+      expect(after.html).toContain('Rejected – awaiting the broker&#39;s new response');
+      expect(after.html).toContain('Seite 2 fehlt');
+      // Open again: the broker responds once more.
+      expect((await gql(broker, RESPOND, { input: { subjectivityId: ids[0], text: 'Beide Seiten' } })).respondToSubjectivity.status).toBe(
+        'RESPONDED',
+      );
+    });
+
+    it('shows a missing reason, a missing choice or a decision the status does not take next to its field, and changes nothing', async () => {
+      const { tender, path, ids } = await quoted();
+      await gql(broker, RESPOND, { input: { subjectivityId: ids[0], text: 'Anbei' } });
+      const address = newAddress();
+      const csrf = csrfOf((await get(path, address)).html);
+
+      const noReason = await post(
+        path,
+        address,
+        decision(csrf, ids[0], [
+          ['decision', 'REJECT'],
+          ['reason', '  '],
+        ]),
+      );
+      expect(noReason.status).toBe(400);
+      expect(noReason.html).toContain('id="error-summary"');
+      expect(noReason.html).toContain(`href="#f-subjectivities-${ids[0]}-reason"`);
+      expect(noReason.html).toContain(`id="f-subjectivities-${ids[0]}-reason-error">Bitte ausfüllen.`);
+      expect(noReason.html).toMatch(new RegExp(`id="f-subjectivities-${ids[0]}-reason"[^>]*aria-invalid="true"`));
+      // The choice made stays chosen.
+      expect(noReason.html).toMatch(/value="REJECT" checked/);
+      expect(await statusOf(tender.id, ids[0])).toBe('RESPONDED');
+
+      const noChoice = await post(path, address, decision(csrf, ids[0], [['reason', 'Warum nicht']]));
+      expect(noChoice.status).toBe(400);
+      expect(noChoice.html).toContain(`href="#f-subjectivities-${ids[0]}-decision"`);
+      expect(noChoice.html).toContain('Bitte wählen Sie eine Entscheidung.');
+      expect(noChoice.html).toContain('Warum nicht');
+
+      // A rejection answers a response: the open post-bind one takes none (the domain's CONFLICT), said at the choice.
+      const notNow = await post(
+        path,
+        address,
+        decision(csrf, ids[1], [
+          ['decision', 'REJECT'],
+          ['reason', 'Zu spät'],
+        ]),
+      );
+      expect(notNow.status).toBe(409);
+      expect(notNow.html).toContain(`href="#f-subjectivities-${ids[1]}-decision"`);
+      expect(notNow.html).toContain(`id="f-subjectivities-${ids[1]}-decision-error">Diese Entscheidung ist im jetzigen Stand`);
+      expect(await statusOf(tender.id, ids[1])).toBe('OPEN');
+      const history = (await gql(broker, 'query($id: ID!) { tender(id: $id) { history { step } } }', { id: tender.id })).tender.history as {
+        step: string | null;
+      }[];
+      expect(history.map((entry) => entry.step).filter(Boolean)).toEqual(['SUBJECTIVITY_RESPONDED']);
+    });
+
+    it("refuses a decision without its form token, with a forged one, from another origin, or on another request's subjectivity", async () => {
+      const mine = await quoted();
+      const theirs = await quoted();
+      const address = newAddress();
+      const csrf = csrfOf((await get(mine.path, address)).html);
+      const accept: [string, string][] = [
+        ['decision', 'ACCEPT'],
+        ['reason', ''],
+      ];
+      expect((await post(mine.path, address, decision('forged', mine.ids[0], accept))).status).toBe(403);
+      expect((await post(mine.path, address, decision(csrf, mine.ids[0], accept).slice(1))).status).toBe(403);
+      const other = await fetch(`${scene.gateway.url}${mine.path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': address, origin: 'https://evil.example' },
+        body: new URLSearchParams(decision(csrf, mine.ids[0], accept)).toString(),
+      });
+      expect(other.status).toBe(403);
+      expect((await post(mine.path, address, decision(csrf, theirs.ids[0], accept))).status).toBe(400);
+      expect((await post(mine.path, address, decision(csrf, mine.ids[0], [['decision', 'APPROVE']]))).status).toBe(400);
+      expect(await statusOf(mine.tender.id, mine.ids[0])).toBe('OPEN');
+      expect(await statusOf(theirs.tender.id, theirs.ids[0])).toBe('OPEN');
+      // The same form with its token is taken (an ACCEPT needs no response first).
+      expect((await post(mine.path, address, decision(csrf, mine.ids[0], accept))).status).toBe(303);
+      expect(await statusOf(mine.tender.id, mine.ids[0])).toBe('ACCEPTED');
+    });
+  });
+
   it('never writes a token in the logs', async () => {
     const { path, token } = await requested();
     const address = newAddress();

@@ -24,7 +24,7 @@ export { parseCallback, receiveCallback } from './callback/quote-callback.servic
 export { ProposalService, type ProposalResult } from './proposal/proposal.service';
 // subjectivities/: conditions of a quote answered one by one; the decision is one function any adapter (a page) calls
 export { TrackedSubjectivity } from './subjectivities/subjectivity.entity';
-export { decideSubjectivity, type SubjectivityDeps } from './subjectivities/subjectivity.service';
+export { decideSubjectivity, decisionsAllowed, type SubjectivityDeps } from './subjectivities/subjectivity.service';
 export { SubjectivityDecision, SubjectivityStatus } from './quote-request-status';
 // onboarding/: the check of an insurer's system
 export { InsurerCheck } from './onboarding/insurer-check.entity';

@@ -44,6 +44,10 @@ const RESULT: Record<
   [SubjectivityDecision.WAIVE]: { status: SubjectivityStatus.WAIVED, step: SubjectivityStepKind.WAIVED, from: UNCLEARED },
 };
 
+/** The decisions a subjectivity in `status` takes (what a page offers; `decideSubjectivity` checks again). */
+export const decisionsAllowed = (status: SubjectivityStatus): SubjectivityDecision[] =>
+  Object.values(SubjectivityDecision).filter((decision) => RESULT[decision].from.includes(status));
+
 const ResponseText = requiredMultiLineText(LIMITS.subjectivityResponse);
 const DecisionReason = optionalMultiLineText(LIMITS.reason);
 const RequiredDecisionReason = requiredMultiLineText(LIMITS.reason);

@@ -2,7 +2,8 @@ import type { GraphQLSchema } from 'graphql';
 import { Role, type RequestContext, type Viewer } from '../../../access';
 import { LinkKind, type AccessLink } from '../../../links';
 import { DomainError } from '../../../platform/errors/domain-error';
-import { QuoteRequest, QuoteRequestStatus } from '../../../quotes';
+import { LIMITS } from '../../../platform/validation/rules';
+import { decisionsAllowed, QuoteRequest, QuoteRequestStatus, SubjectivityDecision, SubjectivityStatus } from '../../../quotes';
 import { TenderStatus } from '../../../tenders';
 import { prepareOperation } from '../../graphql/prepared-operation';
 import { requestScopeOf } from '../../http/request-context';
@@ -46,13 +47,20 @@ const READ = `query UnderwritingPage($tenderId: ID!) {
     id status source currency validUntil quotedAt underwriterReason riskInformation
     insurer { id name }
     limits { insuranceSum deductible }
-    options { insuranceSum deductible premium currency subjectivities { text stage } }
+    options { id ordered insuranceSum deductible premium currency subjectivities { text stage } }
   }
 }`;
 const THREAD = `query UnderwritingThread($tenderId: ID!, $insurerId: ID!) {
   tenderMessages(tenderId: $tenderId, insurerId: $insurerId) { id authorRole text createdAt requestsInformation }
 }`;
 const LABELS = `query UnderwritingLabels($product: String!, $version: Int!) { questionSet(product: $product, version: $version) { schema } }`;
+const SUBJECTIVITIES = `query UnderwritingSubjectivities($tenderId: ID!) {
+  tenderSubjectivities(tenderId: $tenderId) {
+    id text stage status dueAt quoteOptionId
+    history { at actorRole kind text documentIds }
+  }
+}`;
+const DECIDE = `mutation UnderwritingDecision($input: DecideSubjectivityInput!) { decideSubjectivity(input: $input) { id status } }`;
 const SUBMIT = `mutation UnderwritingQuote($input: SubmitManualQuoteInput!) { submitManualQuote(input: $input) { id status } }`;
 const ASK = `mutation UnderwritingQuestion($input: PostTenderMessageInput!) { postTenderMessage(input: $input) { id } }`;
 
@@ -67,12 +75,25 @@ interface RequestRead {
   insurer: { id: string; name: string };
   limits: { insuranceSum: number; deductible: number }[];
   options: {
+    id: string;
+    ordered: boolean;
     insuranceSum: number;
     deductible: number;
     premium: number;
     currency: string;
     subjectivities: { text: string; stage: string }[];
   }[];
+}
+
+/** A subjectivity of the request's options as its insurer reads it (`tenderSubjectivities`). */
+interface SubjectivityRead {
+  id: string;
+  text: string;
+  stage: string;
+  status: SubjectivityStatus;
+  dueAt: string | null;
+  quoteOptionId: string;
+  history: { at: string; actorRole: string; kind: string; text: string | null; documentIds: string[] }[];
 }
 
 interface PageRead {
@@ -85,6 +106,8 @@ interface PageRead {
   request: RequestRead;
   messages: { authorRole: string; text: string; createdAt: string; requestsInformation: boolean }[];
   schema: Record<string, unknown> | null;
+  /** The subjectivities of this request's options, in the options' order; none before it quoted. */
+  subjectivities: SubjectivityRead[];
 }
 
 /** States the underwriter answers in (as `submitManualQuote` takes them): a form; otherwise the page only reads. */
@@ -96,6 +119,8 @@ const ANSWERED: readonly QuoteRequestStatus[] = [
   QuoteRequestStatus.EXPIRED,
 ];
 const STAGES = ['PRE_BIND', 'POST_BIND'] as const;
+const DECISIONS: readonly string[] = Object.values(SubjectivityDecision);
+const CLEARED: readonly SubjectivityStatus[] = [SubjectivityStatus.ACCEPTED, SubjectivityStatus.WAIVED];
 const TEXT_MAX = 500;
 const QUESTION_MAX = 4000;
 
@@ -107,6 +132,11 @@ const dateTime = (iso: string, lang: PageLanguage) =>
   new Intl.DateTimeFormat(locale(lang), { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Berlin' }).format(new Date(iso));
 const size = (bytes: number, lang: PageLanguage) =>
   bytes < 1024 * 1024 ? `${number(Math.max(1, Math.round(bytes / 1024)), lang)} KB` : `${number(bytes / 1024 / 1024, lang)} MB`;
+
+/** The decision form's fields of one subjectivity, as errors name them (the form itself sends `decision` and `reason`). */
+const decisionField = (subjectivityId: string) => `subjectivities[${subjectivityId}].decision`;
+const reasonField = (subjectivityId: string) => `subjectivities[${subjectivityId}].reason`;
+const SUBJECTIVITY_FIELD = /^subjectivities\[([^\]]+)\]\.(decision|reason)$/;
 
 /** The viewer a link stands for: its request's insurer, named in records as the link (`link:<id>`, `answeredBy`). */
 const viewerOf = (link: AccessLink, insurerId: string): Viewer => ({
@@ -164,9 +194,17 @@ const fieldView = (name: string, label: string, value: string, errors: Map<strin
   ...extra,
 });
 
+/** The decision form of one subjectivity, as sent. */
+interface DecisionFormValues {
+  subjectivityId: string;
+  decision: string;
+  reason: string;
+}
+
 interface Shown {
   quote?: QuoteFormValues;
   decline?: DeclineFormValues;
+  decision?: DecisionFormValues;
   question?: string;
   problems?: FormProblem[];
   notice?: string;
@@ -184,6 +222,8 @@ export function underwritingPage(deps: { schema: GraphQLSchema }): LinkPage {
   const labels = prepareOperation(deps.schema, LABELS);
   const submit = prepareOperation(deps.schema, SUBMIT);
   const ask = prepareOperation(deps.schema, ASK);
+  const subjectivitiesOf = prepareOperation(deps.schema, SUBJECTIVITIES);
+  const decide = prepareOperation(deps.schema, DECIDE);
 
   /** The link's request, and the insurer's context; undefined when the page must answer otherwise (it has). */
   async function opened(page: LinkPageRequest) {
@@ -224,7 +264,102 @@ export function underwritingPage(deps: { schema: GraphQLSchema }): LinkPage {
           } | null
         )?.questionSet.schema ?? null)
       : null;
-    return { tender: data.tender, request, messages, schema };
+    // Once it quoted: its options' subjectivities as they stand, read as its client reads them (the read is logged).
+    const optionIds = new Set(request.options.map((option) => option.id));
+    const subjectivities =
+      optionIds.size === 0
+        ? []
+        : (
+            (await subjectivitiesOf.run(context, { tenderId: page.link.tenderId })) as {
+              tenderSubjectivities: SubjectivityRead[];
+            }
+          ).tenderSubjectivities.filter((subjectivity) => optionIds.has(subjectivity.quoteOptionId));
+    return { tender: data.tender, request, messages, schema, subjectivities };
+  }
+
+  /**
+   * The subjectivities of the request's options, per option: what they say, where they stand, the broker's latest
+   * response and the steps so far; a decision form where `decideSubjectivity` takes one (its statuses, and once cover is
+   * ordered only the ordered option's), with what was sent and its errors after a refusal.
+   */
+  function subjectivitiesView(page: LinkPageRequest, data: PageRead, shown: Shown, errors: Map<string, string>) {
+    const { lang } = page;
+    const u = page.t.underwriting;
+    const documents = new Map((data.tender.documents ?? []).map((document) => [document.id, document]));
+    const named = (ids: readonly string[]) => ({
+      documents: ids.flatMap((id) => {
+        const document = documents.get(id);
+        return document ? [{ filename: document.filename, url: document.downloadUrl }] : [];
+      }),
+      hidden: ids.filter((id) => !documents.has(id)).length,
+    });
+    const author = (role: string) => (role === 'INSURER' ? u.you : role === 'BROKER' ? u.broker : u.exchange);
+    const ordered = data.request.options.find((option) => option.ordered)?.id;
+    return data.request.options.flatMap((option, index) => {
+      const own = data.subjectivities.filter((subjectivity) => subjectivity.quoteOptionId === option.id);
+      if (own.length === 0) return [];
+      const items = own.map((subjectivity, position) => {
+        const name = `${u.subjectivity} ${position + 1} (${u.option} ${index + 1})`;
+        const latest = [...subjectivity.history].reverse().find((step) => step.kind === 'RESPONDED');
+        const allowed = ordered && ordered !== option.id ? [] : decisionsAllowed(subjectivity.status);
+        const sent = shown.decision?.subjectivityId === subjectivity.id ? shown.decision : undefined;
+        const decisionId = idOf(decisionField(subjectivity.id));
+        const decisionError = errors.get(decisionField(subjectivity.id));
+        const hint = allowed.length > 0 && !allowed.includes(SubjectivityDecision.REJECT) ? u.rejectOnlyResponse : undefined;
+        return {
+          id: subjectivity.id,
+          anchor: `s-${subjectivity.id}`,
+          name,
+          text: subjectivity.text,
+          stage: u.stages[subjectivity.stage as keyof typeof u.stages] ?? subjectivity.stage,
+          statusText: u.subjectivityStatuses[subjectivity.status] ?? subjectivity.status,
+          dueAt: subjectivity.dueAt ? dateTime(subjectivity.dueAt, lang) : u.noDueDate,
+          overdue: subjectivity.dueAt !== null && new Date(subjectivity.dueAt) < page.now && !CLEARED.includes(subjectivity.status),
+          latest: latest && { at: dateTime(latest.at, lang), text: latest.text ?? '', ...named(latest.documentIds) },
+          history: subjectivity.history.map((step) => {
+            const attached = named(step.documentIds);
+            return {
+              author: author(step.actorRole),
+              at: dateTime(step.at, lang),
+              kind: u.steps[step.kind as keyof typeof u.steps] ?? step.kind,
+              text: step.text,
+              documents: [
+                ...attached.documents.map((document) => document.filename),
+                ...(attached.hidden > 0 ? [`${attached.hidden} ${u.hiddenDocuments}`] : []),
+              ],
+            };
+          }),
+          form:
+            allowed.length === 0
+              ? undefined
+              : {
+                  decisionId,
+                  decisionError,
+                  hint,
+                  describedBy: [hint ? `${decisionId}-hint` : '', decisionError ? `${decisionId}-error` : ''].filter(Boolean).join(' '),
+                  choices: allowed.map((decision, choice) => ({
+                    id: choice === 0 ? decisionId : `${decisionId}-${decision.toLowerCase()}`,
+                    value: decision,
+                    label: u.decisions[decision],
+                    checked: sent?.decision === decision,
+                  })),
+                  reason: fieldView(reasonField(subjectivity.id), u.decisionReason, sent?.reason ?? '', errors, {
+                    name: 'reason',
+                    textarea: true,
+                    maxlength: LIMITS.reason,
+                    hint: u.decisionReasonHint,
+                  }),
+                },
+        };
+      });
+      return [
+        {
+          heading: `${u.option} ${index + 1}: ${u.insuranceSum} ${money(option.insuranceSum, option.currency, lang)}, ${u.deductible} ${money(option.deductible, option.currency, lang)}`,
+          ordered: option.ordered,
+          items,
+        },
+      ];
+    });
   }
 
   function show(page: LinkPageRequest, data: PageRead, shown: Shown, status = 200): void {
@@ -270,7 +405,20 @@ export function underwritingPage(deps: { schema: GraphQLSchema }): LinkPage {
       })),
       canAddSubjectivity: row.subjectivities.length < MAX_SUBJECTIVITY_ROWS,
     }));
-    const summary = [...errors.entries()].map(([field, message]) => ({ id: idOf(field), text: `${labelOfField(field, u)}: ${message}` }));
+    const subjectivities = subjectivitiesView(page, data, shown, errors);
+    const names = new Map(subjectivities.flatMap((option) => option.items.map((item) => [item.id, item.name] as const)));
+    // A decision refused where no form is left (the subjectivity was cleared meanwhile): said above the page.
+    for (const [field, message] of [...errors.entries()]) {
+      const own = SUBJECTIVITY_FIELD.exec(field);
+      if (own && !subjectivities.some((option) => option.items.some((item) => item.id === own[1] && item.form))) {
+        errors.delete(field);
+        general.push(`${names.get(own[1]) ?? u.subjectivity}: ${message}`);
+      }
+    }
+    const summary = [...errors.entries()].map(([field, message]) => ({
+      id: idOf(field),
+      text: `${labelOfField(field, u, names)}: ${message}`,
+    }));
     const answered = ANSWERED.includes(request.status);
     const hasErrors = summary.length + general.length > 0;
     page.render(
@@ -305,6 +453,7 @@ export function underwritingPage(deps: { schema: GraphQLSchema }): LinkPage {
               })),
             }
           : undefined,
+        subjectivities,
         answers: answersOf(request.riskInformation, data.schema ?? undefined, lang, t),
         documents: (data.tender.documents ?? []).map((document) => ({
           filename: document.filename,
@@ -373,9 +522,11 @@ export function underwritingPage(deps: { schema: GraphQLSchema }): LinkPage {
           ? u.sentQuote
           : page.req.query.sent === 'question'
             ? u.sentQuestion
-            : data.request.status === QuoteRequestStatus.AWAITING_INFORMATION
-              ? u.awaitingInformation
-              : undefined;
+            : page.req.query.sent === 'decision'
+              ? u.sentDecision
+              : data.request.status === QuoteRequestStatus.AWAITING_INFORMATION
+                ? u.awaitingInformation
+                : undefined;
       show(page, data, { notice });
     },
 
@@ -403,6 +554,40 @@ export function underwritingPage(deps: { schema: GraphQLSchema }): LinkPage {
           return show(page, data, { question: text, problems }, 400);
         }
         return page.redirect({ sent: 'question' });
+      }
+
+      if (action === 'decide') {
+        if (!onlyFields(fields, ['subjectivityId', 'decision', 'reason'])) return page.message(400, 'badRequest');
+        const sent = { subjectivityId: fields.subjectivityId ?? '', decision: fields.decision ?? '', reason: fields.reason ?? '' };
+        // Only a subjectivity this page shows (its request's own), and only a decision there is.
+        const subjectivity = data.subjectivities.find((candidate) => candidate.id === sent.subjectivityId);
+        if (!subjectivity || (sent.decision !== '' && !DECISIONS.includes(sent.decision))) return page.message(400, 'badRequest');
+        if (sent.decision === '')
+          return show(
+            page,
+            data,
+            { decision: sent, problems: [{ field: decisionField(subjectivity.id), message: u.chooseDecision }] },
+            400,
+          );
+        try {
+          // As the insurer's client decides: its access policy, the history entry, the broker's webhook.
+          await decide.run(context, { input: { subjectivityId: subjectivity.id, decision: sent.decision, reason: sent.reason } });
+        } catch (error) {
+          // Not in this status (any more), or cover was ordered on another option: said at the decision, as it stands.
+          if (error instanceof DomainError && error.code === 'CONFLICT')
+            return show(
+              page,
+              data,
+              { decision: sent, problems: [{ field: decisionField(subjectivity.id), message: u.decisionNotAllowed }] },
+              409,
+            );
+          const problems = problemsOf(error, page, (parameter) =>
+            parameter === 'reason' ? reasonField(subjectivity.id) : parameter === 'decision' ? decisionField(subjectivity.id) : undefined,
+          );
+          if (!problems) throw error;
+          return show(page, data, { decision: sent, problems }, 400);
+        }
+        return page.redirect({ sent: 'decision' }, `s-${subjectivity.id}`);
       }
 
       if (action === 'decline') {
@@ -463,7 +648,10 @@ export function underwritingPage(deps: { schema: GraphQLSchema }): LinkPage {
 }
 
 /** A field's name in the error summary: its label, with its option's number. */
-function labelOfField(field: string, u: PageTexts['underwriting']): string {
+function labelOfField(field: string, u: PageTexts['underwriting'], subjectivities: ReadonlyMap<string, string>): string {
+  const subjectivity = SUBJECTIVITY_FIELD.exec(field);
+  if (subjectivity)
+    return `${subjectivities.get(subjectivity[1]) ?? u.subjectivity}, ${subjectivity[2] === 'decision' ? u.decideLegend : u.decisionReason}`;
   const option = /^options\[(\d+)\]\.(insuranceSum|deductible|premium|subjectivities\[(\d+)\]\.(text|stage))$/.exec(field);
   if (option) {
     const name =
@@ -487,7 +675,13 @@ function labelOfField(field: string, u: PageTexts['underwriting']): string {
 function problemText(message: string, lang: PageLanguage, t: PageTexts): string {
   const rules: [RegExp, (match: RegExpExecArray) => Record<PageLanguage, string>][] = [
     [/^must not be blank$/, () => ({ de: t.problems.required, en: t.problems.required })],
+    // A required text's rule, refused for being blank (other refusals of it have messages of their own).
+    [/^must be 1 to \d+ characters, not blank/, () => ({ de: t.problems.required, en: t.problems.required })],
     [/^must not contain /, () => ({ de: t.problems.controlCharacters, en: t.problems.controlCharacters })],
+    [
+      /^must be empty: this tender's customer data was erased/,
+      () => ({ de: t.underwriting.erasedReason, en: t.underwriting.erasedReason }),
+    ],
     [/^must be at most (\d+) characters/, (m) => ({ de: `Höchstens ${m[1]} Zeichen.`, en: `At most ${m[1]} characters.` })],
     [
       /^must be an amount of at least (\S+) \(a cent\) up to (\d+)/,

@@ -65,6 +65,52 @@ const ANSWER_SUMMARY = `<section class="uw-section" aria-labelledby="answer-titl
 <% } %></section>
 `;
 
+/**
+ * The quote's subjectivities as they stand (docs/lifecycle.md, "Binding"), per option: stage, text, status, due date,
+ * the broker's latest response and the history of steps; where a decision is allowed, a form for it (radio buttons
+ * in a fieldset, a reason), each subjectivity's fields with ids of their own.
+ */
+const SUBJECTIVITIES = `<section class="uw-section" aria-labelledby="subjectivities-title">
+<h2 id="subjectivities-title"><%= it.u.subjectivitiesTitle %></h2>
+<p><%= it.u.subjectivitiesIntro %></p>
+<% it.subjectivities.forEach(function (option) { %><h3><%= option.heading %><% if (option.ordered) { %> (<%= it.u.orderedOption %>)<% } %></h3>
+<% option.items.forEach(function (s) { %><div class="uw-subjectivity" id="<%= s.anchor %>" tabindex="-1">
+<h4><%= s.name %></h4>
+<dl class="facts">
+<dt><%= it.u.subjectivity %></dt><dd class="uw-text"><%= s.text %></dd>
+<dt><%= it.u.stage %></dt><dd><%= s.stage %></dd>
+<dt><%= it.u.subjectivityStatus %></dt><dd><strong><%= s.statusText %></strong></dd>
+<dt><%= it.u.dueAt %></dt><dd><%= s.dueAt %><% if (s.overdue) { %> (<%= it.u.overdue %>)<% } %></dd>
+<dt><%= it.u.latestResponse %></dt><dd><% if (!s.latest) { %><%= it.u.noResponse %><% } else { %><span class="uw-meta"><%= s.latest.at %></span>
+<span class="uw-text"><%= s.latest.text %></span><% if (s.latest.documents.length > 0 || s.latest.hidden > 0) { %>
+<span class="uw-meta"><%= it.u.responseDocuments %>:</span> <ul class="uw-plain"><% s.latest.documents.forEach(function (d) { %><li><a href="<%= d.url %>" download><%= d.filename %></a></li><% }) %><% if (s.latest.hidden > 0) { %><li><%= s.latest.hidden %> <%= it.u.hiddenDocuments %></li><% } %></ul><% } %><% } %></dd>
+</dl>
+<% if (s.history.length > 0) { %><h5><%= it.u.historyTitle %></h5>
+<ol class="uw-thread">
+<% s.history.forEach(function (step) { %><li><p class="uw-meta"><%= step.author %> · <%= step.at %> · <%= step.kind %></p>
+<% if (step.text) { %><p class="uw-text"><%= step.text %></p>
+<% } %><% if (step.documents.length > 0) { %><p class="uw-meta"><%= it.u.responseDocuments %>: <%= step.documents.join(', ') %></p>
+<% } %></li>
+<% }) %></ol>
+<% } %><% if (s.form) { var f = s.form; %><form method="post" action="<%= it.action %>" novalidate>
+<input type="hidden" name="_csrf" value="<%= it.csrf %>">
+<input type="hidden" name="subjectivityId" value="<%= s.id %>">
+<div class="field<%= f.decisionError ? ' has-error' : '' %>">
+<fieldset class="choice"<% if (f.describedBy) { %> aria-describedby="<%= f.describedBy %>"<% } %>>
+<legend><%= it.u.decideLegend %> (<%= s.name %>)</legend>
+<% if (f.hint) { %><span class="hint" id="<%= f.decisionId %>-hint"><%= f.hint %></span>
+<% } %><% if (f.decisionError) { %><span class="error-message" id="<%= f.decisionId %>-error"><%= f.decisionError %></span>
+<% } %><% f.choices.forEach(function (c) { %><label><input type="radio" id="<%= c.id %>" name="decision" value="<%= c.value %>"<% if (c.checked) { %> checked<% } %><% if (f.decisionError) { %> aria-invalid="true"<% } %>> <%= c.label %></label>
+<% }) %></fieldset>
+</div>
+<%~ include('@underwriting-field', { f: f.reason }) %><div class="actions">
+<button type="submit" name="_action" value="decide"><%= it.u.sendDecision %></button>
+</div>
+</form>
+<% } %></div>
+<% }) %><% }) %></section>
+`;
+
 /** The quote form: option rows (each with its subjectivities), currency, validity. */
 const QUOTE_FORM = `<section class="uw-section" aria-labelledby="quote-title">
 <h2 id="quote-title"><%= it.u.quoteTitle %></h2>
@@ -138,7 +184,7 @@ export const UNDERWRITING_PAGE = `<h1><%= it.u.title %></h1>
 <dt><%= it.u.status %></dt><dd><%= it.statusText %></dd>
 </dl>
 <% if (it.notice) { %><p class="notice" role="status"><%= it.notice %></p>
-<% } %>${ERROR_SUMMARY}<% if (it.answer) { %>${ANSWER_SUMMARY}<% } %><section class="uw-section" aria-labelledby="answers-title">
+<% } %>${ERROR_SUMMARY}<% if (it.answer) { %>${ANSWER_SUMMARY}<% } %><% if (it.subjectivities.length > 0) { %>${SUBJECTIVITIES}<% } %><section class="uw-section" aria-labelledby="answers-title">
 <h2 id="answers-title"><%= it.u.answersTitle %></h2>
 <% if (it.answers.length === 0) { %><p><%= it.u.noAnswers %></p>
 <% } else { %><dl class="summary">
