@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import type { ParsedMail } from 'mailparser';
-import pino from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { AccessLink } from '../src/links';
@@ -14,6 +12,7 @@ import { withGateway } from './helpers/scene';
 import { awayFromWindowEdge, waitFor } from './helpers/simulator';
 import { startSmtpSink, type SmtpSink } from './helpers/smtp-sink';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver';
+import { capturedLogger } from './helpers/captured-log';
 
 /** Issue 40 part 3 and 5: the customer's questionnaire page, over plain HTTP as a browser without JavaScript sends it. */
 
@@ -22,16 +21,7 @@ let ahead = 0;
 const now = () => new Date(Date.now() + ahead);
 
 /** Every log line the gateway writes. */
-const logLines: string[] = [];
-const logger = pino(
-  { level: 'info' },
-  new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(chunk.toString());
-      done();
-    },
-  }),
-);
+const { logger, lines: logLines } = capturedLogger();
 
 const scene = withGateway({ per: 'file', world: true, webhooks: 'fast', clock: now, logger, start: 'manual' });
 let smtp: SmtpSink;
@@ -265,13 +255,14 @@ describe("the customer's questionnaire page", () => {
     const submitted = await send(link, address, 'submit', [
       ...COMPLETE,
       ['/locations/0/city', 'Köln'],
-      ['/locations/0/building_value', '2.000.000'],
+      ['/locations/0/building_value', '2 Mio.'],
     ]);
-    expect(submitted.status).toBe(400); // 2.000.000 is not a number a form reads
+    expect(submitted.status).toBe(400); // "2 Mio." is no number: it reaches the rules as text
     const fixed = await send(link, address, 'submit', [
       ...COMPLETE,
       ['/locations/0/city', 'Köln'],
-      ['/locations/0/building_value', '2000000,5'],
+      // As a German page reads what is typed: points group the thousands, the comma is the decimal point.
+      ['/locations/0/building_value', '2.000.000,5'],
     ]);
     expect([fixed.status, fixed.location]).toEqual([303, link.path]);
     const summary = await get(link.path, address);

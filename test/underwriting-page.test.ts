@@ -1,5 +1,3 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
 import { AccessLink, LinkKind } from '../src/links';
@@ -11,20 +9,12 @@ import { createClient, graphql, requestToken } from './helpers/gateway';
 import { withGateway } from './helpers/scene';
 import { waitFor } from './helpers/simulator';
 import { startSmtpSink, type SmtpSink } from './helpers/smtp-sink';
+import { capturedLogger } from './helpers/captured-log';
 
 /** Issue 40 part 4 and 5: the underwriter's quote page, over plain HTTP as a browser without JavaScript sends it. */
 
 /** Every log line the gateway writes. */
-const logLines: string[] = [];
-const logger = pino(
-  { level: 'info' },
-  new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(chunk.toString());
-      done();
-    },
-  }),
-);
+const { logger, lines: logLines } = capturedLogger();
 
 const scene = withGateway({ per: 'file', world: true, logger, start: 'manual' });
 let smtp: SmtpSink;

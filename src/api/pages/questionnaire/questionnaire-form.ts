@@ -2,6 +2,7 @@ import type { AnswerProblem } from '../../../risk';
 import { textProblem } from '../../../platform/validation/rules';
 import type { FormFields } from '../link-page';
 import type { PageLanguage, PageTexts } from '../page-texts';
+import { readTypedNumber } from '../typed-number';
 
 /**
  * A question set (JSON Schema 2020-12 with x-label, x-help, x-order, x-unit; docs/risk-assessment.md) as an HTML form,
@@ -273,14 +274,8 @@ export function parseForm(schema: Schema, fields: FormFields, lang: PageLanguage
       case 'boolean':
         return text === 'true' ? true : text === 'false' ? false : text;
       case 'integer':
-      case 'number': {
-        const normalised = text
-          .trim()
-          .replace(/\s/g, '')
-          .replace(/^([+-]?\d+),(\d+)$/, '$1.$2');
-        const number = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(normalised) ? Number(normalised) : Number.NaN;
-        return Number.isFinite(number) ? number : text;
-      }
+      case 'number':
+        return readTypedNumber(text, lang) ?? text;
       case 'enum':
         return node.enumValues?.find((option) => formValue(option) === text) ?? text;
       default:

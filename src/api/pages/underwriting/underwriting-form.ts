@@ -1,5 +1,6 @@
 import type { FormFields } from '../link-page';
 import type { PageLanguage, PageTexts } from '../page-texts';
+import { readTypedNumber } from '../typed-number';
 
 /**
  * The underwriter's forms as plain HTML fields and back (docs/people.md, "The underwriter's quote page"). Every field
@@ -105,22 +106,6 @@ export function onlyFields(fields: FormFields, names: readonly string[]): boolea
   return Object.keys(fields).every((name) => known.has(name));
 }
 
-/**
- * A number as a person types it: `2272.50`, `2 272,50`, `1.000.000` (German) or `1,000,000` (English). Undefined for
- * anything else; its bounds are the domain's.
- */
-function readNumber(text: string, lang: PageLanguage): number | undefined {
-  let value = text.replace(/[\s\u00a0\u202f']/g, '');
-  if (value === '') return undefined;
-  const [group, decimal] = lang === 'de' ? ['.', ','] : [',', '.'];
-  const grouped = new RegExp(`^-?\\d{1,3}(\\${group}\\d{3})+(\\${decimal}\\d+)?$`);
-  if (grouped.test(value)) value = value.split(group).join('');
-  value = value.replace(',', '.');
-  if (!/^-?\d+(\.\d+)?$/.test(value)) return undefined;
-  const number = Number(value);
-  return Number.isFinite(number) ? number : undefined;
-}
-
 const isBlank = (row: OptionRow) => row.premium.trim() === '' && row.subjectivities.every((subjectivity) => subjectivity.text === '');
 
 export interface ManualOptionInput {
@@ -148,7 +133,7 @@ export function optionsOf(
     if (isBlank(row)) return;
     const numbers = {} as Record<'insuranceSum' | 'deductible' | 'premium', number>;
     for (const name of ['insuranceSum', 'deductible', 'premium'] as const) {
-      const number = readNumber(row[name], lang);
+      const number = readTypedNumber(row[name], lang);
       if (number === undefined)
         problems.push({ field: optionField(index, name), message: row[name].trim() === '' ? t.problems.required : t.problems.notNumber });
       else numbers[name] = number;
