@@ -357,11 +357,12 @@ describe('reading due dates', () => {
   const limits = [{ insurance_sum: 1000, deductible: 0 }];
   const option = (subjectivities: unknown) => ({ quote_options: [{ insurance_sum: 1000, deductible: 0, premium: 10, subjectivities }] });
 
-  it('takes an optional due_at (RFC 3339) beside stage and text, and names a malformed one', () => {
+  it('takes an optional due_at beside stage and text, an RFC 3339 timestamp or a day (its end in Berlin), and names a malformed one', () => {
     const read = readQuoteAnswer(
       option([
         { text: 'MFA', stage: 'PRE_BIND', due_at: '2026-06-01T12:00:00+02:00' },
         { text: 'Q', stage: 'POST_BIND' },
+        { text: 'Backups', stage: 'POST_BIND', due_at: '2026-12-31' },
       ]),
       limits,
       rules,
@@ -369,10 +370,16 @@ describe('reading due dates', () => {
     expect(read.answer?.options[0].subjectivities).toEqual([
       { text: 'MFA', stage: 'PRE_BIND', dueAt: '2026-06-01T10:00:00.000Z' },
       { text: 'Q', stage: 'POST_BIND' },
+      // 31 December is winter time in Berlin (UTC+1).
+      { text: 'Backups', stage: 'POST_BIND', dueAt: '2026-12-31T22:59:59.999Z' },
     ]);
     const bad = readQuoteAnswer(option([{ text: 'MFA', stage: 'PRE_BIND', due_at: 'next week' }]), limits, rules);
     expect(bad.problems).toEqual([
-      { pointer: '/quote_options/0/subjectivities/0/due_at', message: 'must be an RFC 3339 timestamp, got "next week"' },
+      {
+        pointer: '/quote_options/0/subjectivities/0/due_at',
+        message:
+          'must be an RFC 3339 timestamp with an offset or a date (YYYY-MM-DD, the end of that day in Europe/Berlin), got "next week"',
+      },
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { DateTime, IANAZone } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { endOfDayIn, parseValidUntil } from '../src/quotes/quote-answer';
+import { endOfDayIn, parseInstantOrDay } from '../src/quotes/quote-answer';
 
 /**
  * A `valid_until` date means the end of that day in QUOTE_VALIDITY_ZONE (docs/quotation.md, "Quote terms"). The end of a
@@ -81,7 +81,7 @@ describe('the end of a day in a time zone', () => {
     for (const [zone, day, end] of cases) {
       const [year, month, date] = day.split('-').map(Number);
       expect(endOfDayIn(year, month, date, zone).toISOString(), `${zone} ${day}`).toBe(end);
-      expect(parseValidUntil(day, zone)?.toISOString(), `${zone} ${day} as valid_until`).toBe(end);
+      expect(parseInstantOrDay(day, zone)?.toISOString(), `${zone} ${day} as valid_until`).toBe(end);
     }
   });
 

@@ -5,7 +5,7 @@ import { QuoteRequest } from '../src/quotes';
 import { TenderStatus, type Tender } from '../src/tenders';
 import { addDocument, PDF } from './helpers/documents';
 import { createTender } from './helpers/fixtures';
-import { createClient, graphql, requestToken } from './helpers/gateway';
+import { createClient, graphql, requestToken, graphqlData } from './helpers/gateway';
 import { withGateway } from './helpers/scene';
 import { waitFor } from './helpers/simulator';
 import { startSmtpSink, type SmtpSink } from './helpers/smtp-sink';
@@ -46,11 +46,7 @@ beforeAll(async () => {
   manualToken = await requestToken(scene.gateway, await createClient(scene.gateway, Role.INSURER, { insurerId: manualId }));
 });
 
-async function gql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const { body } = await graphql(scene.gateway, token, query, variables);
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data;
-}
+const gql = (token: string, query: string, variables?: Record<string, unknown>) => graphqlData(scene.gateway, token, query, variables);
 
 let addresses = 0;
 /** A client address of the test's own (X-Forwarded-For, trusted from loopback): each test has its own rate budget. */
@@ -105,7 +101,11 @@ async function post(path: string, address: string, fields: [string, string][]): 
 const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1];
 
 /** The quote form as a browser sends it: two rows (one per requested limit), one subjectivity each. */
-function quoteFields(csrf: string, rows: { premium: string; subjectivity?: string }[], extra: [string, string][] = []): [string, string][] {
+function quoteFields(
+  csrf: string,
+  rows: { premium: string; subjectivity?: string; dueAt?: string }[],
+  extra: [string, string][] = [],
+): [string, string][] {
   return [
     ['_csrf', csrf],
     ['optionCount', String(rows.length)],
@@ -116,6 +116,7 @@ function quoteFields(csrf: string, rows: { premium: string; subjectivity?: strin
       [`options[${index}].premium`, row.premium],
       [`options[${index}].subjectivities[0].stage`, 'PRE_BIND'],
       [`options[${index}].subjectivities[0].text`, row.subjectivity ?? ''],
+      [`options[${index}].subjectivities[0].dueAt`, row.dueAt ?? ''],
     ]),
     ['currency', 'EUR'],
     ['validUntil', ''],
@@ -201,6 +202,31 @@ describe("the underwriter's quote page", () => {
     expect(domain.html).toMatch(/aria-describedby="f-options-0-premium-hint f-options-0-premium-error" aria-invalid="true"/);
     const proposal = (await gql(broker, PROPOSAL, { id: tender.id })).quoteRequests;
     expect(proposal[0]).toMatchObject({ status: 'AWAITING_MANUAL', options: [] });
+  });
+
+  it("takes a subjectivity's due date as a day, the end of it in Berlin; a date it cannot read is shown at its field", async () => {
+    const { tender, path } = await requested();
+    const address = newAddress();
+    const page = await get(path, address);
+    expect(page.html).toContain('name="options[0].subjectivities[0].dueAt" type="date"');
+    const wrong = await post(
+      path,
+      address,
+      quoteFields(csrfOf(page.html), [{ premium: '100', subjectivity: 'Sprinkler', dueAt: '31.03.2027' }]),
+    );
+    expect(wrong.status).toBe(400);
+    expect(wrong.html).toContain('href="#f-options-0-subjectivities-0-dueAt"');
+    expect((await gql(broker, PROPOSAL, { id: tender.id })).quoteRequests[0]).toMatchObject({ status: 'AWAITING_MANUAL' });
+    const sent = await post(
+      path,
+      address,
+      quoteFields(csrfOf(page.html), [{ premium: '100', subjectivity: 'Sprinkler', dueAt: '2027-03-31' }]),
+    );
+    expect(sent.status, sent.html).toBe(303);
+    const [subjectivity] = (await gql(broker, 'query($id: ID!) { tenderSubjectivities(tenderId: $id) { text dueAt } }', { id: tender.id }))
+      .tenderSubjectivities;
+    // 31 March 2027 is summer time in Berlin (UTC+2): its last millisecond is 21:59:59.999 UTC.
+    expect(subjectivity).toEqual({ text: 'Sprinkler', dueAt: '2027-03-31T21:59:59.999Z' });
   });
 
   it('adds an option row without JavaScript, declines with a reason, and asks a question the broker reads', async () => {

@@ -74,8 +74,8 @@ export function endOfDayIn(year: number, month: number, day: number, zone: strin
   return end.toJSDate();
 }
 
-/** `valid_until`: an RFC 3339 timestamp, or a date meaning the end of that day in `zone`. */
-export function parseValidUntil(value: unknown, zone: string): Date | undefined {
+/** `valid_until` and a subjectivity's `due_at`: an RFC 3339 timestamp, or a date meaning the end of that day in `zone`. */
+export function parseInstantOrDay(value: unknown, zone: string): Date | undefined {
   if (typeof value !== 'string') return undefined;
   const day = DAY.exec(value);
   if (!day) return parseTimestamp(value);
@@ -125,10 +125,13 @@ function readSubjectivities(value: unknown, at: string, rules: AnswerRules, prob
     if (textIssue) problems.push({ pointer: `${at}/${index}/text`, message: textIssue });
     if (typeof item.stage !== 'string' || !STAGES.includes(item.stage))
       problems.push({ pointer: `${at}/${index}/stage`, message: `must be ${STAGES.join(' or ')}, got ${shown(item.stage)}` });
-    // `due_at` (an addition to spec 2.5, optional): an RFC 3339 timestamp by which it must be met.
-    const dueAt = absent(item.due_at) ? undefined : parseTimestamp(item.due_at);
+    // `due_at` (an addition to spec 2.5, optional): by when it must be met, read as `valid_until` is.
+    const dueAt = absent(item.due_at) ? undefined : parseInstantOrDay(item.due_at, rules.zone);
     if (!absent(item.due_at) && !dueAt)
-      problems.push({ pointer: `${at}/${index}/due_at`, message: `must be an RFC 3339 timestamp, got ${shown(item.due_at)}` });
+      problems.push({
+        pointer: `${at}/${index}/due_at`,
+        message: `must be an RFC 3339 timestamp with an offset or a date (YYYY-MM-DD, the end of that day in ${rules.zone}), got ${shown(item.due_at)}`,
+      });
     if (!textIssue && STAGES.includes(item.stage as string) && (dueAt || absent(item.due_at)))
       read.push({
         text: stored(item.text as string),
@@ -249,7 +252,7 @@ export function readQuoteAnswer(
 
   let validUntil: Date | null = null;
   if (!absent(body.valid_until)) {
-    const parsed = parseValidUntil(body.valid_until, rules.zone);
+    const parsed = parseInstantOrDay(body.valid_until, rules.zone);
     const latest = rules.now.getTime() + LIMITS.quoteValidityDays * 86_400_000;
     if (!parsed)
       problems.push({

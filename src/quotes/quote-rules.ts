@@ -55,6 +55,10 @@ export const InsurerQuoteSchema = Type.Object(
                   due_at: Type.Optional(
                     Type.Union([
                       Type.String({ format: 'date-time', description: 'Optional. When it must be met (RFC 3339).' }),
+                      Type.String({
+                        format: 'date',
+                        description: "A date: the end of that day in the gateway's QUOTE_VALIDITY_ZONE (Europe/Berlin).",
+                      }),
                       Type.Null(),
                     ]),
                   ),

@@ -14,7 +14,7 @@ const ANSWERABLE = [QuoteRequestStatus.AWAITING_MANUAL, QuoteRequestStatus.REFER
 
 /** An answer problem named as the GraphQL input names it: `/quote_options/2/subjectivities/0/text` → `options[2].subjectivities[0].text`. */
 function parameterOf({ pointer, message }: AnswerProblem): { parameter: string; message: string } {
-  const names: Record<string, string> = { quote_options: 'options', valid_until: 'validUntil' };
+  const names: Record<string, string> = { quote_options: 'options', valid_until: 'validUntil', due_at: 'dueAt' };
   const parts = pointer.split('/').slice(1);
   if (parts.length === 0) return { parameter: 'options', message };
   const parameter = parts

@@ -9,7 +9,10 @@ class SubjectivityInput {
   @Field(() => SubjectivityStage)
   stage!: SubjectivityStage;
 
-  @Field(() => String, { nullable: true, description: 'Optional: when it must be met, an RFC 3339 timestamp.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Optional: when it must be met, an RFC 3339 timestamp or a date (the end of that day in Europe/Berlin).',
+  })
   dueAt?: string | null;
 }
 

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { PartnerError } from '../dispatch/insurer-client';
 import { parseAcknowledgement, parseQuote } from '../dispatch/insurer-payloads';
-import { parseValidUntil, readQuoteAnswer, type KeptOption } from '../quote-answer';
+import { parseInstantOrDay, readQuoteAnswer, type KeptOption } from '../quote-answer';
 import type { Limit } from '../quote-request.entity';
 import { QuoteDecision } from '../quote-request-status';
 import { QuoteRequest } from '../quote-request.entity';
@@ -51,7 +51,7 @@ function termSent(body: Record<string, unknown>, term: TermStep): boolean {
 /** What a valid term says, for the report. */
 function describeTerm(body: Record<string, unknown>, term: TermStep, zone: string): string {
   if (term === 'valid-until')
-    return `valid until ${parseValidUntil(body.valid_until, zone)!.toISOString()} (${JSON.stringify(body.valid_until)})`;
+    return `valid until ${parseInstantOrDay(body.valid_until, zone)!.toISOString()} (${JSON.stringify(body.valid_until)})`;
   if (term === 'currency') return `currency ${String(body.currency)}`;
   if (term === 'decision') return `decision ${JSON.stringify(body.decision ?? null)}${body.reason ? ', with a reason' : ''}`;
   const count = (body.quote_options as { subjectivities?: unknown[] | null }[]).reduce(

@@ -16,6 +16,8 @@ export const MAX_SUBJECTIVITY_ROWS = 20;
 export interface SubjectivityRow {
   stage: string;
   text: string;
+  /** A date (`YYYY-MM-DD`, the end of that day in Europe/Berlin) or empty: none. */
+  dueAt: string;
 }
 
 export interface OptionRow {
@@ -59,7 +61,7 @@ export function initialQuoteForm(limits: readonly { insuranceSum: number; deduct
       insuranceSum: String(limit.insuranceSum),
       deductible: String(limit.deductible),
       premium: '',
-      subjectivities: [{ stage: 'PRE_BIND', text: '' }],
+      subjectivities: [emptySubjectivity()],
     })),
     currency,
     validUntil: '',
@@ -91,8 +93,9 @@ export function readQuoteForm(fields: FormFields): QuoteFormValues | undefined {
       option.subjectivities.push({
         stage: fields[subjectivityField(row, index, 'stage')] ?? '',
         text: fields[subjectivityField(row, index, 'text')] ?? '',
+        dueAt: fields[subjectivityField(row, index, 'dueAt')] ?? '',
       });
-      known.add(subjectivityField(row, index, 'stage')).add(subjectivityField(row, index, 'text'));
+      for (const name of ['stage', 'text', 'dueAt'] as const) known.add(subjectivityField(row, index, name));
     }
     options.push(option);
   }
@@ -108,11 +111,14 @@ export function onlyFields(fields: FormFields, names: readonly string[]): boolea
 
 const isBlank = (row: OptionRow) => row.premium.trim() === '' && row.subjectivities.every((subjectivity) => subjectivity.text === '');
 
+/** A new subjectivity row: before binding, no text, no due date. */
+export const emptySubjectivity = (): SubjectivityRow => ({ stage: 'PRE_BIND', text: '', dueAt: '' });
+
 export interface ManualOptionInput {
   insuranceSum: number;
   deductible: number;
   premium: number;
-  subjectivities: { text: string; stage: string }[];
+  subjectivities: { text: string; stage: string; dueAt?: string }[];
 }
 
 /**
@@ -141,7 +147,10 @@ export function optionsOf(
     const kept = row.subjectivities.flatMap((subjectivity, position) => (subjectivity.text === '' ? [] : [position]));
     options.push({
       ...numbers,
-      subjectivities: kept.map((position) => ({ text: row.subjectivities[position].text, stage: row.subjectivities[position].stage })),
+      subjectivities: kept.map((position) => {
+        const { text, stage, dueAt } = row.subjectivities[position];
+        return { text, stage, ...(dueAt.trim() === '' ? {} : { dueAt: dueAt.trim() }) };
+      }),
     });
     rows.push(index);
     subjectivities.push(kept);
@@ -155,7 +164,7 @@ export function optionsOf(
  */
 export function fieldOfProblem(parameter: string, sent: { rows: number[]; subjectivities: number[][] }): string | undefined {
   if (parameter === 'validUntil' || parameter === 'currency' || parameter === 'reason' || parameter === 'decision') return parameter;
-  const match = /^options\[(\d+)\](?:\.(insuranceSum|deductible|premium)|\.subjectivities(?:\[(\d+)\](?:\.(text|stage))?)?)?$/.exec(
+  const match = /^options\[(\d+)\](?:\.(insuranceSum|deductible|premium)|\.subjectivities(?:\[(\d+)\](?:\.(text|stage|dueAt))?)?)?$/.exec(
     parameter,
   );
   if (!match) return undefined;
@@ -167,7 +176,7 @@ export function fieldOfProblem(parameter: string, sent: { rows: number[]; subjec
     const position = sent.subjectivities[option]?.[Number(match[3])];
     return position === undefined
       ? optionField(row, 'premium')
-      : subjectivityField(row, position, (match[4] as 'text' | undefined) ?? 'text');
+      : subjectivityField(row, position, (match[4] as 'text' | 'stage' | 'dueAt' | undefined) ?? 'text');
   }
   // The option as a whole (a limit not requested, an option twice): its insurance sum.
   return optionField(row, 'insuranceSum');

@@ -12,6 +12,7 @@ import { registerPageTemplate } from '../page-views';
 import type { PageLanguage, PageTexts } from '../page-texts';
 import {
   fieldOfProblem,
+  emptySubjectivity,
   idOf,
   initialQuoteForm,
   MAX_OPTION_ROWS,
@@ -402,6 +403,16 @@ export function underwritingPage(deps: { schema: GraphQLSchema }): LinkPage {
         text: fieldView(subjectivityField(index, position, 'text'), `${u.subjectivity} ${position + 1}`, subjectivity.text, errors, {
           maxlength: TEXT_MAX,
         }),
+        dueAt: fieldView(
+          subjectivityField(index, position, 'dueAt'),
+          `${u.dueAt} (${u.subjectivity} ${position + 1})`,
+          subjectivity.dueAt,
+          errors,
+          {
+            type: 'date',
+            hint: u.dueAtHint,
+          },
+        ),
       })),
       canAddSubjectivity: row.subjectivities.length < MAX_SUBJECTIVITY_ROWS,
     }));
@@ -618,10 +629,10 @@ export function underwritingPage(deps: { schema: GraphQLSchema }): LinkPage {
       if (action === 'add-option' || subjectivityTo) {
         // Without JavaScript, one more row is one more round trip: the form again, with what was typed.
         if (action === 'add-option' && form.options.length < MAX_OPTION_ROWS)
-          form.options.push({ insuranceSum: '', deductible: '', premium: '', subjectivities: [{ stage: 'PRE_BIND', text: '' }] });
+          form.options.push({ insuranceSum: '', deductible: '', premium: '', subjectivities: [emptySubjectivity()] });
         const row = subjectivityTo ? form.options[Number(subjectivityTo[1])] : undefined;
         if (subjectivityTo && !row) return page.message(400, 'badRequest');
-        if (row && row.subjectivities.length < MAX_SUBJECTIVITY_ROWS) row.subjectivities.push({ stage: 'PRE_BIND', text: '' });
+        if (row && row.subjectivities.length < MAX_SUBJECTIVITY_ROWS) row.subjectivities.push(emptySubjectivity());
         return show(page, data, { quote: form, notice: action === 'add-option' ? u.optionAdded : u.subjectivityAdded });
       }
       if (action !== 'quote') return page.message(400, 'badRequest');
@@ -652,10 +663,12 @@ function labelOfField(field: string, u: PageTexts['underwriting'], subjectivitie
   const subjectivity = SUBJECTIVITY_FIELD.exec(field);
   if (subjectivity)
     return `${subjectivities.get(subjectivity[1]) ?? u.subjectivity}, ${subjectivity[2] === 'decision' ? u.decideLegend : u.decisionReason}`;
-  const option = /^options\[(\d+)\]\.(insuranceSum|deductible|premium|subjectivities\[(\d+)\]\.(text|stage))$/.exec(field);
+  const option = /^options\[(\d+)\]\.(insuranceSum|deductible|premium|subjectivities\[(\d+)\]\.(text|stage|dueAt))$/.exec(field);
   if (option) {
     const name =
-      option[3] !== undefined ? `${option[4] === 'stage' ? u.stage : u.subjectivity} ${Number(option[3]) + 1}` : u[option[2] as 'premium'];
+      option[3] !== undefined
+        ? `${option[4] === 'stage' ? u.stage : option[4] === 'dueAt' ? u.dueAt : u.subjectivity} ${Number(option[3]) + 1}`
+        : u[option[2] as 'premium'];
     return `${u.option} ${Number(option[1]) + 1}, ${name}`;
   }
   const labels: Record<string, string> = {

@@ -127,7 +127,7 @@ const QUOTE_FORM = `<section class="uw-section" aria-labelledby="quote-title">
 <fieldset class="group">
 <legend><%= it.u.subjectivities %> (<%= it.t.optional %>)</legend>
 <% row.subjectivities.forEach(function (s) { %><div class="uw-row">
-<%~ include('@underwriting-select', { f: s.stage }) %><%~ include('@underwriting-field', { f: s.text }) %></div>
+<%~ include('@underwriting-select', { f: s.stage }) %><%~ include('@underwriting-field', { f: s.text }) %><%~ include('@underwriting-field', { f: s.dueAt }) %></div>
 <% }) %><% if (row.canAddSubjectivity) { %><button type="submit" name="_action" value="add-subjectivity:<%= row.index %>" class="secondary"><%= it.u.addSubjectivity %>: <%= it.u.option %> <%= row.number %></button>
 <% } %></fieldset>
 </fieldset>
