@@ -195,9 +195,7 @@ const PROBES: Record<Operation, Probe[]> = {
     rest('POST', '/integration/v1/subjectivities/no-such-subjectivity/decision', 'NOT_FOUND', { decision: 'ACCEPT' }),
   ],
   tenderSubjectivities: [gql(`{ tenderSubjectivities(tenderId: "${NO_TENDER}") { id } }`, 'NOT_FOUND')],
-  setRenewalTerms: [
-    gql(`mutation { setRenewalTerms(tenderId: "${NO_TENDER}", type: TACIT, noticePeriodMonths: 3) { id } }`, 'NOT_FOUND'),
-  ],
+  setRenewalTerms: [gql(`mutation { setRenewalTerms(tenderId: "${NO_TENDER}", type: TACIT, noticePeriodMonths: 3) { id } }`, 'NOT_FOUND')],
   renewals: [gql('{ renewals(dueBefore: "2026-01-01T00:00:00Z") { status } }', 'OK')],
   renewTender: [gql(`mutation { renewTender(tenderId: "${NO_TENDER}") { id } }`, 'NOT_FOUND')],
   recordRenewalDecision: [

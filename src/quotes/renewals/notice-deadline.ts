@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 
 /** The market's time zone: a notice deadline ends at midnight there (docs/renewals.md). */
-export const MARKET_ZONE = 'Europe/Berlin';
+const MARKET_ZONE = 'Europe/Berlin';
 
 /** A day as `YYYY-MM-DD`. */
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -14,11 +14,6 @@ function dayOf(text: string): DateTime {
 }
 
 const dayText = (day: DateTime): string => day.toISODate()!;
-
-/** The day cover ends at the start of: the day after the policy period's last day. */
-export function coverEndDay(lastDay: string): string {
-  return dayText(dayOf(lastDay).plus({ days: 1 }));
-}
 
 /**
  * The day notice must have reached the insurer before: `months` calendar months back from the day cover ends at the

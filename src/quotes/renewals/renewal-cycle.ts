@@ -1,13 +1,14 @@
+import { RenewalType } from '../../tenders';
 import { RenewalReminder } from '../quote-events';
 import { coverEndsAt, nextPeriodEnd, noticeDeadline } from './notice-deadline';
 
 /** NOTICE_DEADLINE_APPROACHING comes this many days before the notice deadline. */
-export const APPROACHING_DAYS = 14;
+const APPROACHING_DAYS = 14;
 const DAY_MS = 86_400_000;
 
 /** What the sweep reads of a tender's renewal. */
 export interface RenewalState {
-  type: 'TACIT' | 'EXPIRING';
+  type: RenewalType;
   months: number;
   /** The last day of the period the deadline is for. */
   periodEnd: string;
@@ -23,7 +24,7 @@ const REMINDERS = [RenewalReminder.RENEWAL_DUE, RenewalReminder.NOTICE_DEADLINE_
 /** The period (and its deadline) that stands at `now`: a tacit renewal adds a year each time cover would have ended. */
 export function periodAt(type: RenewalState['type'], months: number, lastDay: string, now: Date): { periodEnd: string; deadline: Date } {
   let periodEnd = lastDay;
-  if (type === 'TACIT') while (coverEndsAt(periodEnd) <= now) periodEnd = nextPeriodEnd(periodEnd);
+  if (type === RenewalType.TACIT) while (coverEndsAt(periodEnd) <= now) periodEnd = nextPeriodEnd(periodEnd);
   return { periodEnd, deadline: noticeDeadline(periodEnd, months) };
 }
 
@@ -36,7 +37,7 @@ function reminderTimes(deadline: Date, leadDays: number): number[] {
 export function nextSweepAt(state: RenewalState, leadDays: number): Date | null {
   if (state.noticed) return null;
   if (state.reminders < REMINDERS.length) return new Date(reminderTimes(state.deadline, leadDays)[state.reminders]);
-  return state.type === 'TACIT' ? coverEndsAt(state.periodEnd) : null;
+  return state.type === RenewalType.TACIT ? coverEndsAt(state.periodEnd) : null;
 }
 
 /**
@@ -46,8 +47,8 @@ export function nextSweepAt(state: RenewalState, leadDays: number): Date | null 
  */
 export function sweepStep(state: RenewalState, leadDays: number, now: Date): { state: RenewalState; raised: RenewalReminder[] } {
   let next = state;
-  if (!state.noticed && state.type === 'TACIT' && coverEndsAt(state.periodEnd) <= now) {
-    next = { ...state, ...periodAt('TACIT', state.months, state.periodEnd, now), reminders: 0 };
+  if (!state.noticed && state.type === RenewalType.TACIT && coverEndsAt(state.periodEnd) <= now) {
+    next = { ...state, ...periodAt(RenewalType.TACIT, state.months, state.periodEnd, now), reminders: 0 };
   }
   const raised: RenewalReminder[] = [];
   if (next.noticed) return { state: next, raised };

@@ -22,7 +22,7 @@ const SWEPT = [
 type Swept = Pick<Tender, (typeof SWEPT)[number]>;
 
 /** A tender's renewal as the sweep reads it, from its row. */
-export function renewalStateOf(tender: Omit<Swept, 'id' | 'status' | 'brokerCompany' | 'renewalSweepAt'>): RenewalState | null {
+function renewalStateOf(tender: Omit<Swept, 'id' | 'status' | 'brokerCompany' | 'renewalSweepAt'>): RenewalState | null {
   if (!tender.renewalType || !tender.noticePeriodMonths || !tender.renewalPeriodEnd || !tender.noticeDeadline) return null;
   return {
     type: tender.renewalType,

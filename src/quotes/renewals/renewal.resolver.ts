@@ -132,7 +132,8 @@ export class RenewalComparisonResolver {
             .map((option) => ({
               quoteOptionId: option.id,
               change: Math.round((option.premium - expiring.premium) * 100) / 100,
-              changeRatio: expiring.premium > 0 ? Math.round(((option.premium - expiring.premium) / expiring.premium) * 10_000) / 10_000 : null,
+              changeRatio:
+                expiring.premium > 0 ? Math.round(((option.premium - expiring.premium) / expiring.premium) * 10_000) / 10_000 : null,
             })),
         )
       : [];

@@ -4,7 +4,16 @@ import { DomainError, badInput } from '../../platform/errors/domain-error';
 import { LIMITS, requiredMultiLineText } from '../../platform/validation/rules';
 import { problemsOf } from '../../platform/validation/validate';
 import { AnswerSource, RiskAssessment } from '../../risk';
-import { Tender, TenderHistoryEntry, TenderStatus, findVisibleTender, lockTenderRow, statusChangeKey, tenderChanged } from '../../tenders';
+import {
+  RenewalType,
+  Tender,
+  TenderHistoryEntry,
+  TenderStatus,
+  findVisibleTender,
+  lockTenderRow,
+  statusChangeKey,
+  tenderChanged,
+} from '../../tenders';
 import { DEFAULT_CURRENCY } from '../quote-answer';
 import type { QuoteEventListener } from '../quote-events';
 import { QuoteOption } from '../quote-option.entity';
@@ -27,7 +36,11 @@ const SHOWN = ['customer', 'brokerCompany', 'personInCharge', 'lineOfBusiness', 
 
 function reasonOf(reason: string, parameter: string): string {
   const problems = problemsOf(Reason, reason, 'parameter', parameter);
-  if (problems.length > 0) throw badInput(`The ${parameter} is invalid`, problems.map((problem) => ({ ...problem, parameter })));
+  if (problems.length > 0)
+    throw badInput(
+      `The ${parameter} is invalid`,
+      problems.map((problem) => ({ ...problem, parameter })),
+    );
   return reason.trim();
 }
 
@@ -53,7 +66,7 @@ async function renewalTender(deps: RenewalDeps, tenderId: string, needsTerms: bo
  */
 export async function setRenewalTerms(
   deps: RenewalDeps,
-  input: { tenderId: string; type: 'TACIT' | 'EXPIRING'; noticePeriodMonths: number },
+  input: { tenderId: string; type: RenewalType; noticePeriodMonths: number },
 ): Promise<Tender> {
   assertMay(deps.viewer, 'setRenewalTerms');
   if (!Number.isInteger(input.noticePeriodMonths) || input.noticePeriodMonths < 1 || input.noticePeriodMonths > 3)
@@ -151,9 +164,11 @@ export async function notifyNonRenewal(deps: RenewalDeps, input: { tenderId: str
     if (tender.nonRenewalNotifiedAt) throw new DomainError('CONFLICT', 'Notice of non-renewal was already given');
     const deadline = tender.noticeDeadline!;
     if (now > deadline)
-      throw new DomainError('CONFLICT', `The notice deadline ${deadline.toISOString()} (end of ${deadlineDay(deadline)} in Berlin) has passed`, [
-        { parameter: 'tenderId', message: `the notice deadline was ${deadline.toISOString()}` },
-      ]);
+      throw new DomainError(
+        'CONFLICT',
+        `The notice deadline ${deadline.toISOString()} (end of ${deadlineDay(deadline)} in Berlin) has passed`,
+        [{ parameter: 'tenderId', message: `the notice deadline was ${deadline.toISOString()}` }],
+      );
     Object.assign(tender, { nonRenewalNotifiedAt: now, nonRenewalReason: reason, renewalReminders: 3, renewalSweepAt: null });
     await tx.flush();
     const insurerId = tender.awardedInsurer?.id;
@@ -234,4 +249,3 @@ export async function expiringPremiumOf(em: EntityManager, tender: Tender): Prom
   const option = await em.findOne(QuoteOption, { id: tender.orderedOption.id }, { populate: ['quoteRequest'] });
   return option ? { premium: option.premium, currency: option.quoteRequest.currency ?? DEFAULT_CURRENCY } : null;
 }
-

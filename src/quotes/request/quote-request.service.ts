@@ -233,6 +233,9 @@ async function refuseUnconfirmedAnswers(tx: EntityManager, tenderId: string): Pr
     'ANSWERS_UNCONFIRMED',
     `Answers carried over from last year must be confirmed or changed before quotes are requested: ${unconfirmed.map((record) => record.pointer).join(', ')}`,
     [],
-    unconfirmed.map((record) => ({ pointer: record.pointer, message: 'carried over from last year: confirm it (saveRiskAnswers confirm) or change it' })),
+    unconfirmed.map((record) => ({
+      pointer: record.pointer,
+      message: 'carried over from last year: confirm it (saveRiskAnswers confirm) or change it',
+    })),
   );
 }

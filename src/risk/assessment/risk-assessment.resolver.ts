@@ -106,7 +106,8 @@ export class RiskAssessmentResolver {
     source: AnswerSource | undefined,
     @Arg('confirm', () => [String], {
       nullable: true,
-      description: "Pointers (`/revenue`) of carried-over answers (a renewal's, CARRIED_OVER) confirmed as they stand: each takes this save's source.",
+      description:
+        "Pointers (`/revenue`) of carried-over answers (a renewal's, CARRIED_OVER) confirmed as they stand: each takes this save's source.",
     })
     confirm: string[] | undefined,
     @Ctx() context: RiskContext,

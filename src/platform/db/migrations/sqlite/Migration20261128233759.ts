@@ -1,7 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261128233759 extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table \`tender\` add column \`renewal_type\` text null;`);
     this.addSql(`alter table \`tender\` add column \`notice_period_months\` integer null;`);
@@ -20,5 +19,4 @@ export class Migration20261128233759 extends Migration {
     this.addSql(`create index \`tender_broker_notice_deadline_idx\` on \`tender\` (\`broker_company_id\`, \`notice_deadline\`, \`id\`);`);
     this.addSql(`create index \`tender_notice_deadline_idx\` on \`tender\` (\`notice_deadline\`, \`id\`);`);
   }
-
 }
