@@ -29,7 +29,7 @@ import { LIMITS } from '../platform/validation/rules';
 @Index({ name: 'tender_broker_notice_deadline_idx', properties: ['brokerCompany', 'noticeDeadline', 'id'] })
 @Index({ name: 'tender_renewal_sweep_at_idx', properties: ['renewalSweepAt'] })
 export class Tender {
-  [OptionalProps]?: 'id' | 'status' | 'changesMetadata' | 'createdAt' | 'updatedAt' | 'version' | 'renewalReminders';
+  [OptionalProps]?: 'id' | 'status' | 'changesMetadata' | 'createdAt' | 'updatedAt' | 'version';
 
   @PrimaryKey({ type: 'string', length: 36 })
   id: string = newId();
@@ -117,9 +117,9 @@ export class Tender {
   @Property({ type: Date, length: 3, nullable: true })
   noticeDeadline?: Date | null;
 
-  /** How many of the period's reminders were raised: 1 RENEWAL_DUE, 2 NOTICE_DEADLINE_APPROACHING, 3 NOTICE_DEADLINE_PASSED. */
-  @Property({ type: 'integer', default: 0 })
-  renewalReminders: number = 0;
+  /** How many of the period's reminders were raised (null: none): 1 RENEWAL_DUE, 2 NOTICE_DEADLINE_APPROACHING, 3 NOTICE_DEADLINE_PASSED. */
+  @Property({ type: 'integer', nullable: true })
+  renewalReminders?: number | null;
 
   /** When the renewal sweep next has work for this tender (a reminder, or the next year of a tacit renewal); null: none. */
   @Property({ type: Date, length: 3, nullable: true })

@@ -29,7 +29,7 @@ function renewalStateOf(tender: Omit<Swept, 'id' | 'status' | 'brokerCompany' | 
     months: tender.noticePeriodMonths,
     periodEnd: tender.renewalPeriodEnd,
     deadline: tender.noticeDeadline,
-    reminders: tender.renewalReminders,
+    reminders: tender.renewalReminders ?? 0,
     noticed: Boolean(tender.nonRenewalNotifiedAt),
   };
 }

@@ -84,7 +84,7 @@ export async function setRenewalTerms(
     const noticed = Boolean(tender.nonRenewalNotifiedAt);
     // The same deadline keeps the reminders already raised for it; another one has its own.
     const same = tender.noticeDeadline?.getTime() === deadline.getTime() && tender.renewalType === input.type;
-    const reminders = same ? tender.renewalReminders : noticed ? 3 : 0;
+    const reminders = same ? (tender.renewalReminders ?? 0) : noticed ? 3 : 0;
     Object.assign(tender, {
       renewalType: input.type,
       noticePeriodMonths: input.noticePeriodMonths,

@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261128233802 extends Migration {
   override async up(): Promise<void> {
     this.addSql(
-      `alter table "tender" add column "renewal_type" varchar(16) null, add column "notice_period_months" int null, add column "renewal_period_end" varchar(10) null, add column "notice_deadline" timestamptz(3) null, add column "renewal_reminders" int not null default 0, add column "renewal_sweep_at" timestamptz(3) null, add column "renewal_decision" varchar(32) null, add column "renewal_decision_reason" text null, add column "renewal_decided_at" timestamptz(3) null, add column "non_renewal_notified_at" timestamptz(3) null, add column "non_renewal_reason" text null, add column "renewal_of" varchar(36) null, add column "renewed_by" varchar(36) null;`,
+      `alter table "tender" add column "renewal_type" varchar(16) null, add column "notice_period_months" int null, add column "renewal_period_end" varchar(10) null, add column "notice_deadline" timestamptz(3) null, add column "renewal_reminders" int null, add column "renewal_sweep_at" timestamptz(3) null, add column "renewal_decision" varchar(32) null, add column "renewal_decision_reason" text null, add column "renewal_decided_at" timestamptz(3) null, add column "non_renewal_notified_at" timestamptz(3) null, add column "non_renewal_reason" text null, add column "renewal_of" varchar(36) null, add column "renewed_by" varchar(36) null;`,
     );
     this.addSql(`create index "tender_renewal_sweep_at_idx" on "tender" ("renewal_sweep_at");`);
     this.addSql(`create index "tender_broker_notice_deadline_idx" on "tender" ("broker_company_id", "notice_deadline", "id");`);

@@ -6,7 +6,7 @@ export class Migration20261128233759 extends Migration {
     this.addSql(`alter table \`tender\` add column \`notice_period_months\` integer null;`);
     this.addSql(`alter table \`tender\` add column \`renewal_period_end\` text null;`);
     this.addSql(`alter table \`tender\` add column \`notice_deadline\` datetime null;`);
-    this.addSql(`alter table \`tender\` add column \`renewal_reminders\` integer not null default 0;`);
+    this.addSql(`alter table \`tender\` add column \`renewal_reminders\` integer null;`);
     this.addSql(`alter table \`tender\` add column \`renewal_sweep_at\` datetime null;`);
     this.addSql(`alter table \`tender\` add column \`renewal_decision\` text null;`);
     this.addSql(`alter table \`tender\` add column \`renewal_decision_reason\` text null;`);
