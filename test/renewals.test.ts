@@ -301,4 +301,34 @@ describe('renewals', () => {
     expect(insurer.data.proposal.renewal).toBeNull();
     expect(JSON.stringify(insurer)).not.toContain('1000');
   });
+
+  it('reads what is due through the notice deadline indexes, not a scan of every tender', async () => {
+    const { a } = await twoInstances();
+    const em = a.em();
+    const engine = em.getPlatform().constructor.name.toLowerCase().includes('postgre') ? 'postgresql' : 'sqlite';
+    // The statements of `renewals`: a broker's (its company first) and an internal user's (every company).
+    const statements = [
+      [
+        `select id from tender where broker_company_id = 'b' and notice_deadline <= ? order by notice_deadline, id limit 100`,
+        'tender_broker_notice_deadline_idx',
+      ],
+      [`select id from tender where notice_deadline <= ? order by notice_deadline, id limit 100`, 'tender_notice_deadline_idx'],
+      [`select id from tender where renewal_sweep_at <= ? order by renewal_sweep_at, id limit 200`, 'tender_renewal_sweep_at_idx'],
+    ] as const;
+    for (const [sql, index] of statements) {
+      const plan = await em.transactional(async (tx) => {
+        const connection = tx.getConnection();
+        if (engine === 'postgresql') {
+          // A test database holds a handful of rows: a sequential scan would be cheaper there, so it is ruled out.
+          await connection.execute('set local enable_seqscan = off', [], 'run', tx.getTransactionContext());
+          const rows = await connection.execute(`explain ${sql.replace('?', "'2030-01-01'")}`, [], 'all', tx.getTransactionContext());
+          return JSON.stringify(rows);
+        }
+        return JSON.stringify(
+          await connection.execute(`explain query plan ${sql}`, [Date.parse('2030-01-01')], 'all', tx.getTransactionContext()),
+        );
+      });
+      expect(plan).toContain(index);
+    }
+  });
 });

@@ -123,8 +123,8 @@ export async function renewals(
   return deps.em.find(
     Tender,
     {
+      // Only a SUCCESSFUL tender has a notice deadline, and SUCCESSFUL is final: the deadline's index alone answers.
       ...(scope.kind === 'brokerCompany' ? { brokerCompany: scope.brokerCompanyId } : {}),
-      status: TenderStatus.SUCCESSFUL,
       ...deadline,
     },
     { populate: SHOWN, orderBy: { noticeDeadline: 'asc', id: 'asc' }, limit },
