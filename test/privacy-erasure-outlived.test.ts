@@ -30,7 +30,8 @@ let manualId: string;
 let manualToken: string;
 let customers = 0;
 
-const scene = withGateway({ per: 'file', world: true });
+// No dispatcher: the quote requests stay open until the erasure cancels them (an unreachable insurer would end FAILED first).
+const scene = withGateway({ per: 'file', world: true, dispatch: false });
 
 beforeAll(async () => {
   internal = await scene.token(Role.INTERNAL);
