@@ -51,6 +51,10 @@ beforeAll(async () => {
     AUTH_RATE_LIMIT: String(FAILED_TOKEN_LIMIT),
     RATE_LIMIT_SYNC_MS: String(SYNC_MS),
     TOKEN_STANDING_RECONCILE_MS: String(RECONCILE_MS),
+    // Exactly once is the point here, not timeouts: on a loaded machine a one-second deadline or a three-second
+    // lease can run out mid-delivery, and a legitimate retry with the same Idempotency-Key would count as a post.
+    QUOTE_TIMEOUT_MS: '10000',
+    QUOTE_LEASE_MS: '30000',
   };
   instances.push(await spawnGateway(dataDir, portA, limits), await spawnGateway(dataDir, portB, limits));
 }, 120_000);
@@ -76,14 +80,14 @@ describe('several gateway instances on one database', () => {
     await waitFor(
       'all twelve quotes',
       async () => (await orm.em.fork().count(QuoteRequest, { status: QuoteRequestStatus.QUOTED })) === 12,
-      30_000,
+      60_000,
     );
     for (const sim of sims) {
       for (const slug of sim.slugs)
         expect(sim.simulator.stats(slug)).toMatchObject({ posts: 4, quotes: 4, callbacks: 4, callbackFailures: 0, fetches: 4 });
     }
     expect(await orm.em.fork().count(QuoteOption)).toBe(12);
-  }, 60_000);
+  }, 120_000);
 
   it("count a client's requests against one limit, whichever instance receives them, each hearing of the other's within the sync interval", async () => {
     const [a, b] = instances.map((instance) => target(instance.url));

@@ -60,11 +60,15 @@ function postCallback(token: string, id: string) {
 }
 
 /** Waits until every quote request of the tender reached a final state. */
-const settled = () =>
-  waitFor('quote requests to settle', async () => {
-    const requests = await quoteRequests();
-    return requests.every((request) => FINAL.includes(request.status)) && requests;
-  });
+const settled = (timeoutMs?: number) =>
+  waitFor(
+    'quote requests to settle',
+    async () => {
+      const requests = await quoteRequests();
+      return requests.every((request) => FINAL.includes(request.status)) && requests;
+    },
+    timeoutMs,
+  );
 
 const scene = withGateway({ tender: true, setUp: setUpScene });
 
@@ -335,7 +339,8 @@ describe('requestQuotes validation and access', () => {
 
 describe('failures of the insurer system', () => {
   it('an insurer that is down is retried and quoted once it is up again', async () => {
-    await scene.restart(PATIENT_RETRIES_ENV);
+    // Once the insurer is up again, an attempt on a loaded machine may need more than the fast second.
+    await scene.restart({ ...PATIENT_RETRIES_ENV, QUOTE_TIMEOUT_MS: '5000', QUOTE_LEASE_MS: '20000' });
     const sim = await simulate([{ name: 'Anchor Insurance' }]);
     await sim.down();
     await requestQuotes([sim.insurers[0].id]);
@@ -344,7 +349,7 @@ describe('failures of the insurer system', () => {
     );
     expect(failing.lastError).toBe('insurer unreachable');
     await sim.up();
-    const [request] = await settled();
+    const [request] = await settled(30_000);
     expect(request.status).toBe('QUOTED');
     expect(request.lastError).toBeNull();
   });

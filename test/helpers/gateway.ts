@@ -45,7 +45,7 @@ export const FAST_DISPATCH_ENV: Record<string, string> = {
  * machine can spend every attempt between two looks.
  */
 export const PATIENT_RETRIES_ENV: Record<string, string> = {
-  QUOTE_MAX_ATTEMPTS: '10',
+  QUOTE_MAX_ATTEMPTS: '30',
   QUOTE_BACKOFF_BASE_MS: '200',
   QUOTE_BACKOFF_MAX_MS: '1000',
 };
