@@ -33,6 +33,7 @@ const DERIVED_FIELDS = TENDER_FIELD_LIST.flatMap((field) => (field.source === 'd
 const columnOf = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 const COLUMNS = `${COLUMN_FIELDS.map(({ name }) => `t.${columnOf(name)} as "${name}"`).join(', ')},
   t.awarded_insurer_id, t.policy_number, t.policy_confirmed_at, t.policy_document_id, t.policy_period_start, t.policy_period_end,
+  t.renewal_type, t.notice_period_months, t.notice_deadline,
   l.id as l_id, l.name as l_name,
   c.id as c_id, c.company_id as c_company_id, c.name as c_name, c.address_street as c_street, c.address_house_number as c_house,
   c.address_zip as c_zip, c.address_city as c_city, c.address_country as c_country,
@@ -110,6 +111,9 @@ function tender(row: Row) {
     policyDocumentId: row.policy_document_id as string | null,
     policyPeriodStart: row.policy_period_start as string | null,
     policyPeriodEnd: row.policy_period_end as string | null,
+    renewalType: row.renewal_type as Parameters<(typeof DERIVED_FIELDS)[number]['value']>[0]['renewalType'],
+    noticePeriodMonths: row.notice_period_months === null ? null : Number(row.notice_period_months),
+    noticeDeadline: dateOf(row.notice_deadline),
   };
   for (const field of DERIVED_FIELDS) values[field.name] = field.value(facts);
   return representationOf(values);

@@ -45,6 +45,12 @@ const SPECIFIED: Record<Operation, readonly Role[]> = {
   reopenTender: [BROKER, INTERNAL],
   finaliseContract: [INSURER, INTERNAL],
   confirmPolicyDocumentation: [INSURER, INTERNAL],
+  // Renewals (issue 42): the terms by the tender's broker or insurer; the rest by the broker side only.
+  setRenewalTerms: [INSURER, BROKER, INTERNAL],
+  renewals: [BROKER, INTERNAL],
+  renewTender: [BROKER, INTERNAL],
+  recordRenewalDecision: [BROKER, INTERNAL],
+  notifyNonRenewal: [BROKER, INTERNAL],
   // Issue 41: the insurer of the ordered option answers the order; the broker responds, the quoting insurer decides.
   acceptCoverOrder: [INSURER, INTERNAL],
   declineCoverOrder: [INSURER, INTERNAL],
@@ -189,6 +195,13 @@ const PROBES: Record<Operation, Probe[]> = {
     rest('POST', '/integration/v1/subjectivities/no-such-subjectivity/decision', 'NOT_FOUND', { decision: 'ACCEPT' }),
   ],
   tenderSubjectivities: [gql(`{ tenderSubjectivities(tenderId: "${NO_TENDER}") { id } }`, 'NOT_FOUND')],
+  setRenewalTerms: [gql(`mutation { setRenewalTerms(tenderId: "${NO_TENDER}", type: TACIT, noticePeriodMonths: 3) { id } }`, 'NOT_FOUND')],
+  renewals: [gql('{ renewals(dueBefore: "2026-01-01T00:00:00Z") { status } }', 'OK')],
+  renewTender: [gql(`mutation { renewTender(tenderId: "${NO_TENDER}") { id } }`, 'NOT_FOUND')],
+  recordRenewalDecision: [
+    gql(`mutation { recordRenewalDecision(tenderId: "${NO_TENDER}", decision: MOVE, reason: "Probe") { status } }`, 'NOT_FOUND'),
+  ],
+  notifyNonRenewal: [gql(`mutation { notifyNonRenewal(tenderId: "${NO_TENDER}", reason: "Probe") { status } }`, 'NOT_FOUND')],
   confirmPolicyDocumentation: [
     gql(`mutation { confirmPolicyDocumentation(tenderId: "${NO_TENDER}", policyNumber: "P-1") { id } }`, 'NOT_FOUND'),
     rest('POST', `/integration/v1/tenders/${NO_TENDER}/policy-documentation`, 'NOT_FOUND', { policy_number: 'P-1' }),
@@ -256,6 +269,7 @@ const PROBES: Record<Operation, Probe[]> = {
     rest('GET', `/api/v1/tenders/${NO_TENDER}/subjectivities`, 'NOT_FOUND'),
     rest('GET', '/api/v1/question-sets', 'OK'),
     rest('GET', '/api/v1/question-sets/No%20such%20product/1', 'NOT_FOUND'),
+    rest('GET', '/api/v1/renewals?due_before=2026-01-01T00:00:00Z', 'OK'),
   ],
   openTenders: [rest('GET', '/public/v1/tenders/open', 'OK')],
   // The integration API: insurer and broker clients their own endpoints (internal users name the client in GraphQL).

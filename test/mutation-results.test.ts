@@ -150,6 +150,11 @@ describe('a mutation that made its change', () => {
     await carriedOut(anchorToken, 'acceptCoverOrder', `(tenderId: "${scene.tender.id}", inceptionDate: "2027-01-01")`);
     await carriedOut(anchorToken, 'finaliseContract', `(tenderId: "${scene.tender.id}")`);
     await carriedOut(anchorToken, 'confirmPolicyDocumentation', `(tenderId: "${scene.tender.id}", policyNumber: "POL-1")`);
+    // Renewals (issue 42): the terms by the insurer, the broker's decision, a renewal tender, notice before the deadline.
+    await carriedOut(anchorToken, 'setRenewalTerms', `(tenderId: "${scene.tender.id}", type: TACIT, noticePeriodMonths: 1)`);
+    await carriedOut(broker, 'recordRenewalDecision', `(tenderId: "${scene.tender.id}", decision: MOVE, reason: "terms")`);
+    await carriedOut(broker, 'renewTender', `(tenderId: "${scene.tender.id}")`);
+    await carriedOut(broker, 'notifyNonRenewal', `(tenderId: "${scene.tender.id}", reason: "moving")`);
     // The binding (issue 41): a subjectivity answered and decided, an order declined.
     const em = scene.gateway.em();
     const bound = await createTender(em, scene.world);

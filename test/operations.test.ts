@@ -57,6 +57,7 @@ describe('API contract', () => {
         '/api/v1/tenders/successful',
         '/api/v1/tenders/{id}',
         '/api/v1/tenders/{id}/access-log',
+        '/api/v1/renewals',
         '/auth/token',
         '/auth/oauth/token',
         '/auth/token-revoke',

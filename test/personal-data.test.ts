@@ -171,6 +171,8 @@ async function customerWithEverything(): Promise<Tender> {
   const tender = await createTender(em, world, { status: TenderStatus.QUOTES_AVAILABLE, invited: [world.insurers[0]] });
   await createTender(em, world);
   tender.riskInformation = { note: 'risk', turnover: { amount: 5_000_000, currency: 'EUR' }, employees: 42 };
+  // The broker's reasons at a renewal (issue 42).
+  Object.assign(tender, { renewalDecisionReason: 'Erika prefers another insurer', nonRenewalReason: 'Erika moves' });
   em.create(TenderHistoryEntry, { tender, at: new Date(), actor: 'ui', actorRole: Role.INTERNAL, toStatus: tender.status, reason: 'why' });
   const option = await receivedQuote(em, tender, world.insurers[1], 1234);
   Object.assign(option.quoteRequest, {

@@ -42,6 +42,13 @@ export const OPERATIONS = {
   /** A tender's subjectivities: its broker all, a quoting insurer its own, internal users; never analysts. */
   tenderSubjectivities: [INSURER, BROKER, INTERNAL],
   confirmPolicyDocumentation: [INSURER, INTERNAL],
+  /** Renewals (docs/renewals.md): the terms by the tender's broker or its insurer (the awarded one), internal users... */
+  setRenewalTerms: [INSURER, BROKER, INTERNAL],
+  /** ...what is due, the renewal tender, the decision and the notice by the broker (its company's) and internal users only. */
+  renewals: [BROKER, INTERNAL],
+  renewTender: [BROKER, INTERNAL],
+  recordRenewalDecision: [BROKER, INTERNAL],
+  notifyNonRenewal: [BROKER, INTERNAL],
   /** A tender's documents (docs/documents.md): which kind each role may add is `mayAddDocument`. */
   createDocumentUpload: [INSURER, BROKER, INTERNAL],
   /**

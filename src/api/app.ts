@@ -53,6 +53,7 @@ import { questionnairePage } from './pages/questionnaire/questionnaire.page';
 import { underwritingPage } from './pages/underwriting/underwriting.page';
 import { PAGE_ASSETS_PATH } from './pages/page-views';
 import { bindingRoutes } from './rest/binding/binding.routes';
+import { renewalsRoutes } from './rest/renewals/renewals.routes';
 import { devMailRoutes, unsubscribeRoutes } from './mail/mail.routes';
 
 interface AppDeps {
@@ -307,6 +308,7 @@ function mountRoutes(
   app.use(riskRoutes(schema));
   app.use(messageRoutes(schema));
   app.use(bindingRoutes(schema));
+  app.use(renewalsRoutes(schema));
 
   app.use((req, res) => sendProblem(res, new DomainError('NOT_FOUND', `No resource at ${req.method} ${req.path}`)));
   app.use(problemErrorHandler(logger));

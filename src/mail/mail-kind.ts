@@ -10,6 +10,8 @@ export enum MailKind {
   COVER_ACCEPTED = 'cover-accepted',
   COVER_DECLINED = 'cover-declined',
   QUESTIONNAIRE_LINK = 'questionnaire-link',
+  /** A renewal reminder to the tender's person in charge: due, the notice deadline approaching, or passed. */
+  RENEWAL_REMINDER = 'renewal-reminder',
   /** The day's mails of a recipient who asked for a daily digest: not an event of its own, never opted out of alone. */
   DIGEST = 'digest',
 }
@@ -48,4 +50,8 @@ export interface MailData {
   author?: string;
   /** 'true' when the message asks for information. */
   question?: string;
+  /** A renewal reminder: `due`, `approaching` or `passed`. */
+  reminder?: string;
+  /** The notice deadline's day (YYYY-MM-DD, Europe/Berlin). */
+  noticeDeadline?: string;
 }

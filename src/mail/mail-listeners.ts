@@ -1,13 +1,19 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { scopeOf } from '../access';
 import type { MessageEventListener } from '../messages';
-import { LIVE, QuoteRequest, QuoteRequestStatus, type QuoteEventListener } from '../quotes';
+import { LIVE, QuoteRequest, QuoteRequestStatus, RenewalReminder, deadlineDay, type QuoteEventListener } from '../quotes';
 import type { RiskEventListener } from '../risk';
 import { Tender, type TenderChangeListener, TenderStatus } from '../tenders';
 import { AccessLink } from '../links';
 import { MailKind } from './mail-kind';
 import { enqueueMail } from './mail-outbox';
 import { insurerContacts, tenderAndPersonInCharge } from './mail-recipients';
+
+const REMINDER_NAMES: Record<RenewalReminder, string> = {
+  [RenewalReminder.RENEWAL_DUE]: 'due',
+  [RenewalReminder.NOTICE_DEADLINE_APPROACHING]: 'approaching',
+  [RenewalReminder.NOTICE_DEADLINE_PASSED]: 'passed',
+};
 
 /** A mail to the tender's person in charge, in the event's transaction. */
 async function toPersonInCharge(
@@ -76,6 +82,15 @@ export const quoteEventsToMail: QuoteEventListener = async (em, event) => {
         validUntil: event.validUntil.toISOString(),
         ...(await insurerName(em, event.insurerId)),
       },
+    });
+    return;
+  }
+  if (event.kind === 'renewalReminder') {
+    await toPersonInCharge(em, tenderId, {
+      key: `${event.reminder.toLowerCase()}:${tenderId}:${event.noticeDeadline.getTime()}`,
+      kind: MailKind.RENEWAL_REMINDER,
+      at: event.at,
+      data: { reminder: REMINDER_NAMES[event.reminder], noticeDeadline: deadlineDay(event.noticeDeadline) },
     });
     return;
   }

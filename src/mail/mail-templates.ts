@@ -13,6 +13,7 @@ import { quoteExpiring } from './templates/quote-expiring';
 import { quoteReceived } from './templates/quote-received';
 import { riskAssessmentSubmitted } from './templates/risk-assessment-submitted';
 import { questionnaireLink } from './templates/questionnaire-link';
+import { renewalReminder } from './templates/renewal-reminder';
 
 const KINDS: Record<MailKind, KindTexts> = {
   [MailKind.INVITATION]: invitation,
@@ -25,6 +26,7 @@ const KINDS: Record<MailKind, KindTexts> = {
   [MailKind.COVER_ACCEPTED]: coverAccepted,
   [MailKind.COVER_DECLINED]: coverDeclined,
   [MailKind.QUESTIONNAIRE_LINK]: questionnaireLink,
+  [MailKind.RENEWAL_REMINDER]: renewalReminder,
   [MailKind.DIGEST]: digest,
 };
 

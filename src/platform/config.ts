@@ -91,6 +91,10 @@ export interface QuoteDispatchConfig {
   subjectivitySweepMs: number;
   /** COVER_ORDER_REMINDER: working days (Monday to Friday, no holidays) an order waits for its answer before COVER_ORDER_OVERDUE. */
   coverOrderReminderDays: number;
+  /** RENEWAL_SWEEP_MS: how often each instance raises the renewal reminders that came due (docs/renewals.md), ms. */
+  renewalSweepMs: number;
+  /** RENEWAL_LEAD_DAYS: how many days before the notice deadline RENEWAL_DUE is raised. */
+  renewalLeadDays: number;
 }
 
 /** How tender events reach partners' webhook endpoints (docs/webhooks.md). */
@@ -486,6 +490,8 @@ export function loadConfig(env: Env = process.env): Config {
     expiryIntervalMs: integer(env, 'QUOTE_EXPIRY_INTERVAL_MS', 60_000, 10, 3_600_000),
     subjectivitySweepMs: integer(env, 'SUBJECTIVITY_SWEEP_MS', 60_000, 10, 3_600_000),
     coverOrderReminderDays: integer(env, 'COVER_ORDER_REMINDER', 2, 1, 60),
+    renewalSweepMs: integer(env, 'RENEWAL_SWEEP_MS', 86_400_000, 10, 7 * 86_400_000),
+    renewalLeadDays: integer(env, 'RENEWAL_LEAD_DAYS', 60, 15, 365),
   };
   // A lease shorter than one call would let a second dispatcher take over work that is still in flight.
   if (quotes.leaseMs <= quotes.timeoutMs) throw new ConfigError('QUOTE_LEASE_MS must exceed QUOTE_TIMEOUT_MS');

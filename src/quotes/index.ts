@@ -5,7 +5,9 @@ export { DEFAULT_CURRENCY } from './quote-answer';
 export { QuoteRequest } from './quote-request.entity';
 export { QuoteRequestView } from './quote.types';
 export type { QuoteContext } from './quote-context';
-export type { QuoteEventListener } from './quote-events';
+export { RenewalReminder, type QuoteEventListener } from './quote-events';
+// renewals/: the notice deadline (docs/renewals.md); mail names its day
+export { deadlineDay } from './renewals/notice-deadline';
 export { CoverOrderDecisionBody, InsurerQuoteSchema, QuoteCallbackBody, SubjectivityDecisionBody } from './quote-rules';
 // request/: a broker asks insurers for quotes, and the reads of its requests
 export { storedQuoteSizes } from './request/quote-request-sizes';

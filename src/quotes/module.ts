@@ -20,6 +20,8 @@ import { SubjectivityStep, TrackedSubjectivity } from './subjectivities/subjecti
 import { SubjectivityResolver } from './subjectivities/subjectivity.resolver';
 import { refuseFinaliseWithOpenSubjectivities } from './subjectivities/subjectivity.service';
 import { BindReminders, bindRemindersTask } from './subjectivities/bind-reminders';
+import { RenewalComparisonResolver, RenewalResolver } from './renewals/renewal.resolver';
+import { RenewalSweep, renewalSweepTask } from './renewals/renewal-sweep';
 
 /** What quoting adds to the composition (createApp) beside its outbox worker, the QuoteDispatcher. */
 export const quotesModule = {
@@ -33,6 +35,8 @@ export const quotesModule = {
     ManualQuoteResolver,
     UnderwritingLinkResolver,
     SubjectivityResolver,
+    RenewalResolver,
+    RenewalComparisonResolver,
   ],
   /** Its entities (the database, src/database.ts). */
   entities: [EarlyCallback, InsurerCheck, QuoteOption, QuoteRequest, TrackedSubjectivity, SubjectivityStep],
@@ -48,10 +52,18 @@ export const quotesModule = {
   /** A submitted risk assessment sends the quote requests that waited for its answers (FLEXIBLE). */
   riskEvents: [sendRequestsAwaitingAnswers] as readonly RiskEventListener[],
 
-  /** The quote expiry sweep (QUOTE_EXPIRY_INTERVAL_MS) and the bind reminders (SUBJECTIVITY_SWEEP_MS), on the background pool. */
+  /**
+   * The quote expiry sweep (QUOTE_EXPIRY_INTERVAL_MS), the bind reminders (SUBJECTIVITY_SWEEP_MS) and the renewal
+   * reminders (RENEWAL_SWEEP_MS), on the background pool.
+   */
   tasks(workerOrm: MikroORM, config: QuoteDispatchConfig, listeners: readonly QuoteEventListener[]): PeriodicTask[] {
     const expiry = new QuoteExpiry(workerOrm, { warningMs: config.expiryWarningMs, listeners });
     const reminders = new BindReminders(workerOrm, { reminderDays: config.coverOrderReminderDays, listeners });
-    return [quoteExpiryTask(expiry, config.expiryIntervalMs), bindRemindersTask(reminders, config.subjectivitySweepMs)];
+    const renewals = new RenewalSweep(workerOrm, { leadDays: config.renewalLeadDays, listeners });
+    return [
+      quoteExpiryTask(expiry, config.expiryIntervalMs),
+      bindRemindersTask(reminders, config.subjectivitySweepMs),
+      renewalSweepTask(renewals, config.renewalSweepMs),
+    ];
   },
 };

@@ -58,7 +58,21 @@ type QuoteEvent =
       at: Date;
     }
   /** An order to cover left unanswered for COVER_ORDER_REMINDER working days: raised once per order. */
-  | { kind: 'coverOrderOverdue'; tender: QuoteEventTender; insurerId: string; orderedAt: Date; at: Date };
+  | { kind: 'coverOrderOverdue'; tender: QuoteEventTender; insurerId: string; orderedAt: Date; at: Date }
+  /**
+   * A SUCCESSFUL tender's renewal reminder (docs/renewals.md): RENEWAL_DUE (RENEWAL_LEAD_DAYS before the notice deadline),
+   * NOTICE_DEADLINE_APPROACHING (14 days before) or NOTICE_DEADLINE_PASSED; each once per period and tender.
+   */
+  | { kind: 'renewalReminder'; tender: QuoteEventTender; reminder: RenewalReminder; noticeDeadline: Date; at: Date }
+  /** The broker gave notice of non-renewal before the deadline: the incumbent insurer is told (ids only). */
+  | { kind: 'nonRenewalNotified'; tender: QuoteEventTender; insurerId: string; noticeDeadline: Date; at: Date };
+
+/** The renewal reminders, in the order they come. */
+export enum RenewalReminder {
+  RENEWAL_DUE = 'RENEWAL_DUE',
+  NOTICE_DEADLINE_APPROACHING = 'NOTICE_DEADLINE_APPROACHING',
+  NOTICE_DEADLINE_PASSED = 'NOTICE_DEADLINE_PASSED',
+}
 
 /** Runs inside the transaction that records the event: its writes commit with it or not at all. */
 export type QuoteEventListener = (em: EntityManager, event: QuoteEvent) => Promise<void>;

@@ -30,9 +30,15 @@ export const RiskAnswersBody = Type.Object(
         description: 'BROKER (the default) or CUSTOMER: whose answers these are',
       }),
     ),
+    confirm: Type.Optional(
+      Type.Array(Type.String({ maxLength: LIMITS.name, description: 'a JSON pointer such as /revenue' }), {
+        maxItems: 1000,
+        description: "pointers of carried-over answers (a renewal's, CARRIED_OVER) confirmed as they stand",
+      }),
+    ),
   },
   {
     additionalProperties: false,
-    description: 'a JSON object {"answers": {...}, "expected_version": 0, "submit": false, "source": "BROKER"}',
+    description: 'a JSON object {"answers": {...}, "expected_version": 0, "submit": false, "source": "BROKER", "confirm": []}',
   },
 );

@@ -13,6 +13,7 @@ export { findVisibleTender, presentTenderEntity, visibleTenders } from './read/t
 export { TenderView } from './read/tender.types';
 // shape/: the tender's fields, declared once: the REST JSON, the OpenAPI schemas, the creation input, what is
 // personal and the exported values are derived from them
+export { RenewalType } from './shape/renewal.types';
 export { TENDER_FIELD_LIST, type NestedField, type Shape, type TenderField } from './shape/tender-fields';
 export { exportedTenderValues, personalTenderFields, representationOf } from './shape/tender-values';
 // lifecycle/: the transitions, and the listeners other features attach to them

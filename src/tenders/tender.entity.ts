@@ -8,6 +8,7 @@ import { QuoteOption } from '../quotes/quote-option.entity';
 import { LineOfBusiness } from './line-of-business.entity';
 import { TenderInvitation } from './tender-invitation.entity';
 import { TenderStatus } from './tender-status';
+import type { RenewalType } from './shape/renewal.types';
 import { LIMITS } from '../platform/validation/rules';
 
 /**
@@ -23,6 +24,10 @@ import { LIMITS } from '../platform/validation/rules';
 // With the id, a broker's page (and its cursor) is found in the index alone, however deep.
 @Index({ name: 'tender_broker_created_at_id_idx', properties: ['brokerCompany', 'createdAt', 'id'] })
 @Index({ name: 'tender_broker_updated_at_id_idx', properties: ['brokerCompany', 'updatedAt', 'id'] })
+// Renewals (docs/renewals.md): what is due before a day, everyone's and a broker company's; the sweep's next work.
+@Index({ name: 'tender_notice_deadline_idx', properties: ['noticeDeadline', 'id'] })
+@Index({ name: 'tender_broker_notice_deadline_idx', properties: ['brokerCompany', 'noticeDeadline', 'id'] })
+@Index({ name: 'tender_renewal_sweep_at_idx', properties: ['renewalSweepAt'] })
 export class Tender {
   [OptionalProps]?: 'id' | 'status' | 'changesMetadata' | 'createdAt' | 'updatedAt' | 'version';
 
@@ -95,6 +100,54 @@ export class Tender {
 
   @Property({ type: 'string', length: 10, nullable: true })
   policyPeriodEnd?: string | null;
+
+  /** How the contract renews (docs/renewals.md): TACIT (unless notice is given) or EXPIRING; null until set. */
+  @Property({ type: 'string', length: 16, nullable: true })
+  renewalType?: RenewalType | null;
+
+  /** The notice period, 1 to 3 calendar months. */
+  @Property({ type: 'integer', nullable: true })
+  noticePeriodMonths?: number | null;
+
+  /** The last day (YYYY-MM-DD) of the period the notice deadline is for: the policy period, then each year a tacit renewal adds. */
+  @Property({ type: 'string', length: 10, nullable: true })
+  renewalPeriodEnd?: string | null;
+
+  /** The end of the last day notice may be given on for that period (Europe/Berlin). */
+  @Property({ type: Date, length: 3, nullable: true })
+  noticeDeadline?: Date | null;
+
+  /** How many of the period's reminders were raised (null: none): 1 RENEWAL_DUE, 2 NOTICE_DEADLINE_APPROACHING, 3 NOTICE_DEADLINE_PASSED. */
+  @Property({ type: 'integer', nullable: true })
+  renewalReminders?: number | null;
+
+  /** When the renewal sweep next has work for this tender (a reminder, or the next year of a tacit renewal); null: none. */
+  @Property({ type: Date, length: 3, nullable: true })
+  renewalSweepAt?: Date | null;
+
+  /** The broker's decision for the coming renewal; never shown to an insurer. */
+  @Property({ type: 'string', length: 32, nullable: true })
+  renewalDecision?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  renewalDecisionReason?: string | null;
+
+  @Property({ type: Date, length: 3, nullable: true })
+  renewalDecidedAt?: Date | null;
+
+  /** When notice of non-renewal was recorded (before the deadline), and why. */
+  @Property({ type: Date, length: 3, nullable: true })
+  nonRenewalNotifiedAt?: Date | null;
+
+  @Property({ type: 'text', nullable: true })
+  nonRenewalReason?: string | null;
+
+  /** The tender this one renews (its id), and the one renewing this: linked both ways. */
+  @Property({ type: 'string', length: 36, nullable: true })
+  renewalOf?: string | null;
+
+  @Property({ type: 'string', length: 36, nullable: true })
+  renewedBy?: string | null;
 
   /** When the personal data of the tender's customer and persons was erased (docs/privacy.md). */
   @Property({ type: Date, length: 3, nullable: true })

@@ -36,6 +36,7 @@ export const EVENTS_FOR: Partial<Record<Role, readonly WebhookEventType[]>> = {
     WebhookEventType.DOCUMENT_ADDED,
     WebhookEventType.QUESTION_SET_PUBLISHED,
     WebhookEventType.MESSAGE_POSTED,
+    WebhookEventType.POLICY_NON_RENEWAL_NOTIFIED,
   ],
   [Role.BROKER]: [
     WebhookEventType.TENDER_STATUS_CHANGED,
@@ -52,6 +53,9 @@ export const EVENTS_FOR: Partial<Record<Role, readonly WebhookEventType[]>> = {
     WebhookEventType.CUSTOMER_ERASED,
     WebhookEventType.RISK_ASSESSMENT_SUBMITTED,
     WebhookEventType.MESSAGE_POSTED,
+    WebhookEventType.RENEWAL_DUE,
+    WebhookEventType.NOTICE_DEADLINE_APPROACHING,
+    WebhookEventType.NOTICE_DEADLINE_PASSED,
   ],
 };
 

@@ -1,4 +1,4 @@
-import { QuoteRequestStatus, type QuoteEventListener } from '../quotes';
+import { QuoteRequestStatus, RenewalReminder, type QuoteEventListener } from '../quotes';
 import type { DocumentEventListener } from '../documents';
 import type { CustomerErasureListener } from '../privacy';
 import type { RiskEventListener } from '../risk';
@@ -90,6 +90,27 @@ export const quoteEventsToWebhooks: QuoteEventListener = async (em, event) => {
     });
     return;
   }
+  if (event.kind === 'renewalReminder') {
+    // The broker company alone: the renewal is its to act on, and nothing of it reaches an insurer.
+    await enqueueWebhookEvent(em, {
+      type: REMINDER_EVENTS[event.reminder],
+      key: `${event.reminder.toLowerCase()}:${tender.id}:${event.noticeDeadline.getTime()}`,
+      occurredAt: event.at,
+      data: { tender_id: tender.id, status: tender.status, notice_deadline: event.noticeDeadline.toISOString() },
+      audience: { brokerCompanyId: tender.brokerCompanyId },
+    });
+    return;
+  }
+  if (event.kind === 'nonRenewalNotified') {
+    await enqueueWebhookEvent(em, {
+      type: WebhookEventType.POLICY_NON_RENEWAL_NOTIFIED,
+      key: `non-renewal:${tender.id}:${event.noticeDeadline.getTime()}`,
+      occurredAt: event.at,
+      data: { tender_id: tender.id, status: tender.status },
+      audience: { insurerIds: [event.insurerId] },
+    });
+    return;
+  }
   if (event.kind === 'quoteExpiring' || event.kind === 'quoteExpired') {
     // One event, the same for the broker company and the quoting insurer.
     const expired = event.kind === 'quoteExpired';
@@ -117,6 +138,12 @@ export const quoteEventsToWebhooks: QuoteEventListener = async (em, event) => {
     data: { tender_id: tender.id, status: tender.status, quote_request_id: event.quoteRequestId, quote_status: event.status },
     audience: { brokerCompanyId: tender.brokerCompanyId },
   });
+};
+
+const REMINDER_EVENTS: Record<RenewalReminder, WebhookEventType> = {
+  [RenewalReminder.RENEWAL_DUE]: WebhookEventType.RENEWAL_DUE,
+  [RenewalReminder.NOTICE_DEADLINE_APPROACHING]: WebhookEventType.NOTICE_DEADLINE_APPROACHING,
+  [RenewalReminder.NOTICE_DEADLINE_PASSED]: WebhookEventType.NOTICE_DEADLINE_PASSED,
 };
 
 type SubjectivityEvent = Extract<

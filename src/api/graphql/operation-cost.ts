@@ -189,6 +189,15 @@ const ROWS: Record<string, RowRule> = {
   // The caller's person or contact looked up, the address's row read or written.
   'Query.notificationPreferences': () => 2,
   'Mutation.setNotificationPreferences': () => 2,
+  // Renewals (docs/renewals.md): each renewal its tender's row, its joins and the expiring option.
+  'Query.renewals': (args, child) => 1 + (typeof args.limit === 'number' ? args.limit : 100) * (2 + child),
+  'Renewal.tender': (_args, child) => child,
+  // A renewal tender's proposal against the expiring one: both tenders, the expiring option, the proposal's requests.
+  'Proposal.renewal': (_args, child) => 3 + ASSUMED_ROWS.proposal + child,
+  'Mutation.setRenewalTerms': (_args, child) => 3 + child,
+  'Mutation.renewTender': (_args, child) => 6 + child,
+  'Mutation.recordRenewalDecision': (_args, child) => 3 + child,
+  'Mutation.notifyNonRenewal': (_args, child) => 3 + child,
   'Query.insurers': () => ASSUMED_ROWS.reference,
   'Query.linesOfBusiness': () => ASSUMED_ROWS.reference,
   'Query.tenderStatistics': () => ASSUMED_ROWS.statistics,

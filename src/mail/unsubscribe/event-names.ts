@@ -14,6 +14,7 @@ export const EVENT_TEXTS: Record<MailLanguage, Record<Exclude<MailKind, MailKind
     [MailKind.COVER_ACCEPTED]: 'angenommene Deckungen',
     [MailKind.COVER_DECLINED]: 'abgelehnte Deckungen',
     [MailKind.QUESTIONNAIRE_LINK]: 'Links zum Fragebogen',
+    [MailKind.RENEWAL_REMINDER]: 'Erinnerungen an Kündigungsfristen',
   },
   en: {
     [MailKind.INVITATION]: 'invitations to quote',
@@ -26,5 +27,6 @@ export const EVENT_TEXTS: Record<MailLanguage, Record<Exclude<MailKind, MailKind
     [MailKind.COVER_ACCEPTED]: 'cover accepted',
     [MailKind.COVER_DECLINED]: 'cover declined',
     [MailKind.QUESTIONNAIRE_LINK]: 'questionnaire links',
+    [MailKind.RENEWAL_REMINDER]: 'renewal reminders',
   },
 };

@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'BREAKING_CHANGE'
   /** An insurer's required risk answers are missing (requestQuotes in STRICT mode). */
   | 'ANSWERS_MISSING'
+  /** A renewal's answers carried over from last year are not yet confirmed or changed (requestQuotes). */
+  | 'ANSWERS_UNCONFIRMED'
   /** The contract is finalised while pre-bind subjectivities of the ordered option are neither accepted nor waived. */
   | 'SUBJECTIVITIES_OPEN'
   | 'METHOD_NOT_ALLOWED'

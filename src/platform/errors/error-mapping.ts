@@ -11,6 +11,7 @@ export const HTTP_STATUS: Record<ErrorCode, { status: number; title: string }> =
   QUOTE_EXPIRED: { status: 409, title: 'Conflict' },
   BREAKING_CHANGE: { status: 409, title: 'Conflict' },
   ANSWERS_MISSING: { status: 409, title: 'Conflict' },
+  ANSWERS_UNCONFIRMED: { status: 409, title: 'Conflict' },
   SUBJECTIVITIES_OPEN: { status: 409, title: 'Conflict' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method Not Allowed' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Content Too Large' },

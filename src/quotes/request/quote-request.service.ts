@@ -15,6 +15,7 @@ import type { QuoteEventListener } from '../quote-events';
 import type { RequestQuotesInput } from '../quote.types';
 import { createUnderwritingLink } from '../manual/underwriting-links';
 import { currentTraceparent } from '../../platform/telemetry/trace-context';
+import { AnswerSource, RiskAssessment } from '../../risk';
 
 /** Quotes may be asked for while the tender is open and no cover has been ordered. */
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
@@ -108,6 +109,7 @@ export class QuoteRequestService {
 
     return this.em.transactional(async (tx) => {
       await this.checkRoomFor(tx, tender.id, insurers);
+      await refuseUnconfirmedAnswers(tx, tender.id);
       const now = new Date();
       const plans = given
         ? insurers.map((insurer) => ({ insurer, riskInformation: given }))
@@ -217,4 +219,23 @@ export class QuoteRequestService {
       );
     }
   }
+}
+
+/**
+ * A renewal's answers carried over from last year (CARRIED_OVER) are asked about again: no insurer is asked for a quote
+ * until the broker or the customer has confirmed or changed each (ANSWERS_UNCONFIRMED, naming them by pointer).
+ */
+async function refuseUnconfirmedAnswers(tx: EntityManager, tenderId: string): Promise<void> {
+  const assessment = await tx.findOne(RiskAssessment, { tender: tenderId }, { fields: ['sources'] });
+  const unconfirmed = (assessment?.sources ?? []).filter((record) => record.source === AnswerSource.CARRIED_OVER);
+  if (unconfirmed.length === 0) return;
+  throw new DomainError(
+    'ANSWERS_UNCONFIRMED',
+    `Answers carried over from last year must be confirmed or changed before quotes are requested: ${unconfirmed.map((record) => record.pointer).join(', ')}`,
+    [],
+    unconfirmed.map((record) => ({
+      pointer: record.pointer,
+      message: 'carried over from last year: confirm it (saveRiskAnswers confirm) or change it',
+    })),
+  );
 }

@@ -104,13 +104,19 @@ export class RiskAssessmentResolver {
     @Arg('submit', () => Boolean, { nullable: true }) submit: boolean | undefined,
     @Arg('source', () => AnswerSource, { nullable: true, description: 'BROKER (the default) or CUSTOMER: whose answers these are.' })
     source: AnswerSource | undefined,
+    @Arg('confirm', () => [String], {
+      nullable: true,
+      description:
+        "Pointers (`/revenue`) of carried-over answers (a renewal's, CARRIED_OVER) confirmed as they stand: each takes this save's source.",
+    })
+    confirm: string[] | undefined,
     @Ctx() context: RiskContext,
   ): Promise<RiskAssessmentView> {
     assertMay(context.viewer, 'saveRiskAnswers');
     if (source === AnswerSource.CARRIED_OVER)
       throw badInput('The source is invalid', [{ parameter: 'source', message: 'BROKER or CUSTOMER' }]);
     const service = new RiskAssessmentService(context.em, context.viewer, context.riskEvents);
-    const assessment = await service.save({ tenderId, answers, expectedVersion, submit, source }, context.clock.now());
+    const assessment = await service.save({ tenderId, answers, expectedVersion, submit, source, confirm }, context.clock.now());
     // A submission may have released quote requests that waited for its answers: the dispatcher sends them now.
     if (submit) context.wakeDispatcher();
     // The answer shows the customer's answers (its broker or an internal user saved them): recorded like a read.

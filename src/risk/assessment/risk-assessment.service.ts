@@ -21,6 +21,11 @@ export interface SaveRiskAnswers {
   submit?: boolean | null;
   /** Who gave the answers: the broker (the default), or the customer whose answers the broker passes on. */
   source?: AnswerSource | null;
+  /**
+   * Carried-over answers (a renewal's, CARRIED_OVER) the saver confirms as they stand, by pointer (`/revenue`), or
+   * `all` of them (the customer submitting its questionnaire page): each takes the saver's source, as a changed one does.
+   */
+  confirm?: readonly string[] | 'all' | null;
 }
 
 /** The tender's assessment, or null. */
@@ -35,8 +40,11 @@ function sourcesAfter(
   source: AnswerSource,
   by: string,
   at: Date,
+  confirm: readonly string[] | 'all' = [],
 ): AnswerSourceRecord[] {
-  const kept = new Map((before?.sources ?? []).map((record) => [record.pointer, record]));
+  const confirmed = (record: AnswerSourceRecord) =>
+    record.source === AnswerSource.CARRIED_OVER && (confirm === 'all' || confirm.includes(record.pointer));
+  const kept = new Map((before?.sources ?? []).filter((record) => !confirmed(record)).map((record) => [record.pointer, record]));
   return Object.keys(answers)
     .sort()
     .map((key) => {
@@ -93,7 +101,7 @@ export class RiskAssessmentService {
       if (problems.length > 0)
         throw new DomainError('BAD_USER_INPUT', `The answers do not fit ${set.product} version ${set.version}`, [], problems);
       const status = input.submit ? RiskAssessmentStatus.SUBMITTED : RiskAssessmentStatus.DRAFT;
-      const sources = sourcesAfter(before, input.answers, input.source ?? AnswerSource.BROKER, this.viewer.appId, now);
+      const sources = sourcesAfter(before, input.answers, input.source ?? AnswerSource.BROKER, this.viewer.appId, now, input.confirm ?? []);
       const assessment =
         before ??
         tx.create(RiskAssessment, {

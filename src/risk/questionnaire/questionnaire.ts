@@ -80,6 +80,8 @@ export async function saveQuestionnaire(
       expectedVersion: input.expectedVersion,
       submit: input.submit,
       source: AnswerSource.CUSTOMER,
+      // The customer submitting its page has seen every answer on it: last year's carried over ones included.
+      confirm: input.submit ? 'all' : [],
     },
     now,
   );

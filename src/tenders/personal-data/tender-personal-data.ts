@@ -15,11 +15,14 @@ const PERSONAL_COLUMNS = TENDER_FIELD_LIST.filter((field) => field.source === 'c
 const FIELDS: readonly PersonalField[] = [
   { entity: 'Tender', property: 'riskInformation' },
   ...PERSONAL_COLUMNS.map((field) => ({ entity: 'Tender', property: field.name })),
+  // The broker's reasons at a renewal (docs/renewals.md): free text that may name people.
+  { entity: 'Tender', property: 'renewalDecisionReason' },
+  { entity: 'Tender', property: 'nonRenewalReason' },
   { entity: 'TenderHistoryEntry', property: 'reason' },
 ];
 
 /**
- * The tenders' part: the strings of their risk information and their history's reasons; everything else of a tender
+ * The tenders' part: the strings of their risk information, their renewal reasons and their history's reasons; everything else of a tender
  * stays (docs/privacy.md, "What is erased"). The erasure also marks the tenders erased (`erased_at`, the first time)
  * and moves their version on. The export shows each tender's fields, its person in charge and its history.
  */
@@ -45,6 +48,12 @@ export const tenderPersonalData: PersonalData = {
       at,
       scope.customerId,
     ]);
+    await execute(
+      tx,
+      `update tender set renewal_decision_reason = case when renewal_decision_reason is null then null else ? end,
+         non_renewal_reason = case when non_renewal_reason is null then null else ? end where customer_id = ?`,
+      [ERASED, ERASED, scope.customerId],
+    );
     await execute(
       tx,
       'update tender_history_entry set reason = ? where reason is not null and tender_id in (select id from tender where customer_id = ?)',
@@ -77,6 +86,8 @@ const exported = (tender: Tender, history: readonly TenderHistoryEntry[]) => ({
   ...exportedTenderValues(tender),
   risk_information: tender.riskInformation ?? null,
   awarded_insurer_id: tender.awardedInsurer?.id ?? null,
+  renewal_decision_reason: tender.renewalDecisionReason ?? null,
+  non_renewal_reason: tender.nonRenewalReason ?? null,
   history: history.map((entry) => ({
     at: entry.at.toISOString(),
     actor: entry.actor,

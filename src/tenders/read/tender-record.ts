@@ -73,7 +73,13 @@ function readModelOf(metadata: MetadataStorage): ReadModel {
   const policyDocumentId = select('t', tender, 'policyDocumentId');
   const policyPeriodStart = select('t', tender, 'policyPeriodStart');
   const policyPeriodEnd = select('t', tender, 'policyPeriodEnd');
+  const renewalType = select('t', tender, 'renewalType');
+  const noticePeriodMonths = select('t', tender, 'noticePeriodMonths');
+  const noticeDeadline = select('t', tender, 'noticeDeadline');
   readers.push((row, into) => {
+    into.renewalType = row[renewalType] ?? null;
+    into.noticePeriodMonths = row[noticePeriodMonths] == null ? null : Number(row[noticePeriodMonths]);
+    into.noticeDeadline = columnValue(row[noticeDeadline], dateOfColumn);
     into.awardedInsurerId = row[awardedInsurer] ?? null;
     into.policyNumber = row[policyNumber] ?? null;
     into.policyDocumentId = row[policyDocumentId] ?? null;
@@ -185,6 +191,9 @@ export function recordOfEntity(tender: Tender): TenderRecord {
     policyDocumentId: tender.policyDocumentId ?? null,
     policyPeriodStart: tender.policyPeriodStart ?? null,
     policyPeriodEnd: tender.policyPeriodEnd ?? null,
+    renewalType: tender.renewalType ?? null,
+    noticePeriodMonths: tender.noticePeriodMonths ?? null,
+    noticeDeadline: tender.noticeDeadline ?? null,
   };
   const properties = tender as unknown as Record<string, unknown>;
   for (const field of TENDER_FIELD_LIST) if (field.source !== 'derived') record[field.name] = properties[field.name] ?? null;

@@ -6,6 +6,8 @@ import { CustomerInputRules, TaxRate } from '../tender-rules';
 import { TenderStatus } from '../tender-status';
 import { kinds, type ValueKind } from './field-kinds';
 import { PolicyDocumentationStatus, PolicyDocumentationView, PolicyPeriodView } from './policy-documentation.types';
+import { RenewalTermsView, RenewalType } from './renewal.types';
+import { Int } from 'type-graphql';
 
 /**
  * The tender's shape, declared once. Each field names its GraphQL name (the key), its name in spec 2.1 (`spec`),
@@ -29,6 +31,9 @@ interface TenderFacts {
   policyDocumentId: string | null;
   policyPeriodStart: string | null;
   policyPeriodEnd: string | null;
+  renewalType: RenewalType | null;
+  noticePeriodMonths: number | null;
+  noticeDeadline: Date | null;
 }
 
 /** A field of a nested object: its name in the specification and its type (a value, or an embedded object). */
@@ -126,6 +131,23 @@ function policyDocumentationOf(tender: TenderFacts): PolicyDocumentationView | n
   };
 }
 
+const renewalType: ValueKind<RenewalType> = {
+  graphql: () => RenewalType,
+  schema: { enum: Object.values(RenewalType) },
+  read: (column) => column as RenewalType,
+};
+
+const months: ValueKind<number> = {
+  graphql: () => Int,
+  schema: { type: 'integer', minimum: 1, maximum: 3 },
+  read: Number,
+};
+
+function renewalOf(tender: TenderFacts): RenewalTermsView | null {
+  if (tender.status !== TenderStatus.SUCCESSFUL || !tender.renewalType || !tender.noticePeriodMonths || !tender.noticeDeadline) return null;
+  return { type: tender.renewalType, noticePeriodMonths: tender.noticePeriodMonths, noticeDeadline: tender.noticeDeadline };
+}
+
 /** Spec 2.1's fields first, in its order, which the REST JSON keeps; additions (`policy_documentation`) after them. */
 const TENDER_FIELDS = {
   id: column(kinds.id, { spec: '_id', personal: 'keep' }),
@@ -198,6 +220,34 @@ const TENDER_FIELDS = {
     policyDocumentationOf,
     { spec: 'policy_documentation', personal: 'keep', withheld: true, description: 'Only for SUCCESSFUL tenders.' },
   ),
+  renewal: derived(
+    shape('RenewalTerms', () => RenewalTermsView, {
+      type: { spec: 'type', kind: renewalType },
+      noticePeriodMonths: { spec: 'notice_period_months', kind: months },
+      noticeDeadline: { spec: 'notice_deadline', kind: kinds.timestamp },
+    }),
+    renewalOf,
+    {
+      spec: 'renewal',
+      personal: 'keep',
+      withheld: true,
+      description: 'Only for SUCCESSFUL tenders whose renewal terms are set (docs/renewals.md).',
+    },
+  ),
+  renewalOf: column(kinds.id, {
+    spec: 'renewal_of',
+    personal: 'keep',
+    optional: true,
+    withheld: true,
+    description: 'The tender this one renews (renewTender); null otherwise.',
+  }),
+  renewedBy: column(kinds.id, {
+    spec: 'renewed_by',
+    personal: 'keep',
+    optional: true,
+    withheld: true,
+    description: 'The tender renewing this one; null until renewTender.',
+  }),
   erasedAt: column(kinds.timestamp, {
     spec: 'erased_at',
     personal: 'keep',

@@ -47,6 +47,9 @@ export function exportedTenderValues(tender: Tender): Record<string, unknown> {
     policyDocumentId: tender.policyDocumentId ?? null,
     policyPeriodStart: tender.policyPeriodStart ?? null,
     policyPeriodEnd: tender.policyPeriodEnd ?? null,
+    renewalType: tender.renewalType ?? null,
+    noticePeriodMonths: tender.noticePeriodMonths ?? null,
+    noticeDeadline: tender.noticeDeadline ?? null,
   };
   return representationOf(
     Object.fromEntries(

@@ -29,6 +29,7 @@ import { mailPaths } from './mail-openapi';
 import { accessLogPaths, accessLogSchemas } from './access-log-openapi';
 import { riskPaths, riskSchemas } from './risk-openapi';
 import { messagePaths, messageSchemas } from './messages-openapi';
+import { renewalsPaths, renewalsSchemas } from './renewals-openapi';
 import { bindingPaths, bindingSchemas } from './binding-openapi';
 import { ITEM_ROUTES, LIST_ROUTES, POLICY_DOCUMENTATION_ROUTE } from '../tenders/tender.routes';
 
@@ -164,6 +165,7 @@ export const openApiDocument = withConventions({
       ...riskSchemas,
       ...messageSchemas,
       ...bindingSchemas,
+      ...renewalsSchemas,
       ...oauthSchemas,
     },
   },
@@ -188,6 +190,7 @@ export const openApiDocument = withConventions({
     ...riskPaths,
     ...messagePaths,
     ...bindingPaths,
+    ...renewalsPaths,
     ...mailPaths,
     // The tender routes as the router serves them: the same table, so the document cannot drift from it.
     ...Object.fromEntries(

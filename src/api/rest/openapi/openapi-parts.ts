@@ -132,6 +132,11 @@ const TAGS: { name: string; description: string; prefix: RegExp }[] = [
     description: "A tender's messages between its broker and each invited insurer, read under /public/v1 and /api/v1 (docs/people.md).",
     prefix: /\/messages$/,
   },
+  {
+    name: 'Renewals',
+    description: 'What is due before the notice deadline, for broker systems (docs/renewals.md).',
+    prefix: /^\/api\/v1\/renewals$/,
+  },
   { name: 'Insurer tenders', description: 'The tender read API for insurer systems (spec 4.1).', prefix: /^\/public\/v1\/tenders/ },
   { name: 'Broker tenders', description: 'The tender read API for broker systems (spec 4.2).', prefix: /^\/api\/v1\/tenders/ },
   {

@@ -82,6 +82,11 @@ export const webhookSchemas = {
           "quote.received only: the insurer's decision (REFERRED: a further answer follows; EXPIRED: a quote already past its validity).",
       },
       valid_until: { type: 'string', format: 'date-time', description: "quote.expiring and quote.expired: the quote's validity." },
+      notice_deadline: {
+        type: 'string',
+        format: 'date-time',
+        description: 'renewal.due, notice_deadline.approaching and notice_deadline.passed: the notice deadline (docs/renewals.md).',
+      },
       insurer_id: { type: 'string', description: 'message.posted: the insurer whose thread it is.' },
       message_id: {
         type: 'string',

@@ -64,8 +64,22 @@ export const REST_RISK_ASSESSMENT = /* GraphQL */ `
 
 export const REST_SAVE_RISK_ANSWERS = /* GraphQL */ `
   ${ASSESSMENT}
-  mutation RestSaveRiskAnswers($tenderId: ID!, $answers: JSONObject!, $expectedVersion: Int!, $submit: Boolean, $source: AnswerSource) {
-    saveRiskAnswers(tenderId: $tenderId, answers: $answers, expectedVersion: $expectedVersion, submit: $submit, source: $source) {
+  mutation RestSaveRiskAnswers(
+    $tenderId: ID!
+    $answers: JSONObject!
+    $expectedVersion: Int!
+    $submit: Boolean
+    $source: AnswerSource
+    $confirm: [String!]
+  ) {
+    saveRiskAnswers(
+      tenderId: $tenderId
+      answers: $answers
+      expectedVersion: $expectedVersion
+      submit: $submit
+      source: $source
+      confirm: $confirm
+    ) {
       ...RestRiskAssessment
     }
   }

@@ -68,7 +68,12 @@ interface RestQuestionSet {
 const tagOf = (set: RestQuestionSet): string => `"${set.version}-${set.digest}${set.retired_at ? '-retired' : ''}"`;
 
 /** The mutation's input names (its CONFLICT and `source` problems) as pointers into the REST body; the answers' own problems keep theirs. */
-const BODY_POINTERS: Record<string, string> = { expectedVersion: '/expected_version', source: '/source', submit: '/submit' };
+const BODY_POINTERS: Record<string, string> = {
+  expectedVersion: '/expected_version',
+  source: '/source',
+  submit: '/submit',
+  confirm: '/confirm',
+};
 
 /**
  * Thin shims over the risk operations: parameters and the body checked, the prepared GraphQL operation run, its
@@ -138,6 +143,7 @@ export function riskRoutes(schema: GraphQLSchema): Router {
         expectedVersion: body.expected_version,
         submit: body.submit,
         source: body.source,
+        confirm: body.confirm,
       }),
       BODY_POINTERS,
     );

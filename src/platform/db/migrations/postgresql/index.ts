@@ -26,6 +26,7 @@ import { Migration20261128160528 } from './Migration20261128160528';
 import { Migration20261128174844 } from './Migration20261128174844';
 import { Migration20261128175741 } from './Migration20261128175741';
 import { Migration20261128175701 } from './Migration20261128175701';
+import { Migration20261128233802 } from './Migration20261128233802';
 
 /** Every migration in order; `npm run cli -- db:migration:create` generates a new one and adds it here. */
 export const postgresqlMigrations: MigrationObject[] = [
@@ -56,4 +57,5 @@ export const postgresqlMigrations: MigrationObject[] = [
   { name: 'Migration20261128174844', class: Migration20261128174844 },
   { name: 'Migration20261128175741', class: Migration20261128175741 },
   { name: 'Migration20261128175701', class: Migration20261128175701 },
+  { name: 'Migration20261128233802', class: Migration20261128233802 },
 ];

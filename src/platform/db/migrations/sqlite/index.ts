@@ -27,6 +27,7 @@ import { Migration20261128160525 } from './Migration20261128160525';
 import { Migration20261128174838 } from './Migration20261128174838';
 import { Migration20261128175728 } from './Migration20261128175728';
 import { Migration20261128175646 } from './Migration20261128175646';
+import { Migration20261128233759 } from './Migration20261128233759';
 
 /** Every migration in order; `npm run cli -- db:migration:create` generates a new one and adds it here. */
 export const sqliteMigrations: MigrationObject[] = [
@@ -58,4 +59,5 @@ export const sqliteMigrations: MigrationObject[] = [
   { name: 'Migration20261128174838', class: Migration20261128174838 },
   { name: 'Migration20261128175728', class: Migration20261128175728 },
   { name: 'Migration20261128175646', class: Migration20261128175646 },
+  { name: 'Migration20261128233759', class: Migration20261128233759 },
 ];
