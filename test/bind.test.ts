@@ -20,7 +20,7 @@ import { Tender, TenderHistoryEntry, TenderInvitation, TenderStatus } from '../s
 import { WebhookDelivery, type WebhookEventType } from '../src/webhooks';
 import { createTender, createWorld, type World } from './helpers/fixtures';
 import { graphql, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
-import type { Clock } from '../src/platform/tasks/clock';
+import { JumpingClock } from './helpers/jumping-clock';
 import { withGateway } from './helpers/scene';
 
 /** Issue 41: from cover order to policy, subjectivities cleared one by one, the order answered, the policy period. */
@@ -450,45 +450,3 @@ describe('overdue reminders on two instances', () => {
     expect(stored.coverOrderOverdueAt).toBeInstanceOf(Date);
   });
 });
-
-/**
- * A clock moved in jumps of hours and days: every timer due by the new time fires once (a periodic task then runs once,
- * at the new time), where test/helpers/manual-clock.ts would replay every period between. `jump` returns when each
- * task it started has planned its next run, that is, finished this one.
- */
-class JumpingClock implements Clock {
-  private readonly timers = new Set<{ due: number; fire: () => void }>();
-  private planned = 0;
-  constructor(private at: number) {}
-
-  now(): Date {
-    return new Date(this.at);
-  }
-
-  after(ms: number, fire: () => void): () => void {
-    const timer = { due: this.at + ms, fire };
-    this.timers.add(timer);
-    this.planned += 1;
-    return () => this.timers.delete(timer);
-  }
-
-  async jump(ms: number): Promise<void> {
-    this.at += ms;
-    const due = [...this.timers].filter((timer) => timer.due <= this.at).sort((a, b) => a.due - b.due);
-    const planned = this.planned;
-    for (const timer of due) {
-      this.timers.delete(timer);
-      timer.fire();
-    }
-    await waitUntil(() => Promise.resolve(this.planned >= planned + due.length));
-  }
-}
-
-/** Polls `check` until it holds: the sweeps run on the clocks' timers, their database work in real time. */
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

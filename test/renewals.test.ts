@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Role } from '../src/access';
-import { MailMessage } from '../src/mail';
-import type { Clock } from '../src/platform/tasks/clock';
 import { Tender } from '../src/tenders';
 import { WebhookDelivery, type WebhookEventType } from '../src/webhooks';
 import { createTender, createWorld, receivedQuote, type World } from './helpers/fixtures';
 import { graphql, startGateway, tokenFor, type Gateway } from './helpers/gateway';
 import { cyberAnswers, cyberQuestionSet } from './helpers/question-sets';
+import { JumpingClock } from './helpers/jumping-clock';
 import { mailTestEnv, startSmtpSink } from './helpers/smtp-sink';
+import { waitFor } from './helpers/simulator';
 
 /** Issue 42: renewals on the notice deadline, over HTTP, with the gateway's clock moved (no sleeping for dates). */
 
@@ -31,42 +31,6 @@ const PUBLISH = 'mutation($input: PublishQuestionSetInput!) { publishQuestionSet
 
 const codeOf = (body: { errors?: { extensions?: { code?: string } }[] }) => body.errors?.[0]?.extensions?.code;
 
-/**
- * A clock moved in jumps: every timer due by the new time fires once (a periodic task then runs once, at the new time).
- * `jump` returns when each task it started has planned its next run, that is, finished this one.
- */
-class JumpingClock implements Clock {
-  private readonly timers = new Set<{ due: number; fire: () => void }>();
-  private planned = 0;
-  constructor(private at: number) {}
-
-  now(): Date {
-    return new Date(this.at);
-  }
-
-  after(ms: number, fire: () => void): () => void {
-    const timer = { due: this.at + ms, fire };
-    this.timers.add(timer);
-    this.planned += 1;
-    return () => this.timers.delete(timer);
-  }
-
-  async jump(ms: number): Promise<void> {
-    this.at += ms;
-    const due = [...this.timers].filter((timer) => timer.due <= this.at).sort((a, b) => a.due - b.due);
-    const planned = this.planned;
-    for (const timer of due) {
-      this.timers.delete(timer);
-      timer.fire();
-    }
-    const deadline = Date.now() + 10_000;
-    while (this.planned < planned + due.length) {
-      if (Date.now() > deadline) throw new Error('timed out waiting for the tasks to plan their next run');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}
-
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 // 1 June 2026, 12:00 in Berlin.
@@ -88,6 +52,8 @@ describe('renewals', () => {
     const clocks = [new JumpingClock(START), new JumpingClock(START)];
     const a = await startGateway({ clock: clocks[0], env: all, dispatch: false });
     started.push({ gateway: a, owner: true, clock: clocks[0] });
+    // Mail is sent (by A's outbox worker); webhooks stay recorded, their endpoints being unreachable.
+    a.app.mail!.start();
     const b = await startGateway({ clock: clocks[1], env: all, dispatch: false, dataDir: a.dataDir });
     started.push({ gateway: b, owner: false, clock: clocks[1] });
     const world: World = await createWorld(a.em());
@@ -118,7 +84,7 @@ describe('renewals', () => {
   }
 
   it('raises RENEWAL_DUE, NOTICE_DEADLINE_APPROACHING and NOTICE_DEADLINE_PASSED once each on two instances, by webhook and mail', async () => {
-    const { a, tokens, run, sweepAfter, contract } = await twoInstances();
+    const { a, tokens, run, sweepAfter, contract, smtp } = await twoInstances();
     for (const [token, types] of [
       [tokens.broker, ['renewal.due', 'notice_deadline.approaching', 'notice_deadline.passed']],
       [tokens.insurer, ['policy.non_renewal_notified']],
@@ -141,12 +107,16 @@ describe('renewals', () => {
       await count('notice_deadline.approaching'),
       await count('notice_deadline.passed'),
     ];
-    const mails = async () =>
-      (await a.em().find(MailMessage, { template: 'renewal-reminder' }, { orderBy: { createdAt: 'asc' } })).map((mail) => [
-        mail.recipientAddress,
-        mail.data.reminder,
-        mail.data.noticeDeadline,
-      ]);
+    /** The renewal mails the SMTP server accepted: to whom, the subject, the deadline's sentence. */
+    const mails = () =>
+      smtp
+        .accepted()
+        .filter((mail) => /Verlängerung|Kündigungsfrist/.test(mail.subject ?? ''))
+        .map((mail) => [
+          (Array.isArray(mail.to) ? mail.to[0] : mail.to)!.value[0].address,
+          mail.subject,
+          /Die Kündigungsfrist [^\n]*/.exec(mail.text ?? '')?.[0],
+        ]);
 
     // Both instances sweep: the deadline is tomorrow, so the renewal is due and the deadline approaching, each once.
     await sweepAfter(HOUR);
@@ -159,18 +129,37 @@ describe('renewals', () => {
     await sweepAfter(DAY);
     expect(await counts()).toEqual([1, 1, 1]);
     const person = (await a.em().findOneOrFail(Tender, { id: tender.id }, { populate: ['personInCharge'] })).personInCharge.email;
-    expect(await mails()).toEqual([
-      [person, 'due', '2026-06-02'],
-      [person, 'approaching', '2026-06-02'],
-      [person, 'passed', '2026-06-02'],
-    ]);
+    await waitFor('the three renewal mails', async () => mails().length >= 3);
+    // In German, the person's language; the first two were raised together, so they may go out in either order.
+    const product = tender.product;
+    const byText = (rows: unknown[][]) => rows.map((row) => row.join(' | ')).sort();
+    expect(byText(mails())).toEqual(
+      byText([
+        [person, `Verlängerung steht an: ${product}`, 'Die Kündigungsfrist endet am 2026-06-02 (Ende des Tages, Europe/Berlin).'],
+        [person, `Kündigungsfrist endet bald: ${product}`, 'Die Kündigungsfrist endet am 2026-06-02 (Ende des Tages, Europe/Berlin).'],
+        [person, `Kündigungsfrist abgelaufen: ${product}`, 'Die Kündigungsfrist endete am 2026-06-02 (Ende des Tages, Europe/Berlin).'],
+      ]),
+    );
     // Notice after the deadline is refused, naming it.
     const late = await run(tokens.broker, NOTIFY, { id: tender.id, reason: 'Too late' });
     expect(codeOf(late)).toBe('CONFLICT');
     expect(late.errors[0].message).toContain('2026-06-02T21:59:59.999Z');
 
-    // The tacit renewal passes when cover would have ended (3 September): the next year's period and deadline follow.
+    // The tacit renewal passes when cover would have ended (3 September): the next year's period and deadline follow,
+    // and a reader holding the tender's ETag from before gets the new deadline, not a 304.
+    const before = await fetch(`${a.url}/api/v1/tenders/${tender.id}`, { headers: { authorization: `Bearer ${tokens.broker}` } });
+    const etag = before.headers.get('etag')!;
+    expect(etag).toBeTruthy();
     await sweepAfter(93 * DAY);
+    const after = await fetch(`${a.url}/api/v1/tenders/${tender.id}`, {
+      headers: { authorization: `Bearer ${tokens.broker}`, 'if-none-match': etag },
+    });
+    expect(after.status).toBe(200);
+    expect(((await after.json()) as { renewal: unknown }).renewal).toEqual({
+      type: 'TACIT',
+      notice_period_months: 3,
+      notice_deadline: '2027-06-02T21:59:59.999Z',
+    });
     const renewed = await run(tokens.broker, RENEWALS, { before: '2028-01-01T00:00:00.000Z' });
     expect(renewed.data.renewals).toHaveLength(1);
     expect(renewed.data.renewals[0]).toMatchObject({
@@ -187,7 +176,7 @@ describe('renewals', () => {
   });
 
   it('shows the terms in REST and GraphQL, lists what is due to the broker and internal users only, and takes notice before the deadline', async () => {
-    const { a, world, tokens, run, contract } = await twoInstances();
+    const { a, world, tokens, run, contract, sweepAfter } = await twoInstances();
     const tender = await contract('2026-12-31');
     // The insurer of the contract sets the terms; another insurer may not.
     expect(codeOf(await run(tokens.otherInsurer, TERMS, { id: tender.id, type: 'EXPIRING', months: 1 }))).toMatch(/NOT_FOUND|FORBIDDEN/);
@@ -225,6 +214,7 @@ describe('renewals', () => {
 
     // The decision is the broker's; notice before the deadline is recorded, the incumbent told by ids only.
     expect(codeOf(await run(tokens.insurer, DECIDE, { id: tender.id, decision: 'MOVE', reason: 'x' }))).toBe('FORBIDDEN');
+    await sweepAfter(HOUR);
     const decided = await run(tokens.broker, DECIDE, { id: tender.id, decision: 'MOVE', reason: 'Better terms elsewhere' });
     expect(decided.data.recordRenewalDecision).toEqual({ decision: 'MOVE', decisionReason: 'Better terms elsewhere' });
     const endpoint = await fetch(`${a.url}/integration/v1/webhook-endpoints`, {
@@ -233,6 +223,7 @@ describe('renewals', () => {
       body: JSON.stringify({ url: 'http://127.0.0.1:9/hook', event_types: ['policy.non_renewal_notified'] }),
     });
     expect(endpoint.status).toBe(201);
+    await sweepAfter(HOUR);
     const notified = await run(tokens.broker, NOTIFY, { id: tender.id, reason: 'Moving to another insurer' });
     expect(notified.data.notifyNonRenewal.status).toBe('NOTICE_GIVEN');
     expect(codeOf(await run(tokens.broker, NOTIFY, { id: tender.id, reason: 'Again' }))).toBe('CONFLICT');
@@ -243,6 +234,23 @@ describe('renewals', () => {
     const seen = JSON.stringify(await rest(`/public/v1/tenders/${tender.id}`, tokens.insurer));
     expect(seen).not.toContain('Better terms');
     expect(seen).not.toContain('Moving to another');
+
+    // The history: the broker reads each renewal step with its reason; the incumbent the terms and that notice was
+    // given, without the reason, and not the decision.
+    const HISTORY = 'query($id: ID!) { tender(id: $id) { history { step reason actorRole } } }';
+    const steps = async (token: string) =>
+      ((await run(token, HISTORY, { id: tender.id })).data.tender.history as { step: string | null; reason: string | null }[])
+        .filter((entry) => entry.step)
+        .map((entry) => [entry.step, entry.reason]);
+    expect(await steps(tokens.broker)).toEqual([
+      ['RENEWAL_TERMS_SET', "TACIT, 3 months' notice, by the end of 2026-09-30"],
+      ['RENEWAL_DECIDED', 'MOVE: Better terms elsewhere'],
+      ['NON_RENEWAL_NOTIFIED', 'Moving to another insurer'],
+    ]);
+    expect(await steps(tokens.insurer)).toEqual([
+      ['RENEWAL_TERMS_SET', "TACIT, 3 months' notice, by the end of 2026-09-30"],
+      ['NON_RENEWAL_NOTIFIED', null],
+    ]);
   });
 
   it('renews a tender with last year’s answers carried over, refused for quotes until confirmed, its premium change shown to the broker only', async () => {

@@ -42,7 +42,8 @@ export class TenderHistoryEntry {
   /**
    * A step of the binding that is not a status change of its own (docs/lifecycle.md, "Binding"): COVER_ACCEPTED,
    * COVER_DECLINED (with the transition back), SUBJECTIVITY_RESPONDED, SUBJECTIVITY_ACCEPTED, SUBJECTIVITY_REJECTED,
-   * SUBJECTIVITY_WAIVED; null for a plain status change.
+   * SUBJECTIVITY_WAIVED; or of the renewal (docs/renewals.md): RENEWAL_TERMS_SET, RENEWAL_DECIDED, NON_RENEWAL_NOTIFIED,
+   * RENEWED; null for a plain status change.
    */
   @Property({ type: 'string', length: 32, nullable: true })
   step?: string | null;

@@ -103,7 +103,14 @@ export async function spawnGateway(
   dataDir: string,
   port: number,
   env: Record<string, string> = {},
-  { production = false }: { production?: boolean } = {},
+  {
+    production = false,
+    onSpawn,
+  }: {
+    production?: boolean;
+    /** Called with the process as soon as it runs: a test may kill it before it is healthy (its start's own work). */
+    onSpawn?: (child: ChildProcess) => void;
+  } = {},
 ): Promise<GatewayProcess> {
   // One process (node with tsx as a loader, not the tsx CLI, which forks): SIGKILL must hit the gateway itself.
   // The production start as `npm run start:prod` runs it: its environment settings, heap cap and entry.
@@ -119,6 +126,7 @@ export async function spawnGateway(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  onSpawn?.(child);
   let stderr = '';
   let stdout = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
@@ -128,7 +136,8 @@ export async function spawnGateway(
   // Generous: a start on a loaded machine (the suite's files run side by side) takes tens of seconds.
   const deadline = Date.now() + 90_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}: ${stderr}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`gateway exited with ${child.exitCode ?? child.signalCode}: ${stderr}`);
     const healthy = await fetch(`${url}/healthz`).then(
       (r) => r.ok,
       () => false,

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { PeriodicTask } from '../../platform/tasks/periodic-task';
-import { Tender } from '../../tenders';
+import { Tender, tenderChanged } from '../../tenders';
 import type { QuoteEventListener } from '../quote-events';
 import { nextSweepAt, sweepStep, type RenewalState } from './renewal-cycle';
 
@@ -87,6 +87,8 @@ export class RenewalSweep {
       );
       if (changed !== 1) return 0;
       const about = { id: tender.id, status: tender.status, brokerCompanyId: tender.brokerCompany.id };
+      // A tacit renewal's new year moves the notice deadline the tender shows: its readers' ETags must change.
+      if (next.periodEnd !== state.periodEnd) await tenderChanged(tx, about);
       for (const reminder of raised)
         for (const listener of this.options.listeners)
           await listener(tx, { kind: 'renewalReminder', tender: about, reminder, noticeDeadline: next.deadline, at: now });

@@ -44,6 +44,29 @@ function reasonOf(reason: string, parameter: string): string {
   return reason.trim();
 }
 
+/** A renewal step in the tender's history (docs/renewals.md, "History"); the status stays as it is. */
+function recordStep(
+  tx: EntityManager,
+  deps: RenewalDeps,
+  tender: Tender,
+  step: 'RENEWAL_TERMS_SET' | 'RENEWAL_DECIDED' | 'NON_RENEWAL_NOTIFIED' | 'RENEWED',
+  reason: string,
+  at: Date,
+): void {
+  tx.create(TenderHistoryEntry, {
+    tender,
+    at,
+    actor: deps.viewer.appId,
+    actorRole: deps.viewer.role,
+    fromStatus: tender.status,
+    toStatus: tender.status,
+    reason,
+    step,
+    // Which insurer the step concerns: the incumbent, told of the notice; other insurers never see it.
+    insurerId: step === 'NON_RENEWAL_NOTIFIED' ? (tender.awardedInsurer?.id ?? null) : null,
+  });
+}
+
 /** The status of a renewal at `now`. */
 export function renewalStatusOf(tender: Tender, now: Date): RenewalStatus {
   if (tender.nonRenewalNotifiedAt) return RenewalStatus.NOTICE_GIVEN;
@@ -95,6 +118,14 @@ export async function setRenewalTerms(
       renewalSweepAt: noticed ? null : now,
       updatedAt: now,
     });
+    recordStep(
+      tx,
+      deps,
+      tender,
+      'RENEWAL_TERMS_SET',
+      `${input.type}, ${input.noticePeriodMonths} months' notice, by the end of ${deadlineDay(deadline)}`,
+      now,
+    );
     await tx.flush();
     await tenderChanged(tx, { id: tender.id, brokerCompanyId: tender.brokerCompany.id });
     return tender;
@@ -144,7 +175,9 @@ export async function recordRenewalDecision(
     await lockTenderRow(tx, found.id);
     const tender = await tx.findOneOrFail(Tender, { id: found.id }, { populate: SHOWN, refresh: true });
     Object.assign(tender, { renewalDecision: input.decision, renewalDecisionReason: reason, renewalDecidedAt: now });
+    recordStep(tx, deps, tender, 'RENEWAL_DECIDED', `${input.decision}: ${reason}`, now);
     await tx.flush();
+    await tenderChanged(tx, { id: tender.id, brokerCompanyId: tender.brokerCompany.id });
     return tender;
   });
 }
@@ -170,7 +203,9 @@ export async function notifyNonRenewal(deps: RenewalDeps, input: { tenderId: str
         [{ parameter: 'tenderId', message: `the notice deadline was ${deadline.toISOString()}` }],
       );
     Object.assign(tender, { nonRenewalNotifiedAt: now, nonRenewalReason: reason, renewalReminders: 3, renewalSweepAt: null });
+    recordStep(tx, deps, tender, 'NON_RENEWAL_NOTIFIED', reason, now);
     await tx.flush();
+    await tenderChanged(tx, { id: tender.id, brokerCompanyId: tender.brokerCompany.id });
     const insurerId = tender.awardedInsurer?.id;
     if (insurerId) {
       const about = { id: tender.id, status: tender.status, brokerCompanyId: tender.brokerCompany.id };
@@ -218,6 +253,7 @@ export async function renewTender(deps: RenewalDeps, tenderId: string): Promise<
       reason: `Renewal of ${old.id}`,
     });
     old.renewedBy = renewal.id;
+    recordStep(tx, deps, old, 'RENEWED', `Renewed by ${renewal.id}`, now);
     const answers = await tx.findOne(RiskAssessment, { tender: old.id });
     if (answers && !answers.erasedAt) {
       tx.create(RiskAssessment, {

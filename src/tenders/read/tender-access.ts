@@ -81,17 +81,25 @@ export function presentTenderEntity(
   return view;
 }
 
+/** The renewal decision and the renewal tender are the broker's and its client's business (docs/renewals.md). */
+const BROKERS_RENEWAL_STEPS = new Set(['RENEWAL_DECIDED', 'RENEWED']);
+/** The incumbent learns that notice was given, not the client's reason for it. */
+const REASON_NOT_FOR_INSURERS = new Set(['NON_RENEWAL_NOTIFIED']);
+
 /**
  * History: in full for brokers, internal users and analysts; insurers see no actors, and none of a withheld tender.
  * Advice exports only whoever sees the advice (the tender's broker, internal users).
  */
 export function presentHistory(entries: TenderHistoryEntry[], redacted: boolean, viewer: Viewer): TenderHistoryEntryView[] {
   if (redacted) return [];
-  // An insurer sees the binding steps that concern it only (a declined order's, its own subjectivities').
+  const insurer = viewer.role === Role.INSURER;
+  // An insurer sees the binding steps that concern it only (a declined order's, its own subjectivities'), and none
+  // of the broker's own renewal steps.
   const shown = entries.filter(
     (entry) =>
       (sees.advice(viewer) || !entry.adviceDocumentId) &&
-      (viewer.role !== Role.INSURER || !entry.insurerId || entry.insurerId === viewer.insurerId),
+      (!insurer || !entry.insurerId || entry.insurerId === viewer.insurerId) &&
+      (!insurer || !BROKERS_RENEWAL_STEPS.has(entry.step ?? '')),
   );
   return shown.map((entry) => ({
     at: entry.at,
@@ -99,7 +107,7 @@ export function presentHistory(entries: TenderHistoryEntry[], redacted: boolean,
     actorRole: entry.actorRole,
     fromStatus: entry.fromStatus ?? null,
     toStatus: entry.toStatus,
-    reason: entry.reason ?? null,
+    reason: insurer && REASON_NOT_FOR_INSURERS.has(entry.step ?? '') ? null : (entry.reason ?? null),
     step: entry.step ?? null,
     subjectivityId: entry.subjectivityId ?? null,
     adviceExport: entry.adviceDocumentId

@@ -49,7 +49,8 @@ export class TenderHistoryEntryView {
     nullable: true,
     description:
       'A step of the binding (docs/lifecycle.md): COVER_ACCEPTED, COVER_DECLINED, SUBJECTIVITY_RESPONDED, SUBJECTIVITY_ACCEPTED, ' +
-      'SUBJECTIVITY_REJECTED or SUBJECTIVITY_WAIVED; null for a plain status change.',
+      'SUBJECTIVITY_REJECTED or SUBJECTIVITY_WAIVED; or of the renewal (docs/renewals.md): RENEWAL_TERMS_SET, RENEWAL_DECIDED, ' +
+      'NON_RENEWAL_NOTIFIED, RENEWED; null for a plain status change.',
   })
   step!: string | null;
 
