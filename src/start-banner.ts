@@ -37,6 +37,8 @@ export function startBanner(base: string, config: Config, simulatedInsurers: num
     `  Token service                          ${base}/auth/token`,
     `  Database                               ${withoutPassword(config.databaseUrl)}`,
   ];
+  if (config.databaseListenUrl && config.databaseListenUrl !== config.databaseUrl)
+    lines.push(`  Its LISTEN connection                  ${withoutPassword(config.databaseListenUrl)}`);
   if (devMail) lines.push(`  Mail sent, caught in development       ${base}/dev/mail`);
   if (!config.demo) return lines.join('\n');
   lines.push('', 'Demo credentials (app_id / secret):');

@@ -61,6 +61,28 @@ describe('the configuration', () => {
     );
   });
 
+  it("takes the LISTEN connection's URL from DATABASE_LISTEN_URL, else DATABASE_URL on PostgreSQL, and has none on SQLite", () => {
+    const [pooled, direct] = ['postgres://app@pgbouncer:6432/tenders', 'postgres://app@primary:5432/tenders'];
+    expect(loadConfig({ DATA_DIR: emptyFolder(), DATABASE_URL: pooled, DATABASE_LISTEN_URL: direct }).databaseListenUrl).toBe(direct);
+    expect(loadConfig({ DATA_DIR: emptyFolder(), DATABASE_URL: pooled, DATABASE_LISTEN_URL: '' }).databaseListenUrl).toBe(pooled);
+    expect(loadConfig({ DATA_DIR: emptyFolder() }).databaseListenUrl).toBeUndefined();
+  });
+
+  it('refuses a DATABASE_LISTEN_URL beside SQLite, or one that is not PostgreSQL, never echoing the URL', () => {
+    expect(() => loadConfig({ DATA_DIR: emptyFolder(), DATABASE_LISTEN_URL: 'postgres://app@primary:5432/tenders' })).toThrow(
+      'DATABASE_LISTEN_URL is for a PostgreSQL DATABASE_URL; SQLite has no LISTEN (leave it unset)',
+    );
+    const refuse = () =>
+      loadConfig({
+        DATA_DIR: emptyFolder(),
+        DATABASE_URL: 'postgres://app@pgbouncer:6432/tenders',
+        DATABASE_LISTEN_URL: 'mysql://app:s3cret-pw@db.internal:3306/tenders',
+      });
+    expect(refuse).toThrow('DATABASE_LISTEN_URL must be a postgres://... URL, got a "mysql:" URL');
+    expect(refuse).toThrow(ConfigError);
+    expect(refuse).not.toThrow(/s3cret/);
+  });
+
   it('refuses a DATABASE_URL of another database by its scheme, never echoing the URL and its password', () => {
     const refuse = () => loadConfig({ DATA_DIR: emptyFolder(), DATABASE_URL: 'mysql://app:s3cret-pw@db.internal:3306/tenders' });
     expect(refuse).toThrow('DATABASE_URL must be a SQLite file path, ":memory:" or postgres://..., got a "mysql:" URL');

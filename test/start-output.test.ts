@@ -106,6 +106,8 @@ describe('what the gateway prints', () => {
         PORT: String(port),
         DATA_DIR: folder,
         DATABASE_URL: withPassword(await databaseUrlFor(folder)),
+        // On PostgreSQL a LISTEN connection of its own (as past PgBouncer), named on a line of its own, its password hidden.
+        ...(SERVER_URL ? { DATABASE_LISTEN_URL: withPassword(`${await databaseUrlFor(folder)}?application_name=listen`) } : {}),
         JWT_SECRET: TEST_JWT_SECRET,
         LOG_LEVEL: 'info',
       },
@@ -125,6 +127,7 @@ describe('what the gateway prints', () => {
       // Without SMTP_URL, development catches the mail in the process and names where it shows.
       expect(output).toContain(`http://localhost:${port}/dev/mail`);
       if (SERVER_URL) expect(output).toContain(':***@');
+      if (SERVER_URL) expect(output).toMatch(/Its LISTEN connection +postgres:\/\/[^:\s]+:\*\*\*@[^\s]+application_name=listen/);
       expect(secretsIn(output)).toEqual([]);
     } finally {
       process.kill(-child.pid!, 'SIGKILL');

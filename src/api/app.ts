@@ -12,7 +12,6 @@ import { WebhookDispatcher, webhooksModule } from '../webhooks';
 import { UnsubscribeTokens, mailModule, type DevMailbox, type MailSender } from '../mail';
 import { AccessLogBuffer, privacyModule, type ErasureServices } from '../privacy';
 import { TokenService, authModule } from '../auth';
-import { databaseEngine } from '../platform/db/orm-options';
 import {
   LinkSigner,
   QuoteDocumentFetch,
@@ -159,7 +158,8 @@ async function buildServices({ config, orm, workerOrm = orm, logger, clock }: Ap
   // Loaded before the server listens: the standing every request checks is never empty.
   await tokens.standing.start(orm, {
     logger,
-    databaseUrl: databaseEngine(config.databaseUrl) === 'postgresql' ? config.databaseUrl : undefined,
+    // Directly to PostgreSQL when DATABASE_URL goes through a transaction pooler: a LISTEN needs a session of its own.
+    databaseUrl: config.databaseListenUrl,
   });
   const metrics = new Metrics(orm);
   const webhooks = new WebhookDispatcher(workerOrm, config.webhooks, logger, metrics.webhooks);

@@ -10,6 +10,12 @@ export interface Config {
   host: string | undefined;
   /** A SQLite file path, `:memory:`, or `postgres://user@host:port/database`. */
   databaseUrl: string;
+  /**
+   * DATABASE_LISTEN_URL (default: DATABASE_URL) on PostgreSQL: where the token standing's LISTEN connection goes. A
+   * session of its own, so it must reach PostgreSQL directly when DATABASE_URL goes through a transaction pooler
+   * (PgBouncer), which hands the server connection to someone else after each transaction. Undefined on SQLite.
+   */
+  databaseListenUrl: string | undefined;
   dataDir: string;
   /** JWT_SECRET; null outside production: `main` then keeps a generated one in the data folder (auth/jwt-secret.ts). */
   jwtSecret: string | null;
@@ -463,6 +469,23 @@ export function tracingEnabled(env: Env): boolean {
   return endpoint && env.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true' && env.OTEL_TRACES_EXPORTER?.trim() !== 'none';
 }
 
+/** DATABASE_LISTEN_URL: a PostgreSQL URL beside a PostgreSQL DATABASE_URL, which it defaults to; none on SQLite. */
+function listenUrl(env: Env, databaseUrl: string): string | undefined {
+  const postgres = /^postgres(ql)?:\/\//i;
+  const url = env.DATABASE_LISTEN_URL?.trim();
+  if (!postgres.test(databaseUrl)) {
+    if (url) throw new ConfigError('DATABASE_LISTEN_URL is for a PostgreSQL DATABASE_URL; SQLite has no LISTEN (leave it unset)');
+    return undefined;
+  }
+  if (!url) return databaseUrl;
+  if (!postgres.test(url)) {
+    // As with DATABASE_URL, only the scheme is named.
+    const scheme = /^[a-z]+:/i.exec(url)?.[0];
+    throw new ConfigError(`DATABASE_LISTEN_URL must be a postgres://... URL, got ${scheme ? `a "${scheme}" URL` : 'no URL'}`);
+  }
+  return url;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   const dataDir = resolve(env.DATA_DIR ?? './data');
@@ -472,6 +495,7 @@ export function loadConfig(env: Env = process.env): Config {
     const scheme = /^[a-z]+:/i.exec(databaseUrl)?.[0];
     throw new ConfigError(`DATABASE_URL must be a SQLite file path, ":memory:" or postgres://..., got a "${scheme}" URL`);
   }
+  const databaseListenUrl = listenUrl(env, databaseUrl);
   const tokenDefaultTtl = integer(env, 'TOKEN_DEFAULT_TTL', 3600, 60, 31 * 24 * 3600);
   const tokenMaxTtl = integer(env, 'TOKEN_MAX_TTL', 24 * 3600, 60, 31 * 24 * 3600);
   if (tokenDefaultTtl > tokenMaxTtl) throw new ConfigError('TOKEN_DEFAULT_TTL must not exceed TOKEN_MAX_TTL');
@@ -518,6 +542,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 4000, 0, 65535),
     host: listenHost(env),
     databaseUrl,
+    databaseListenUrl,
     dataDir,
     jwtSecret: jwtSecret(env, nodeEnv),
     jwtIssuer: env.JWT_ISSUER || 'tender-exchange',
