@@ -5,6 +5,7 @@ import { TenderStatus, type Tender } from '../src/tenders';
 import { createTender } from './helpers/fixtures';
 import { createClient, graphql, requestToken, type Credentials } from './helpers/gateway';
 import { withGateway } from './helpers/scene';
+import { awayFromWindowEdge } from './helpers/simulator';
 
 /**
  * Answers kept per audience, request and feed revision (docs/rest-api.md#kept-answers). The timers that would talk
@@ -183,5 +184,48 @@ describe('kept answers of the REST tender reads', () => {
     const refused = await get(path, readerToken);
     expect(refused.status).toBe(401);
     expect(refused.text).not.toContain(own.id);
+  });
+});
+
+describe('kept answers and the checks every request passes', () => {
+  const LIMIT = 4;
+  const limited = withGateway({
+    per: 'file',
+    world: true,
+    dispatch: false,
+    env: { RATE_LIMIT_PER_MINUTE: String(LIMIT), RATE_LIMIT_SYNC_MS: '0' },
+  });
+
+  it("count against the client's rate limit like any read", async () => {
+    await createTender(limited.em(), limited.world);
+    const token = await limited.token(Role.BROKER);
+    await awayFromWindowEdge(60_000);
+    const statuses: number[] = [];
+    for (let i = 0; i <= LIMIT; i++) {
+      const response = await fetch(`${limited.gateway.url}/api/v1/tenders`, { headers: { authorization: `Bearer ${token}` } });
+      statuses.push(response.status);
+    }
+    // The first is read, the next three answered from what it kept, the fifth refused.
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+  });
+});
+
+describe('with KEPT_RESPONSES_BYTES=0', () => {
+  const off = withGateway({ per: 'file', world: true, dispatch: false, env: { KEPT_RESPONSES_BYTES: '0' } });
+
+  it('keeps nothing: every read runs, and answers the same bytes as a kept one would', async () => {
+    const tender = await createTender(off.em(), off.world);
+    const token = await off.token(Role.BROKER);
+    const answers = [];
+    for (let i = 0; i < 2; i++) {
+      const response = await fetch(`${off.gateway.url}/api/v1/tenders/${tender.id}`, { headers: { authorization: `Bearer ${token}` } });
+      answers.push({ text: await response.text(), etag: response.headers.get('etag'), type: response.headers.get('content-type') });
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[0].type).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(answers[0].text)._id).toBe(tender.id);
+    const metrics = await (await fetch(`${off.gateway.url}/metrics`)).text();
+    expect(metrics).not.toMatch(/^rest_kept_responses_total\{outcome="hit"\} [1-9]/m);
+    expect(metrics).toMatch(/^rest_kept_responses_bytes 0$/m);
   });
 });
