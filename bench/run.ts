@@ -256,7 +256,7 @@ async function token(base: string, credentials: { appId: string; secret: string 
 
 /** Tenders a miss of one tender cycles through: more than the kept answers hold, so none is found kept again. */
 const KEPT_MISS_TENDERS = 20_000;
-/** The skips a missed page cycles through (a page of 50 each): more pages than KEPT_RESPONSES_BYTES holds. */
+/** The skips a missed page cycles through (each a page of 50): more pages than KEPT_RESPONSES_BYTES holds, none deep. */
 const KEPT_MISS_SKIPS = 2_000;
 
 interface KeptFigures {
@@ -287,23 +287,35 @@ async function keptScenarios(
   tokens: { internal: Record<string, string>; broker: Record<string, string> },
   references: readonly { name: string; port: number; pid: number | undefined }[],
 ): Promise<KeptFigures> {
-  const ids: string[] = [];
-  for (let skip = 0; ids.length < KEPT_MISS_TENDERS; skip += 200) {
-    const page = (await (await fetch(`${gw}/api/v1/tenders?limit=200&skip=${skip}`, { headers: tokens.internal })).json()) as {
-      payload: { _id: string }[];
-    };
-    if (page.payload.length === 0) break;
-    ids.push(...page.payload.map((tender) => tender._id));
-  }
+  /** Tenders the viewer sees, up to KEPT_MISS_TENDERS, and how many it sees in all. */
+  const seen = async (headers: Record<string, string>) => {
+    const ids: string[] = [];
+    let count = 0;
+    for (let skip = 0; ids.length < KEPT_MISS_TENDERS; skip += 200) {
+      const page = (await (await fetch(`${gw}/api/v1/tenders?limit=200&skip=${skip}`, { headers })).json()) as {
+        metadata: { count: string };
+        payload: { _id: string }[];
+      };
+      count = Number(page.metadata.count);
+      if (page.payload.length === 0) break;
+      ids.push(...page.payload.map((tender) => tender._id));
+    }
+    return { ids, count };
+  };
   /** A GET whose path is another each request: `pathOf(n)` for the n-th. */
   const varying = (origin: string, headers: Record<string, string>, pathOf: (n: number) => string): autocannon.Options => {
     let n = 0;
     return { url: `${origin}${pathOf(0)}`, headers, requests: [{ setupRequest: (request) => ({ ...request, path: pathOf(n++) }) }] };
   };
-  const pageAt = (n: number) => `/api/v1/tenders?limit=50&skip=${(n % KEPT_MISS_SKIPS) * 50}`;
-  const tenderAt = (n: number) => `/api/v1/tenders/${ids[n % ids.length]}`;
+  /** A full page at another skip each request (one of the first KEPT_MISS_SKIPS), and another tender each request. */
+  const patterns = ({ ids, count }: { ids: string[]; count: number }) => ({
+    pageAt: (n: number) => `/api/v1/tenders?limit=50&skip=${n % Math.max(1, Math.min(KEPT_MISS_SKIPS, count - 50))}`,
+    tenderAt: (n: number) => `/api/v1/tenders/${ids[n % ids.length]}`,
+  });
+  const internal = patterns(await seen(tokens.internal));
   const scenarios: Scenario[] = [];
   for (const [who, headers] of Object.entries(tokens)) {
+    const { pageAt, tenderAt } = who === 'internal' ? internal : patterns(await seen(headers));
     scenarios.push(
       { scenario: `kept (${who}): page of 50, hit`, options: { url: `${gw}/api/v1/tenders?limit=50`, headers }, pid },
       { scenario: `kept (${who}): page of 50, miss`, options: varying(gw, headers, pageAt), pid },
@@ -320,13 +332,13 @@ async function keptScenarios(
         options: { url: `${origin}/api/v1/tenders?limit=50`, headers: tokens.internal },
         pid: referencePid,
       },
-      { scenario: `${name}: kept page of 50, varying`, options: varying(origin, tokens.internal, pageAt), pid: referencePid },
+      { scenario: `${name}: kept page of 50, varying`, options: varying(origin, tokens.internal, internal.pageAt), pid: referencePid },
       {
         scenario: `${name}: kept one tender, same`,
-        options: { url: `${origin}${tenderAt(0)}`, headers: tokens.internal },
+        options: { url: `${origin}${internal.tenderAt(0)}`, headers: tokens.internal },
         pid: referencePid,
       },
-      { scenario: `${name}: kept one tender, varying`, options: varying(origin, tokens.internal, tenderAt), pid: referencePid },
+      { scenario: `${name}: kept one tender, varying`, options: varying(origin, tokens.internal, internal.tenderAt), pid: referencePid },
     );
   }
   const before = await keptLookups(gw);
