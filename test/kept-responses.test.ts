@@ -161,6 +161,24 @@ describe('kept answers of the REST tender reads', () => {
     }
   });
 
+  it("drop an audience's answers of an older revision once one of its new revision is kept, and no other audience's", async () => {
+    const keptBytes = async () =>
+      Number(/^rest_kept_responses_bytes (\d+)$/m.exec(await (await fetch(`${scene.gateway.url}/metrics`)).text())![1]);
+    const insurerPage = await get('/public/v1/tenders?limit=3', tokens.insurer);
+    for (const limit of [1, 2, 3]) expect((await get(`/api/v1/tenders?limit=${limit}`, tokens.otherCompany)).status).toBe(200);
+    const before = await keptBytes();
+    // A change the second broker company sees (and the insurers do not): its three pages are of the revision before.
+    await createTender(scene.em(), scene.world, { broker: 1 });
+    const page = await get('/api/v1/tenders?limit=1', tokens.otherCompany);
+    expect(idsOf(page.text)).toHaveLength(1);
+    const after = await keptBytes();
+    expect(after).toBeLessThan(before);
+    // The insurer's page is still kept: the same bytes, after the revision's read alone.
+    const again = await getCounting('/public/v1/tenders?limit=3', tokens.insurer);
+    expect(again.text).toBe(insurerPage.text);
+    expect(again.statements).toHaveLength(1);
+  });
+
   it('record each client that is answered a kept tender in the access log, and refuse a revoked token a kept answer', async () => {
     const path = `/api/v1/tenders/${own.id}`;
     const reader = await createClient(scene.gateway, Role.BROKER, { brokerCompanyId: scene.world.brokers[0].id });

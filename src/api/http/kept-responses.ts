@@ -42,6 +42,13 @@ const audienceOf = (viewer: Viewer): string => `${viewer.role}|${viewer.insurerI
  */
 export class KeptResponses {
   private readonly kept: LRUCache<string, KeptResponse> | undefined;
+  /**
+   * Per audience, the revision its answers are kept at and their keys. Once an answer of another revision is kept,
+   * the audience's answers of the one before can never be found again (a revision only moves on): they are dropped
+   * then, not when the bound pushes them out, so what an audience no longer sees (an erased customer's data among
+   * it) leaves the process with the audience's next kept answer.
+   */
+  private readonly held = new Map<string, { revision: string; keys: Set<string> }>();
 
   constructor(
     maxBytes: number,
@@ -53,6 +60,7 @@ export class KeptResponses {
             maxSize: maxBytes,
             sizeCalculation: (response, key) =>
               response.body.length + 2 * key.length + ENTRY_OVERHEAD + READ_OVERHEAD * response.reads.length,
+            dispose: (_response, key) => this.forget(key),
           })
         : undefined;
   }
@@ -71,12 +79,31 @@ export class KeptResponses {
   }
 
   keep(key: string | undefined, response: KeptResponse): void {
-    if (key !== undefined) this.kept?.set(key, response);
+    if (!this.kept || key === undefined) return;
+    const [audience, revision] = key.split('\n', 2);
+    const before = this.held.get(audience);
+    // Each dropped answer leaves the audience's keys through `dispose`.
+    if (before && before.revision !== revision) for (const old of [...before.keys]) this.kept.delete(old);
+    // One that replaces an answer under the same key disposes of the one before; one too large for the bound is not kept.
+    this.kept.set(key, response);
+    if (!this.kept.has(key)) return;
+    let held = this.held.get(audience);
+    if (held?.revision !== revision) this.held.set(audience, (held = { revision, keys: new Set() }));
+    held.keys.add(key);
   }
 
   /** The bytes kept now, as the bound counts them. */
   get size(): number {
     return this.kept?.calculatedSize ?? 0;
+  }
+
+  /** An answer left the bound (pushed out, dropped, or replaced): its audience no longer holds its key. */
+  private forget(key: string): void {
+    const [audience, revision] = key.split('\n', 2);
+    const held = this.held.get(audience);
+    if (held?.revision !== revision) return;
+    held.keys.delete(key);
+    if (held.keys.size === 0) this.held.delete(audience);
   }
 }
 
