@@ -203,6 +203,32 @@ describe('kept answers of the REST tender reads', () => {
     expect(refused.status).toBe(401);
     expect(refused.text).not.toContain(own.id);
   });
+
+  // Last of this scene's tests: the customer of every tender above is erased.
+  it("never answer an erased customer's data from a kept answer, to its broker or an invited insurer", async () => {
+    const { name } = scene.world.customer;
+    const reads = [
+      { path: `/api/v1/tenders/${own.id}`, token: tokens.broker },
+      { path: '/api/v1/tenders?limit=50', token: tokens.sameCompany },
+      { path: `/public/v1/tenders/${own.id}`, token: tokens.insurer },
+    ];
+    for (const { path, token } of reads) {
+      expect((await get(path, token)).text).toContain(name);
+      expect((await get(path, token)).text).toContain(name); // kept
+    }
+    const { body } = await graphql(
+      scene.gateway,
+      tokens.internal,
+      'mutation($customerId: ID!, $reason: String!) { eraseCustomer(customerId: $customerId, reason: $reason) { tenders } }',
+      { customerId: scene.world.customer.id, reason: 'the customer asked' },
+    );
+    expect(body.errors).toBeUndefined();
+    for (const { path, token } of reads) {
+      const after = await get(path, token);
+      expect(after.status).toBe(200);
+      expect(after.text, path).not.toContain(name);
+    }
+  });
 });
 
 describe('kept answers and the checks every request passes', () => {
