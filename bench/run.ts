@@ -54,7 +54,9 @@ import {
  * The baseline and the gateway take turns, BENCH_ROUNDS rounds of BENCH_SECONDS each, and each figure is the
  * median of its rounds: on a shared machine, speed drifts over a minute, and turns keep the ratios fair.
  * Prints figures and the targets of issue 6 beside them, writes `bench/results/<time>-<engine>.json`, and
- * never fails on a number. BENCH_SCENARIOS (default "reads,access-log,callback,hostile,documents") picks the read scenarios, the access log's cost (a broker's page with ACCESS_LOG on and off), the callback, the
+ * never fails on a number. BENCH_SCENARIOS (default "reads,kept,access-log,callback,hostile,documents") picks the read scenarios, the kept
+ * answers' hits and misses (`keptScenarios`: a page and a tender read again, against the same read at another `skip`
+ * or of another tender each request), the access log's cost (a broker's page with ACCESS_LOG on and off), the callback, the
  * hostile load (bench/hostile.ts) and ten concurrent 20 MiB document uploads and downloads (bench/documents.ts).
  * "day" (bench/day-in-the-market.ts) runs last: many partners at once, on a gateway restarted with a real rate limit.
  * BENCH_DOCUMENT_STORE (default "filesystem"; "s3": an s3rver on loopback, bench/document-store.ts) picks the gateway's
@@ -67,7 +69,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const CALLBACK_RATE = Number(process.env.BENCH_CALLBACK_RATE ?? 200);
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? CALLBACK_RATE * 10);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgresql').split(',') as DatabaseEngine[];
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'reads,access-log,callback,hostile,documents,day').split(','));
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'reads,kept,access-log,callback,hostile,documents,day').split(','));
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** As `npm run start:prod` runs the gateway: its environment settings and node options, read from package.json. */
 const PRODUCTION = productionStart();
@@ -252,6 +254,107 @@ async function token(base: string, credentials: { appId: string; secret: string 
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
+/** Tenders a miss of one tender cycles through: more than the kept answers hold, so none is found kept again. */
+const KEPT_MISS_TENDERS = 20_000;
+/** The skips a missed page cycles through (each a page of 50): more pages than KEPT_RESPONSES_BYTES holds, none deep. */
+const KEPT_MISS_SKIPS = 2_000;
+
+interface KeptFigures {
+  figures: Figure[];
+  /** The gateway's `rest_kept_responses_total` over these scenarios. */
+  lookups: { hit: number; miss: number };
+  hitOverMiss(what: 'page' | 'tender'): number | undefined;
+  /** Throughput of the gateway's hit or miss over the in-memory reference's same pattern. */
+  versusReference(what: 'page' | 'tender', outcome: 'hit' | 'miss'): number;
+}
+
+/** The gateway's kept-answer lookups so far, from its metrics. */
+async function keptLookups(gw: string): Promise<{ hit: number; miss: number }> {
+  const text = await (await fetch(`${gw}/metrics`)).text();
+  const of = (outcome: string) =>
+    Number(new RegExp(`^rest_kept_responses_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { hit: of('hit'), miss: of('miss') };
+}
+
+/**
+ * Kept answers (issue 43): the same page of 50 and the same tender read again and again (hits: after the first, each
+ * answered from its kept bytes), against reads that are never found kept (misses: a page at another `skip` each
+ * request, another tender each request), for an internal user and a broker, and the references' same patterns.
+ */
+async function keptScenarios(
+  gw: string,
+  pid: number | undefined,
+  tokens: { internal: Record<string, string>; broker: Record<string, string> },
+  references: readonly { name: string; port: number; pid: number | undefined }[],
+): Promise<KeptFigures> {
+  /** Tenders the viewer sees, up to KEPT_MISS_TENDERS, and how many it sees in all. */
+  const seen = async (headers: Record<string, string>) => {
+    const ids: string[] = [];
+    let count = 0;
+    for (let skip = 0; ids.length < KEPT_MISS_TENDERS; skip += 200) {
+      const page = (await (await fetch(`${gw}/api/v1/tenders?limit=200&skip=${skip}`, { headers })).json()) as {
+        metadata: { count: string };
+        payload: { _id: string }[];
+      };
+      count = Number(page.metadata.count);
+      if (page.payload.length === 0) break;
+      ids.push(...page.payload.map((tender) => tender._id));
+    }
+    return { ids, count };
+  };
+  /** A GET whose path is another each request: `pathOf(n)` for the n-th. */
+  const varying = (origin: string, headers: Record<string, string>, pathOf: (n: number) => string): autocannon.Options => {
+    let n = 0;
+    return { url: `${origin}${pathOf(0)}`, headers, requests: [{ setupRequest: (request) => ({ ...request, path: pathOf(n++) }) }] };
+  };
+  /** A full page at another skip each request (one of the first KEPT_MISS_SKIPS), and another tender each request. */
+  const patterns = ({ ids, count }: { ids: string[]; count: number }) => ({
+    pageAt: (n: number) => `/api/v1/tenders?limit=50&skip=${n % Math.max(1, Math.min(KEPT_MISS_SKIPS, count - 50))}`,
+    tenderAt: (n: number) => `/api/v1/tenders/${ids[n % ids.length]}`,
+  });
+  const internal = patterns(await seen(tokens.internal));
+  const scenarios: Scenario[] = [];
+  for (const [who, headers] of Object.entries(tokens)) {
+    const { pageAt, tenderAt } = who === 'internal' ? internal : patterns(await seen(headers));
+    scenarios.push(
+      { scenario: `kept (${who}): page of 50, hit`, options: { url: `${gw}/api/v1/tenders?limit=50`, headers }, pid },
+      { scenario: `kept (${who}): page of 50, miss`, options: varying(gw, headers, pageAt), pid },
+      { scenario: `kept (${who}): one tender, hit`, options: { url: `${gw}${tenderAt(0)}`, headers }, pid },
+      { scenario: `kept (${who}): one tender, miss`, options: varying(gw, headers, tenderAt), pid },
+    );
+  }
+  // The references keep nothing: a repeated read and a varying one cost them the same, both are shown.
+  for (const { name, port, pid: referencePid } of references) {
+    const origin = `http://127.0.0.1:${port}`;
+    scenarios.push(
+      {
+        scenario: `${name}: kept page of 50, same`,
+        options: { url: `${origin}/api/v1/tenders?limit=50`, headers: tokens.internal },
+        pid: referencePid,
+      },
+      { scenario: `${name}: kept page of 50, varying`, options: varying(origin, tokens.internal, internal.pageAt), pid: referencePid },
+      {
+        scenario: `${name}: kept one tender, same`,
+        options: { url: `${origin}${internal.tenderAt(0)}`, headers: tokens.internal },
+        pid: referencePid,
+      },
+      { scenario: `${name}: kept one tender, varying`, options: varying(origin, tokens.internal, internal.tenderAt), pid: referencePid },
+    );
+  }
+  const before = await keptLookups(gw);
+  const figures = await inTurns(scenarios);
+  const after = await keptLookups(gw);
+  const rate = (name: string) => figures.find((figure) => figure.scenario === name)?.requestsPerSecond ?? NaN;
+  const label = { page: 'page of 50', tender: 'one tender' } as const;
+  return {
+    figures,
+    lookups: { hit: after.hit - before.hit, miss: after.miss - before.miss },
+    hitOverMiss: (what) => rate(`kept (internal): ${label[what]}, hit`) / rate(`kept (internal): ${label[what]}, miss`),
+    versusReference: (what, outcome) =>
+      rate(`kept (internal): ${label[what]}, ${outcome}`) /
+      rate(`memory reference: kept ${label[what]}, ${outcome === 'hit' ? 'same' : 'varying'}`),
+  };
+}
 /** The Authorization header of a new API client's token. */
 async function tokenHeaders(
   base: string,
@@ -573,6 +676,12 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
         ])),
       );
     }
+    let kept: KeptFigures | undefined;
+    if (SCENARIOS.has('kept')) {
+      const broker = await tokenHeaders(gw, orm, { role: Role.BROKER, brokerCompanyId: seeded.brokerCompanies[0].id });
+      kept = await keptScenarios(gw, gateway.pid, { internal: auth, broker }, withReference ? references : []);
+      figures.push(...kept.figures);
+    }
     rss.window();
     const callback = SCENARIOS.has('callback')
       ? await callbackScenario(orm.em.fork(), gw, auth, insurer, { appId: insurerClient.client.appId, secret: insurerClient.secret })
@@ -877,6 +986,36 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
             ]),
           ]
         : []),
+      ...(kept
+        ? [
+            line('kept: page of 50, hit / miss throughput', (kept.hitOverMiss('page') ?? NaN).toFixed(2), '(printed)'),
+            line('kept: one tender, hit / miss throughput', (kept.hitOverMiss('tender') ?? NaN).toFixed(2), '(printed)'),
+            ...(withReference
+              ? [
+                  line(
+                    'kept: repeated page (hit) / in-memory ref.',
+                    kept.versusReference('page', 'hit').toFixed(2),
+                    'target ≥ 1.5',
+                    kept.versusReference('page', 'hit') >= 1.5,
+                  ),
+                  line(
+                    'kept: page, miss / in-memory reference',
+                    kept.versusReference('page', 'miss').toFixed(2),
+                    'target ≥ 0.85',
+                    kept.versusReference('page', 'miss') >= 0.85,
+                  ),
+                  line('kept: one tender (hit) / in-memory ref.', kept.versusReference('tender', 'hit').toFixed(2), '(printed)'),
+                  line(
+                    'kept: one tender, miss / in-memory ref.',
+                    kept.versusReference('tender', 'miss').toFixed(2),
+                    'target ≥ 0.5',
+                    kept.versusReference('tender', 'miss') >= 0.5,
+                  ),
+                ]
+              : []),
+            line('kept: lookups on the gateway', `${kept.lookups.hit}/${kept.lookups.miss}`, 'hits/misses'),
+          ]
+        : []),
       ...(SCENARIOS.has('access-log')
         ? (['rest', 'graphql'] as const).map((surface) =>
             line(
@@ -943,7 +1082,7 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     };
     writeFileSync(
       file,
-      `${JSON.stringify({ engine, machine, settings, figures, ratios, callback: { sent: callback.sent, honoured: callback.honoured, drainMs: callback.drainMs, within20Ms: callback.within20Ms, insurerTraffic: insurerSystem.traffic }, peakRssBytes: peakRss, readyMs, hostile, documents, day }, null, 2)}\n`,
+      `${JSON.stringify({ engine, machine, settings, figures, ratios, kept: kept && { lookups: kept.lookups }, callback: { sent: callback.sent, honoured: callback.honoured, drainMs: callback.drainMs, within20Ms: callback.within20Ms, insurerTraffic: insurerSystem.traffic }, peakRssBytes: peakRss, readyMs, hostile, documents, day }, null, 2)}\n`,
     );
     console.log(`\n  wrote ${file}`);
   } finally {

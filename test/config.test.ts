@@ -125,6 +125,17 @@ describe('the configuration', () => {
     ).toThrow(ConfigError);
   });
 
+  it('keeps 16 MiB of REST answers unless KEPT_RESPONSES_BYTES says otherwise, 0 none, and names the variable of a bad value', () => {
+    expect(loadConfig({ DATA_DIR: emptyFolder() }).keptResponsesBytes).toBe(16 * 1024 * 1024);
+    expect(loadConfig({ DATA_DIR: emptyFolder(), KEPT_RESPONSES_BYTES: '0' }).keptResponsesBytes).toBe(0);
+    expect(() => loadConfig({ DATA_DIR: emptyFolder(), KEPT_RESPONSES_BYTES: '16MiB' })).toThrow(
+      /^KEPT_RESPONSES_BYTES must be a whole number/,
+    );
+    expect(() => loadConfig({ DATA_DIR: emptyFolder(), KEPT_RESPONSES_BYTES: String(2 ** 31) })).toThrow(
+      /^KEPT_RESPONSES_BYTES must be between/,
+    );
+  });
+
   it('leaves mail off without SMTP_URL, and refuses a mail setting it cannot use without showing a password', () => {
     const off = loadConfig({ DATA_DIR: emptyFolder() }).mail;
     expect(off).toMatchObject({ smtpUrl: null, from: 'Tender Exchange <no-reply@tender-exchange.invalid>', publicUrl: null });

@@ -43,6 +43,7 @@ import { operationsRoutes } from './rest/health.routes';
 import { quoteCallbackRoutes } from './rest/quote-callback.routes';
 import { readOnlyApis } from './rest/read-only-apis';
 import { tenderRoutes } from './rest/tenders/tender.routes';
+import { KeptResponses } from './http/kept-responses';
 import { webhookEndpointRoutes } from './rest/webhooks/webhook-endpoint.routes';
 import { admitUploads, documentRoutes } from './rest/documents/document.routes';
 import { riskRoutes } from './rest/risk/risk.routes';
@@ -299,7 +300,9 @@ function mountRoutes(
   // Spec 1 and 4: /public/v1 and /api/v1 only read, whatever the path; the writes are GraphQL and /integration/v1.
   app.use(readOnlyApis());
   // The partners' polls first: every router a request passes before its own is matched against it.
-  app.use(tenderRoutes(schema));
+  const kept = new KeptResponses(config.keptResponsesBytes, metrics.keptResponses);
+  metrics.countKeptBytes(() => kept.size);
+  app.use(tenderRoutes(schema, kept));
   app.use(authRoutes(context, config));
   app.use(graphqlRoutes(apollo, { production }));
   app.use(quoteCallbackRoutes());

@@ -4,6 +4,7 @@ import type { IRoute, Request } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { type DispatcherObserver, QuoteRequestStatus, QuoteRequest } from '../../quotes';
 import { type WebhookObserver, WebhookDelivery, WebhookDeliveryStatus } from '../../webhooks';
+import type { KeptResponsesObserver } from './kept-responses';
 
 /** Prometheus metrics of one app instance (its own registry, so several apps can share a process). */
 export class Metrics {
@@ -45,6 +46,13 @@ export class Metrics {
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
+  private readonly keptLookups = new Counter({
+    name: 'rest_kept_responses_total',
+    help: 'REST tender reads looked up among the kept answers (KEPT_RESPONSES_BYTES), by outcome: hit (answered from kept bytes) or miss',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly keptOutcomes = { hit: this.keptLookups.labels({ outcome: 'hit' }), miss: this.keptLookups.labels({ outcome: 'miss' }) };
 
   constructor(orm: MikroORM) {
     collectDefaultMetrics({ register: this.registry });
@@ -87,9 +95,25 @@ export class Metrics {
     });
   }
 
+  /** The bytes the kept REST answers take now (at most KEPT_RESPONSES_BYTES), read when scraped. */
+  countKeptBytes(size: () => number): void {
+    new Gauge({
+      name: 'rest_kept_responses_bytes',
+      help: 'Bytes the kept REST tender answers take in this process, as KEPT_RESPONSES_BYTES bounds them',
+      registers: [this.registry],
+      collect() {
+        this.set(size());
+      },
+    });
+  }
+
   readonly dispatcher: DispatcherObserver = {
     retryScheduled: () => this.retries.inc(),
     failed: () => this.failures.inc(),
+  };
+
+  readonly keptResponses: KeptResponsesObserver = {
+    looked: (outcome) => this.keptOutcomes[outcome].inc(),
   };
 
   readonly webhooks: WebhookObserver = {

@@ -18,6 +18,7 @@ import {
 } from './tender-operations.graphql';
 import { INTEGRATION_PREFIX } from '../read-only-apis';
 import { announceDeprecation, type Deprecation } from '../deprecation';
+import { recordKeptReads, recordingReads, type KeptResponse, type KeptResponses } from '../../http/kept-responses';
 
 interface ListRoute {
   path: string;
@@ -73,12 +74,18 @@ function revisionToTag(req: Request, res: Response, context: { em: EntityManager
     : currentRevisionOf(requestScopeOf(res).sharedEm, context.viewer);
 }
 
+/** A JSON answer from its bytes: the headers `res.json` gives, and no serialisation. */
+function sendJson(res: Response, response: Pick<KeptResponse, 'body' | 'headers'>): void {
+  res.set(response.headers).set('Content-Type', 'application/json; charset=utf-8').send(response.body);
+}
+
 /**
  * Thin shims: parameters → variables, the prepared GraphQL operation, its result → the envelope of spec 2.2.
  * Reads carry an ETag from the viewer's feed revision (tenders/feed), so a poll that finds nothing new is a 304
- * that never runs the operation.
+ * that never runs the operation; an answer made at a revision is kept (`kept`, per audience and request), so the
+ * same read at the same revision, by whichever client of the audience, is answered from its bytes.
  */
-export function tenderRoutes(schema: GraphQLSchema): Router {
+export function tenderRoutes(schema: GraphQLSchema, kept: KeptResponses): Router {
   const list = prepareOperation(schema, REST_TENDER_LIST);
   const byId = prepareOperation(schema, REST_TENDER_BY_ID);
   const confirmPolicy = prepareOperation(schema, REST_CONFIRM_POLICY_DOCUMENTATION);
@@ -95,12 +102,23 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
       const tagged = conditionalRead(req, res, [listRepresentation, req.originalUrl, revision], { exists: true });
       if (!tagged) return;
       context.channel = { surface: AccessSurface.REST, operation: `GET ${route.path}` };
-      const data = await list.run(context, { ...variables });
+      // After the checks every request passes (rate limit, token standing, access policy, query): only the work is saved.
+      const key = kept.keyOf(context.viewer, revision, req.originalUrl);
+      const found = kept.find(key);
+      if (found) {
+        recordKeptReads(context, found);
+        return sendJson(res, found);
+      }
+      const { value: data, reads } = await recordingReads(context, () => list.run(context, { ...variables }));
       const page = data.tenders as { count: number; skip: number; limit: number; next: string | null; items: unknown[] };
-      res.set(tagged).json({
-        metadata: { count: String(page.count), skip: String(page.skip), limit: String(page.limit), sort: sortEcho, next: page.next },
-        payload: page.items,
-      });
+      const body = Buffer.from(
+        JSON.stringify({
+          metadata: { count: String(page.count), skip: String(page.skip), limit: String(page.limit), sort: sortEcho, next: page.next },
+          payload: page.items,
+        }),
+      );
+      kept.keep(key, { body, headers: tagged, reads });
+      sendJson(res, { body, headers: tagged });
     });
   }
 
@@ -139,9 +157,19 @@ export function tenderRoutes(schema: GraphQLSchema): Router {
       const tagged = conditionalRead(req, res, [itemRepresentation, req.originalUrl, revision], { exists: false });
       if (!tagged) return;
       context.channel = { surface: AccessSurface.REST, operation: `GET ${route.path}` };
-      const data = await byId.run(context, { id: req.params.id });
+      const key = kept.keyOf(context.viewer, revision, req.originalUrl);
+      const found = kept.find(key);
+      if (found) {
+        recordKeptReads(context, found);
+        if (answeredAsCurrent(req, res, tagged)) return;
+        return sendJson(res, found);
+      }
+      // Only an answer is kept: a tender the viewer may not see is a 404 each time, read again.
+      const { value: data, reads } = await recordingReads(context, () => byId.run(context, { id: req.params.id }));
+      const body = Buffer.from(JSON.stringify(data.tender));
+      kept.keep(key, { body, headers: tagged, reads });
       if (answeredAsCurrent(req, res, tagged)) return;
-      res.set(tagged).json(data.tender);
+      sendJson(res, { body, headers: tagged });
     });
   }
   return router;
