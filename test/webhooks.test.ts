@@ -257,9 +257,15 @@ describe('delivery, retries and the delivery log', () => {
     await register(broker, 'broker', '/flaky');
     await register(broker, 'broker', '/later');
     await closeTender();
+    // The row is DELIVERED a moment before the attempt's counter is raised (after its commit): wait for both.
     const text = await waitFor('the delivery and the postponed attempt to be counted', async () => {
       const scraped = await scrape();
-      return /webhook_deliveries\{state="DELIVERED"\} 1/.test(scraped) && /outcome="retry"\} 2/.test(scraped) && scraped;
+      return (
+        /webhook_deliveries\{state="DELIVERED"\} 1/.test(scraped) &&
+        /outcome="delivered"\} 1/.test(scraped) &&
+        /outcome="retry"\} 2/.test(scraped) &&
+        scraped
+      );
     });
     expect(text).toMatch(/^webhook_deliveries\{state="PENDING"\} 1$/m);
     expect(text).toMatch(/^webhook_deliveries\{state="FAILED"\} 0$/m);
