@@ -10,7 +10,7 @@ import tseslint from 'typescript-eslint';
  * layout rules off here).
  */
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'bench/results/'] },
+  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'bench/results/', 'bench/strict/'] },
   eslint.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

@@ -54,7 +54,8 @@ import {
  * The baseline and the gateway take turns, BENCH_ROUNDS rounds of BENCH_SECONDS each, and each figure is the
  * median of its rounds: on a shared machine, speed drifts over a minute, and turns keep the ratios fair.
  * Prints figures and the targets of issue 6 beside them, writes `bench/results/<time>-<engine>.json`, and
- * never fails on a number. BENCH_SCENARIOS (default "reads,kept,access-log,callback,hostile,documents") picks the read scenarios, the kept
+ * never fails on a number. BENCH_SCENARIOS (default "reads,strict,kept,access-log,callback,hostile,documents,day") picks the read
+ * scenarios, the strict reference's (`strictScenarios`: a broker's reads against ../shared/perf's reference), the kept
  * answers' hits and misses (`keptScenarios`: a page and a tender read again, against the same read at another `skip`
  * or of another tender each request), the access log's cost (a broker's page with ACCESS_LOG on and off), the callback, the
  * hostile load (bench/hostile.ts) and ten concurrent 20 MiB document uploads and downloads (bench/documents.ts).
@@ -69,7 +70,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const CALLBACK_RATE = Number(process.env.BENCH_CALLBACK_RATE ?? 200);
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? CALLBACK_RATE * 10);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgresql').split(',') as DatabaseEngine[];
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'reads,kept,access-log,callback,hostile,documents,day').split(','));
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'reads,strict,kept,access-log,callback,hostile,documents,day').split(','));
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** As `npm run start:prod` runs the gateway: its environment settings and node options, read from package.json. */
 const PRODUCTION = productionStart();
@@ -81,6 +82,11 @@ const REFERENCE_PORT = GATEWAY_PORT + 2;
 const MEMORY_REFERENCE_PORT = GATEWAY_PORT + 3;
 /** The same gateway with ACCESS_LOG=off, for the access log's cost (BENCH_SCENARIOS "access-log"). */
 const ACCESS_LOG_OFF_PORT = GATEWAY_PORT + 4;
+/**
+ * The strict reference (issue 43; ../shared/perf's two files, unchanged in bench/strict/): node:http and better-sqlite3,
+ * the JWT verified with a key object made once, nothing kept per request; broker and internal tokens.
+ */
+const STRICT_REFERENCE_PORT = GATEWAY_PORT + 5;
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 /** The day scenario's simulated insurers that quote. */
 const MARKET_INSURERS = 3;
@@ -276,6 +282,32 @@ async function keptLookups(gw: string): Promise<{ hit: number; miss: number }> {
   return { hit: of('hit'), miss: of('miss') };
 }
 
+/** Tenders a viewer sees at `gw` (`path`: its list), up to KEPT_MISS_TENDERS of them, and how many it sees in all. */
+async function seenTenders(
+  gw: string,
+  headers: Record<string, string>,
+  path = '/api/v1/tenders',
+): Promise<{ ids: string[]; count: number }> {
+  const ids: string[] = [];
+  let count = 0;
+  for (let skip = 0; ids.length < KEPT_MISS_TENDERS; skip += 200) {
+    const page = (await (await fetch(`${gw}${path}?limit=200&skip=${skip}`, { headers })).json()) as {
+      metadata: { count: string };
+      payload: { _id: string }[];
+    };
+    count = Number(page.metadata.count);
+    if (page.payload.length === 0) break;
+    ids.push(...page.payload.map((tender) => tender._id));
+  }
+  return { ids, count };
+}
+
+/** A GET whose path is another each request: `pathOf(n)` for the n-th. */
+function varying(origin: string, headers: Record<string, string>, pathOf: (n: number) => string): autocannon.Options {
+  let n = 0;
+  return { url: `${origin}${pathOf(0)}`, headers, requests: [{ setupRequest: (request) => ({ ...request, path: pathOf(n++) }) }] };
+}
+
 /**
  * Kept answers (issue 43): the same page of 50 and the same tender read again and again (hits: after the first, each
  * answered from its kept bytes), against reads that are never found kept (misses: a page at another `skip` each
@@ -287,26 +319,7 @@ async function keptScenarios(
   tokens: { internal: Record<string, string>; broker: Record<string, string> },
   references: readonly { name: string; port: number; pid: number | undefined }[],
 ): Promise<KeptFigures> {
-  /** Tenders the viewer sees, up to KEPT_MISS_TENDERS, and how many it sees in all. */
-  const seen = async (headers: Record<string, string>) => {
-    const ids: string[] = [];
-    let count = 0;
-    for (let skip = 0; ids.length < KEPT_MISS_TENDERS; skip += 200) {
-      const page = (await (await fetch(`${gw}/api/v1/tenders?limit=200&skip=${skip}`, { headers })).json()) as {
-        metadata: { count: string };
-        payload: { _id: string }[];
-      };
-      count = Number(page.metadata.count);
-      if (page.payload.length === 0) break;
-      ids.push(...page.payload.map((tender) => tender._id));
-    }
-    return { ids, count };
-  };
-  /** A GET whose path is another each request: `pathOf(n)` for the n-th. */
-  const varying = (origin: string, headers: Record<string, string>, pathOf: (n: number) => string): autocannon.Options => {
-    let n = 0;
-    return { url: `${origin}${pathOf(0)}`, headers, requests: [{ setupRequest: (request) => ({ ...request, path: pathOf(n++) }) }] };
-  };
+  const seen = (headers: Record<string, string>) => seenTenders(gw, headers);
   /** A full page at another skip each request (one of the first KEPT_MISS_SKIPS), and another tender each request. */
   const patterns = ({ ids, count }: { ids: string[]; count: number }) => ({
     pageAt: (n: number) => `/api/v1/tenders?limit=50&skip=${n % Math.max(1, Math.min(KEPT_MISS_SKIPS, count - 50))}`,
@@ -355,6 +368,124 @@ async function keptScenarios(
       rate(`memory reference: kept ${label[what]}, ${outcome === 'hit' ? 'same' : 'varying'}`),
   };
 }
+interface StrictFigures {
+  figures: Figure[];
+  /** The gateway's kept-answer lookups over the group: the misses must be misses. */
+  lookups: { hit: number; miss: number };
+  /** Throughput of a gateway scenario over the strict reference's same pattern (same role, same paths). */
+  ratio(what: StrictRead, who?: 'broker' | 'internal'): number;
+  /** CPU per request of the gateway and of the strict reference in that pair. */
+  cpu(what: StrictRead, who?: 'broker' | 'internal'): { gateway: number; reference: number };
+}
+
+type StrictRead = 'one tender' | 'page of 10' | 'page of 50' | 'page of 200' | 'GraphQL page of 50' | 'page of 50, hit';
+
+/**
+ * Issue 43: the gateway against the strict reference with the partners' tokens. A broker's one tender, pages of 10,
+ * 50 and 200 and the GraphQL page of 50, each a miss of the kept answers (another tender or `skip` each request), and
+ * the repeated page of 50 (a hit); an internal user's page of 50 (a miss). The reference answers the same pattern with
+ * the same token, checked byte for byte first. An insurer's reads are measured on the gateway alone: the strict
+ * reference knows broker and internal tokens only.
+ */
+async function strictScenarios(
+  gw: string,
+  pid: number | undefined,
+  strict: { port: number; pid: number | undefined },
+  tokens: { broker: Record<string, string>; internal: Record<string, string>; insurer: Record<string, string> },
+): Promise<StrictFigures> {
+  const ref = `http://127.0.0.1:${strict.port}`;
+  const broker = await seenTenders(gw, tokens.broker);
+  const internal = await seenTenders(gw, tokens.internal);
+  const insurer = await seenTenders(gw, tokens.insurer, '/public/v1/tenders');
+  const pageAt =
+    (count: number, limit: number, base = '/api/v1/tenders') =>
+    (n: number) =>
+      `${base}?limit=${limit}&skip=${n % Math.max(1, Math.min(KEPT_MISS_SKIPS, count - limit))}`;
+  const tenderAt =
+    (ids: string[], base = '/api/v1/tenders') =>
+    (n: number) =>
+      `${base}/${ids[n % ids.length]}`;
+  for (const path of [
+    '/api/v1/tenders?limit=10',
+    '/api/v1/tenders?limit=50&skip=50',
+    '/api/v1/tenders?limit=200',
+    tenderAt(broker.ids)(7),
+  ]) {
+    const [ours, theirs] = await Promise.all(
+      [gw, ref].map(async (host) => (await fetch(`${host}${path}`, { headers: tokens.broker })).text()),
+    );
+    if (ours !== theirs) throw new Error(`the strict reference answers a broker's ${path} differently from the gateway`);
+  }
+  console.log("  the strict reference answers a broker's pages and tenders byte for byte as the gateway does");
+  const graphql = (headers: Record<string, string>): autocannon.Options => ({
+    url: `${gw}/graphql`,
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: REST_TENDER_LIST, variables: { limit: 50 } }),
+  });
+  const pairs: { what: StrictRead; who: 'broker' | 'internal'; ours: autocannon.Options; theirs: autocannon.Options }[] = [
+    {
+      what: 'one tender',
+      who: 'broker',
+      ours: varying(gw, tokens.broker, tenderAt(broker.ids)),
+      theirs: varying(ref, tokens.broker, tenderAt(broker.ids)),
+    },
+    ...([10, 50, 200] as const).map((limit) => ({
+      what: `page of ${limit}` as StrictRead,
+      who: 'broker' as const,
+      ours: varying(gw, tokens.broker, pageAt(broker.count, limit)),
+      theirs: varying(ref, tokens.broker, pageAt(broker.count, limit)),
+    })),
+    {
+      what: 'GraphQL page of 50',
+      who: 'broker',
+      ours: graphql(tokens.broker),
+      theirs: varying(ref, tokens.broker, pageAt(broker.count, 50)),
+    },
+    {
+      what: 'page of 50, hit',
+      who: 'broker',
+      ours: { url: `${gw}/api/v1/tenders?limit=50`, headers: tokens.broker },
+      theirs: { url: `${ref}/api/v1/tenders?limit=50`, headers: tokens.broker },
+    },
+    {
+      what: 'page of 50',
+      who: 'internal',
+      ours: varying(gw, tokens.internal, pageAt(internal.count, 50)),
+      theirs: varying(ref, tokens.internal, pageAt(internal.count, 50)),
+    },
+  ];
+  const name = (side: 'gateway' | 'strict reference', what: StrictRead, who: string) =>
+    `${side === 'gateway' ? 'strict' : 'strict reference'} (${who}): ${what}`;
+  const scenarios: Scenario[] = [
+    ...pairs.flatMap(({ what, who, ours, theirs }) => [
+      { scenario: name('gateway', what, who), options: ours, pid },
+      { scenario: name('strict reference', what, who), options: theirs, pid: strict.pid },
+    ]),
+    {
+      scenario: 'strict (insurer): page of 50',
+      options: varying(gw, tokens.insurer, pageAt(insurer.count, 50, '/public/v1/tenders')),
+      pid,
+    },
+    { scenario: 'strict (insurer): one tender', options: varying(gw, tokens.insurer, tenderAt(insurer.ids, '/public/v1/tenders')), pid },
+  ];
+  const before = await keptLookups(gw);
+  const figures = await inTurns(scenarios);
+  const after = await keptLookups(gw);
+  const figure = (scenario: string) => figures.find((each) => each.scenario === scenario);
+  return {
+    figures,
+    lookups: { hit: after.hit - before.hit, miss: after.miss - before.miss },
+    ratio: (what, who = 'broker') =>
+      (figure(name('gateway', what, who))?.requestsPerSecond ?? NaN) /
+      (figure(name('strict reference', what, who))?.requestsPerSecond ?? NaN),
+    cpu: (what, who = 'broker') => ({
+      gateway: figure(name('gateway', what, who))?.cpuMsPerRequest ?? NaN,
+      reference: figure(name('strict reference', what, who))?.cpuMsPerRequest ?? NaN,
+    }),
+  };
+}
+
 /** The Authorization header of a new API client's token. */
 async function tokenHeaders(
   base: string,
@@ -525,18 +656,24 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     // The raw references (SQLite only: better-sqlite3), each checked byte for byte against the gateway before it is
     // timed: one reads the token's standing per request (a statement, as the gateway did before 1.x), one from memory.
     const withReference = engine === 'sqlite';
+    const referenceServer = (standing: string) => ({
+      args: ['--import', 'tsx', 'bench/reference-server.ts'],
+      env: { BENCH_DATABASE_URL: database.url, JWT_SECRET, REFERENCE_STANDING: standing },
+    });
     const references = [
-      { name: 'reference', port: REFERENCE_PORT, standing: 'statement', pid: undefined as number | undefined },
-      { name: 'memory reference', port: MEMORY_REFERENCE_PORT, standing: 'memory', pid: undefined as number | undefined },
+      { name: 'reference', port: REFERENCE_PORT, ...referenceServer('statement'), pid: undefined as number | undefined },
+      { name: 'memory reference', port: MEMORY_REFERENCE_PORT, ...referenceServer('memory'), pid: undefined as number | undefined },
+      {
+        name: 'strict reference',
+        port: STRICT_REFERENCE_PORT,
+        args: ['bench/strict/reference-jwt.mjs'],
+        env: { DB: database.url, JWT_SECRET },
+        pid: undefined as number | undefined,
+      },
     ];
     if (withReference) {
       for (const reference of references) {
-        const referenceProcess = start(['--import', 'tsx', 'bench/reference-server.ts'], {
-          BENCH_DATABASE_URL: database.url,
-          JWT_SECRET,
-          PORT: String(reference.port),
-          REFERENCE_STANDING: reference.standing,
-        });
+        const referenceProcess = start(reference.args, { ...reference.env, PORT: String(reference.port) });
         processes.push(referenceProcess);
         reference.pid = referenceProcess.pid;
         const ref = `http://127.0.0.1:${reference.port}`;
@@ -675,6 +812,16 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
           },
         ])),
       );
+    }
+    let strict: StrictFigures | undefined;
+    if (SCENARIOS.has('strict') && withReference) {
+      const strictReference = references.find((each) => each.name === 'strict reference')!;
+      strict = await strictScenarios(gw, gateway.pid, strictReference, {
+        broker: await tokenHeaders(gw, orm, { role: Role.BROKER, brokerCompanyId: seeded.brokerCompanies[0].id }),
+        internal: auth,
+        insurer: await tokenHeaders(gw, orm, { role: Role.INSURER, insurerId: seeded.insurers[0].id }),
+      });
+      figures.push(...strict.figures);
     }
     let kept: KeptFigures | undefined;
     if (SCENARIOS.has('kept')) {
@@ -986,6 +1133,34 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
             ]),
           ]
         : []),
+      ...(strict
+        ? [
+            ...(
+              [
+                ['one tender', 'broker', 0.5],
+                ['page of 10', 'broker', 0.8],
+                ['page of 50', 'broker', 0.85],
+                ['page of 200', 'broker', 0.85],
+                ['GraphQL page of 50', 'broker', 0.7],
+                ['page of 50, hit', 'broker', 1.5],
+                ['page of 50', 'internal', undefined],
+              ] as const
+            ).flatMap(([what, who, target]) => {
+              const ratio = strict.ratio(what, who);
+              const cpu = strict.cpu(what, who);
+              return [
+                line(
+                  `strict ref.: ${who} ${what}`,
+                  ratio.toFixed(2),
+                  target === undefined ? '(printed)' : `target ≥ ${target}`,
+                  target === undefined ? undefined : ratio >= target,
+                ),
+                line(`  CPU per request, gateway vs reference`, cpu.gateway.toFixed(2), `ms vs ${cpu.reference.toFixed(2)} ms`),
+              ];
+            }),
+            line('strict: kept-answer lookups', `${strict.lookups.hit}/${strict.lookups.miss}`, 'hits/misses'),
+          ]
+        : []),
       ...(kept
         ? [
             line('kept: page of 50, hit / miss throughput', (kept.hitOverMiss('page') ?? NaN).toFixed(2), '(printed)'),
@@ -1082,7 +1257,7 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     };
     writeFileSync(
       file,
-      `${JSON.stringify({ engine, machine, settings, figures, ratios, kept: kept && { lookups: kept.lookups }, callback: { sent: callback.sent, honoured: callback.honoured, drainMs: callback.drainMs, within20Ms: callback.within20Ms, insurerTraffic: insurerSystem.traffic }, peakRssBytes: peakRss, readyMs, hostile, documents, day }, null, 2)}\n`,
+      `${JSON.stringify({ engine, machine, settings, figures, ratios, kept: kept && { lookups: kept.lookups }, strict: strict && { lookups: strict.lookups }, callback: { sent: callback.sent, honoured: callback.honoured, drainMs: callback.drainMs, within20Ms: callback.within20Ms, insurerTraffic: insurerSystem.traffic }, peakRssBytes: peakRss, readyMs, hostile, documents, day }, null, 2)}\n`,
     );
     console.log(`\n  wrote ${file}`);
   } finally {
