@@ -34,6 +34,12 @@ export interface RenewalDeps {
 /** A tender's renewal row as the views need it (relations for the tender's presentation loaded). */
 const SHOWN = ['customer', 'brokerCompany', 'personInCharge', 'lineOfBusiness', 'awardedInsurer', 'orderedOption'] as const;
 
+/** The tender's row locked for this transaction, read again under the lock with what the views need (and `more`). */
+async function lockedTender(tx: EntityManager, id: string, more: readonly 'riskInformation'[] = []): Promise<Tender> {
+  await lockTenderRow(tx, id);
+  return tx.findOneOrFail(Tender, { id }, { populate: [...SHOWN, ...more], refresh: true });
+}
+
 function reasonOf(reason: string, parameter: string): string {
   const problems = problemsOf(Reason, reason, 'parameter', parameter);
   if (problems.length > 0)
@@ -101,8 +107,7 @@ export async function setRenewalTerms(
     throw new DomainError('CONFLICT', `Renewal terms are set on a SUCCESSFUL tender with a policy period; this one is ${found.status}`);
   const now = deps.now();
   return deps.em.transactional(async (tx) => {
-    await lockTenderRow(tx, found.id);
-    const tender = await tx.findOneOrFail(Tender, { id: found.id }, { populate: SHOWN, refresh: true });
+    const tender = await lockedTender(tx, found.id);
     const { periodEnd, deadline } = periodAt(input.type, input.noticePeriodMonths, tender.renewalPeriodEnd ?? tender.policyPeriodEnd!, now);
     const noticed = Boolean(tender.nonRenewalNotifiedAt);
     // The same deadline keeps the reminders already raised for it; another one has its own.
@@ -172,8 +177,7 @@ export async function recordRenewalDecision(
   const found = await renewalTender(deps, input.tenderId, true);
   const now = deps.now();
   return deps.em.transactional(async (tx) => {
-    await lockTenderRow(tx, found.id);
-    const tender = await tx.findOneOrFail(Tender, { id: found.id }, { populate: SHOWN, refresh: true });
+    const tender = await lockedTender(tx, found.id);
     Object.assign(tender, { renewalDecision: input.decision, renewalDecisionReason: reason, renewalDecidedAt: now });
     recordStep(tx, deps, tender, 'RENEWAL_DECIDED', `${input.decision}: ${reason}`, now);
     await tx.flush();
@@ -192,8 +196,7 @@ export async function notifyNonRenewal(deps: RenewalDeps, input: { tenderId: str
   const found = await renewalTender(deps, input.tenderId, true);
   const now = deps.now();
   return deps.em.transactional(async (tx) => {
-    await lockTenderRow(tx, found.id);
-    const tender = await tx.findOneOrFail(Tender, { id: found.id }, { populate: SHOWN, refresh: true });
+    const tender = await lockedTender(tx, found.id);
     if (tender.nonRenewalNotifiedAt) throw new DomainError('CONFLICT', 'Notice of non-renewal was already given');
     const deadline = tender.noticeDeadline!;
     if (now > deadline)
@@ -225,8 +228,7 @@ export async function renewTender(deps: RenewalDeps, tenderId: string): Promise<
   const found = await renewalTender(deps, tenderId, false);
   const now = deps.now();
   return deps.em.transactional(async (tx) => {
-    await lockTenderRow(tx, found.id);
-    const old = await tx.findOneOrFail(Tender, { id: found.id }, { populate: [...SHOWN, 'riskInformation'], refresh: true });
+    const old = await lockedTender(tx, found.id, ['riskInformation']);
     if (old.renewedBy) throw new DomainError('CONFLICT', `This tender is already renewed by ${old.renewedBy}`);
     if (old.erasedAt) throw new DomainError('CONFLICT', "The personal data of this tender's customer was erased: it cannot be renewed");
     const renewal = tx.create(Tender, {
