@@ -126,6 +126,16 @@ describe('GraphQL input and cost limits', () => {
     expect(status).toBe(400);
     expect(body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(body.errors[0].message).toContain('may read up to 122 rows; at most 100');
+  });
+
+  it('prices one document by the variables of each request: a page within the limit, then too large, then within it again', async () => {
+    const page = 'query ($limit: Int!) { tenders(limit: $limit) { items { id } } }';
+    const answers = [];
+    for (const limit of [40, 120, 40, 120]) answers.push(await graphql(scene.gateway, tokens.broker, page, { limit }));
+    expect(answers.map(({ status }) => status)).toEqual([200, 400, 200, 400]);
+    expect(answers[1].body.errors[0].message).toContain('may read up to 121 rows; at most 100');
+    expect(answers[3].body.errors[0].message).toContain('may read up to 121 rows; at most 100');
+    expect(answers[2].body.data.tenders.items).toEqual(answers[0].body.data.tenders.items);
     expect(
       (await graphql(scene.gateway, tokens.broker, '{ a: tenders(limit: 40) { items { id } } b: tenders(limit: 40) { items { id } } }'))
         .status,

@@ -44,6 +44,7 @@ import { quoteCallbackRoutes } from './rest/quote-callback.routes';
 import { readOnlyApis } from './rest/read-only-apis';
 import { tenderRoutes } from './rest/tenders/tender.routes';
 import { KeptResponses } from './http/kept-responses';
+import { directLane } from './http/direct-lane';
 import { webhookEndpointRoutes } from './rest/webhooks/webhook-endpoint.routes';
 import { admitUploads, documentRoutes } from './rest/documents/document.routes';
 import { riskRoutes } from './rest/risk/risk.routes';
@@ -273,11 +274,24 @@ function mountRoutes(
   app.set('etag', false);
   // The client's address comes from X-Forwarded-For only from the proxies named in TRUST_PROXY.
   app.set('trust proxy', config.trustProxy);
-  app.use(requestLogging(logger, metrics.recordRequest), securityHeaders, refuseMalformedUrls);
+  // Made once: the direct lane and the router share each check, and with it its state (a client's rate budget).
+  const logged = requestLogging(logger, metrics.recordRequest);
+  const cors = config.corsOrigins.length > 0 ? [corsPolicy(config)] : [];
+  const scoped = [requestScopes(context), requestTimeout(config, [UPLOAD_PATH])];
+  const rateLimited = clientRateLimit(config, orm);
+  const onError = problemErrorHandler(logger);
+  // The partners' polls: their answers kept per audience and revision, and a lane of their own (below).
+  const kept = new KeptResponses(config.keptResponsesBytes, metrics.keptResponses);
+  metrics.countKeptBytes(() => kept.size);
+  const tenders = tenderRoutes(schema, kept);
+  // A GET of a tender read at its canonical path takes the checks below in the same order, without the router's walk
+  // past the routes in between (none of which answers such a path; the read-only guard lets every GET through).
+  app.use(directLane([logged, securityHeaders, refuseMalformedUrls, ...cors, ...scoped, rateLimited], tenders.lane, onError));
+  app.use(logged, securityHeaders, refuseMalformedUrls);
   // Uploads beyond the most at once are answered before anything else of them is looked at.
   metrics.countUploads(() => uploads.uploadsInFlight);
   app.put(`${UPLOAD_PATH}/:token`, admitUploads(uploads));
-  if (config.corsOrigins.length > 0) app.use(corsPolicy(config));
+  if (cors.length > 0) app.use(cors);
   app.use(operationsRoutes(orm, metrics));
   // The pages and files for people (before authentication, like the health checks) have a per-address budget of their own.
   app.use(['/docs', '/openapi.json', EXPLORER_PATH, PAGE_ASSETS_PATH], staticAssetRateLimit(config, orm));
@@ -286,7 +300,7 @@ function mountRoutes(
   app.use(['/mail/unsubscribe', '/dev/mail'], staticAssetRateLimit(config, orm));
   app.use(unsubscribeRoutes(orm, services.unsubscribeTokens, deps.clock ?? systemClock));
   if (deps.devMail && !production) app.use(devMailRoutes(deps.devMail));
-  app.use(requestScopes(context), requestTimeout(config, [UPLOAD_PATH]));
+  app.use(scoped);
   // The pages opened by a link: no bearer token, rate limits of their own (per address and per link).
   app.use(
     pageRoutes({ config, orm, clock: deps.clock ?? systemClock, links: services.links, logger }, [
@@ -295,14 +309,11 @@ function mountRoutes(
       underwritingPage({ schema }),
     ]),
   );
-  app.use(clientRateLimit(config, orm));
+  app.use(rateLimited);
 
   // Spec 1 and 4: /public/v1 and /api/v1 only read, whatever the path; the writes are GraphQL and /integration/v1.
   app.use(readOnlyApis());
-  // The partners' polls first: every router a request passes before its own is matched against it.
-  const kept = new KeptResponses(config.keptResponsesBytes, metrics.keptResponses);
-  metrics.countKeptBytes(() => kept.size);
-  app.use(tenderRoutes(schema, kept));
+  app.use(tenders.router);
   app.use(authRoutes(context, config));
   app.use(graphqlRoutes(apollo, { production }));
   app.use(quoteCallbackRoutes());
@@ -314,7 +325,7 @@ function mountRoutes(
   app.use(renewalsRoutes(schema));
 
   app.use((req, res) => sendProblem(res, new DomainError('NOT_FOUND', `No resource at ${req.method} ${req.path}`)));
-  app.use(problemErrorHandler(logger));
+  app.use(onError);
   return app;
 }
 

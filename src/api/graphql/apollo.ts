@@ -14,7 +14,7 @@ import { asDomainError } from '../../platform/errors/normalize';
 import type { Logger } from 'pino';
 import type { OperationLimitsConfig } from '../../platform/config';
 import { OperationGate } from './operation-gate';
-import { ASSUMED_ROWS, QUOTE_SIZE_BOUNDS, estimateRows, pricedTenders, type QuoteSizes } from './operation-cost';
+import { ASSUMED_ROWS, QUOTE_SIZE_BOUNDS, keptRowEstimate, pricedTenders, type QuoteSizes } from './operation-cost';
 import { storedQuoteSizes } from '../../quotes';
 import { rowsOfJson } from '../../platform/db/row-budget';
 import { jitGateway, usesIntrospection } from './jit-executor';
@@ -141,7 +141,7 @@ function operationCost(schema: GraphQLSchema, limits: OperationLimitsConfig): Ap
           let rows: number;
           try {
             const sizes = await quoteSizes(document, operationName ?? undefined, request.variables ?? {}, contextValue);
-            rows = estimateRows(schema, document, operationName ?? undefined, request.variables ?? {}, sizes);
+            rows = keptRowEstimate(schema, document, operationName ?? undefined, request.variables ?? {}, sizes);
           } catch (error) {
             // Variables that do not fit: refused here, as execution would, rather than let through unpriced.
             throw new GraphQLError((error as Error).message, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });

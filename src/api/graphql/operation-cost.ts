@@ -11,6 +11,7 @@ import {
 } from 'graphql';
 import { getComplexity, type ComplexityEstimator, type ComplexityEstimatorArgs } from 'graphql-query-complexity';
 import { rowsOfJson } from '../../platform/db/row-budget';
+import { setNewest } from '../../platform/bounded-map';
 import { LIMITS } from '../../platform/validation/rules';
 
 /**
@@ -242,7 +243,7 @@ function rowEstimator(document: DocumentNode, sizes: QuoteSizes): ComplexityEsti
  * The rows an operation may read, its tenders' quote requests priced at `sizes`; throws (graphql-js's own error) when its variables do not fit its definitions,
  * and when it holds a field that runs at most once per operation (`checkInsurer`) more than once.
  */
-export function estimateRows(
+function estimateRows(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | undefined,
@@ -250,4 +251,36 @@ export function estimateRows(
   sizes: QuoteSizes = QUOTE_SIZE_BOUNDS,
 ): number {
   return getComplexity({ schema, query: document, operationName, variables, estimators: [rowEstimator(document, sizes)] });
+}
+
+/** Estimates kept per parsed document: the variables a document is polled with are few (its pages, its tenders). */
+const ESTIMATES_PER_DOCUMENT = 64;
+/** Longer keys (large variables) are estimated each time: a bound on what one client can make the process keep. */
+const LONGEST_KEPT_KEY = 1024;
+const estimates = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, number>>>();
+
+/**
+ * `estimateRows`, kept per schema, parsed document (Apollo hands the same object for the same text), operation,
+ * variables and sizes: a partner polling one page pays the walk of its document once, not on every request. An
+ * estimate that throws is not kept.
+ */
+export function keptRowEstimate(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+  sizes: QuoteSizes = QUOTE_SIZE_BOUNDS,
+): number {
+  const key = JSON.stringify([operationName ?? null, sizes.requestsPerTender, sizes.riskInformationRows, variables]);
+  let ofSchema = estimates.get(schema);
+  if (!ofSchema) estimates.set(schema, (ofSchema = new WeakMap()));
+  const known = ofSchema.get(document);
+  const kept = known?.get(key);
+  if (kept !== undefined) return kept;
+  const rows = estimateRows(schema, document, operationName, variables, sizes);
+  if (key.length <= LONGEST_KEPT_KEY) {
+    if (known) setNewest(known, key, rows, ESTIMATES_PER_DOCUMENT);
+    else ofSchema.set(document, new Map([[key, rows]]));
+  }
+  return rows;
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { AccessSurface, type Operation, type Viewer } from '../../../access';
 import { prepareOperation } from '../../graphql/prepared-operation';
@@ -19,6 +19,7 @@ import {
 import { INTEGRATION_PREFIX } from '../read-only-apis';
 import { announceDeprecation, type Deprecation } from '../deprecation';
 import { recordKeptReads, recordingReads, type KeptResponse, type KeptResponses } from '../../http/kept-responses';
+import type { LaneRoute } from '../../http/direct-lane';
 
 interface ListRoute {
   path: string;
@@ -74,18 +75,26 @@ function revisionToTag(req: Request, res: Response, context: { em: EntityManager
     : currentRevisionOf(requestScopeOf(res).sharedEm, context.viewer);
 }
 
-/** A JSON answer from its bytes: the headers `res.json` gives, and no serialisation. */
+/**
+ * A JSON answer from its bytes: the headers `res.json` gives, and no serialisation. Not `res.send`: its freshness
+ * check and type lookup are done (`conditionalRead`), and it was a twelfth of a tender's cost (docs/benchmark.md).
+ * A HEAD gets the same headers and Node leaves the body out.
+ */
 function sendJson(res: Response, response: Pick<KeptResponse, 'body' | 'headers'>): void {
-  res.set(response.headers).set('Content-Type', 'application/json; charset=utf-8').send(response.body);
+  for (const name in response.headers) res.setHeader(name, response.headers[name]);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', response.body.length);
+  res.end(response.body);
 }
 
 /**
  * Thin shims: parameters → variables, the prepared GraphQL operation, its result → the envelope of spec 2.2.
  * Reads carry an ETag from the viewer's feed revision (tenders/feed), so a poll that finds nothing new is a 304
  * that never runs the operation; an answer made at a revision is kept (`kept`, per audience and request), so the
- * same read at the same revision, by whichever client of the audience, is answered from its bytes.
+ * same read at the same revision, by whichever client of the audience, is answered from its bytes. The reads are
+ * also given as `lane` routes: the same handlers, for the app's direct lane (http/direct-lane.ts).
  */
-export function tenderRoutes(schema: GraphQLSchema, kept: KeptResponses): Router {
+export function tenderRoutes(schema: GraphQLSchema, kept: KeptResponses): { router: Router; lane: LaneRoute[] } {
   const list = prepareOperation(schema, REST_TENDER_LIST);
   const byId = prepareOperation(schema, REST_TENDER_BY_ID);
   const confirmPolicy = prepareOperation(schema, REST_CONFIRM_POLICY_DOCUMENTATION);
@@ -93,9 +102,14 @@ export function tenderRoutes(schema: GraphQLSchema, kept: KeptResponses): Router
   const listRepresentation = representationOf(REST_TENDER_LIST);
   const itemRepresentation = representationOf(REST_TENDER_BY_ID);
   const router = Router();
+  const lane: LaneRoute[] = [];
+  const read = (path: string, ...handlers: RequestHandler[]) => {
+    router.get(path, ...handlers);
+    lane.push({ path, handlers });
+  };
 
   for (const route of LIST_ROUTES) {
-    router.get(route.path, ...(route.deprecated ? [announceDeprecation(route.deprecated)] : []), async (req, res) => {
+    read(route.path, ...(route.deprecated ? [announceDeprecation(route.deprecated)] : []), async (req, res) => {
       const context = await authorisedContext(res, route.access);
       const { variables, sortEcho } = parseListQuery(req, route.statuses);
       const revision = await revisionToTag(req, res, context);
@@ -150,7 +164,7 @@ export function tenderRoutes(schema: GraphQLSchema, kept: KeptResponses): Router
   });
 
   for (const route of ITEM_ROUTES) {
-    router.get(route.path, async (req, res) => {
+    read(route.path, async (req, res) => {
       const context = await authorisedContext(res, route.access);
       assertNoQuery(req);
       const revision = await revisionToTag(req, res, context);
@@ -172,5 +186,5 @@ export function tenderRoutes(schema: GraphQLSchema, kept: KeptResponses): Router
       sendJson(res, { body, headers: tagged });
     });
   }
-  return router;
+  return { router, lane };
 }
