@@ -55,7 +55,7 @@ import {
  * median of its rounds: on a shared machine, speed drifts over a minute, and turns keep the ratios fair.
  * Prints figures and the targets of issue 6 beside them, writes `bench/results/<time>-<engine>.json`, and
  * never fails on a number. BENCH_SCENARIOS (default "reads,strict,kept,access-log,callback,hostile,documents,day") picks the read
- * scenarios, the strict reference's (`strictScenarios`: a broker's reads against ../shared/perf's reference), the kept
+ * scenarios, the strict reference's (`strictScenarios`: a broker's and an insurer's reads against ../shared/perf's reference), the kept
  * answers' hits and misses (`keptScenarios`: a page and a tender read again, against the same read at another `skip`
  * or of another tender each request), the access log's cost (a broker's page with ACCESS_LOG on and off), the callback, the
  * hostile load (bench/hostile.ts) and ten concurrent 20 MiB document uploads and downloads (bench/documents.ts).
@@ -83,8 +83,9 @@ const MEMORY_REFERENCE_PORT = GATEWAY_PORT + 3;
 /** The same gateway with ACCESS_LOG=off, for the access log's cost (BENCH_SCENARIOS "access-log"). */
 const ACCESS_LOG_OFF_PORT = GATEWAY_PORT + 4;
 /**
- * The strict reference (issue 43; ../shared/perf's two files, unchanged in bench/strict/): node:http and better-sqlite3,
- * the JWT verified with a key object made once, nothing kept per request; broker and internal tokens.
+ * The strict reference (issue 43; ../shared/perf's two files in bench/strict/, with the insurer's case added): node:http
+ * and better-sqlite3, the JWT verified with a key object made once, nothing kept per request; broker, insurer and
+ * internal tokens.
  */
 const STRICT_REFERENCE_PORT = GATEWAY_PORT + 5;
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
@@ -373,9 +374,77 @@ interface StrictFigures {
   /** The gateway's kept-answer lookups over the group: the misses must be misses. */
   lookups: { hit: number; miss: number };
   /** Throughput of a gateway scenario over the strict reference's same pattern (same role, same paths). */
-  ratio(what: StrictRead, who?: 'broker' | 'internal'): number;
+  ratio(what: StrictRead, who?: StrictViewer): number;
   /** CPU per request of the gateway and of the strict reference in that pair. */
-  cpu(what: StrictRead, who?: 'broker' | 'internal'): { gateway: number; reference: number };
+  cpu(what: StrictRead, who?: StrictViewer): { gateway: number; reference: number };
+}
+
+type StrictViewer = 'broker' | 'insurer' | 'internal';
+
+/** The insurers whose answers the strict reference is checked on before it is timed. */
+interface StrictInsurers {
+  /** The seeded insurer with the most invitations: its reads are timed. */
+  most: Record<string, string>;
+  /** Another seeded insurer (the fewest invitations), for the check only. */
+  other: Record<string, string>;
+  /** An insurer invited to nothing: its empty list is read from its invitations (the gateway's form for few). */
+  uninvited: Record<string, string>;
+}
+
+/** The body of `path` at the gateway and at the reference, with the same token; throws where they part. */
+async function sameAnswer(gw: string, ref: string, path: string, headers: Record<string, string>, who: string): Promise<string> {
+  const [ours, theirs] = await Promise.all(
+    [gw, ref].map(async (host) => {
+      const response = await fetch(`${host}${path}`, { headers });
+      return { status: response.status, text: await response.text() };
+    }),
+  );
+  // A 404's body is the gateway's problem document and the reference's short one: the status is what must agree.
+  if (ours.status !== theirs.status || (ours.status !== 404 && ours.text !== theirs.text)) {
+    let at = 0;
+    while (ours.text[at] === theirs.text[at]) at++;
+    throw new Error(
+      `the strict reference answers ${who}'s ${path} differently from the gateway (${ours.status} vs ${theirs.status}), at ${at}:\n` +
+        `${ours.text.slice(Math.max(0, at - 200), at + 200)}\n${theirs.text.slice(Math.max(0, at - 200), at + 200)}`,
+    );
+  }
+  return ours.text;
+}
+
+/**
+ * An insurer's answers at the gateway and the strict reference, byte for byte: its pages of 10, 50 (at skip 50) and 200,
+ * one of its tenders, from the page of 200 a tender another insurer won, a CLOSED one and one it won (each when it
+ * sees one), and a tender it was not invited to (a 404 at both). Returns what the check covered.
+ */
+async function checkInsurer(
+  gw: string,
+  ref: string,
+  headers: Record<string, string>,
+  candidates: readonly string[],
+): Promise<{ count: number; lost: number; closed: number; won: number; hidden: boolean }> {
+  const base = '/public/v1/tenders';
+  await sameAnswer(gw, ref, `${base}?limit=10`, headers, 'an insurer');
+  await sameAnswer(gw, ref, `${base}?limit=50&skip=50`, headers, 'an insurer');
+  const page = JSON.parse(await sameAnswer(gw, ref, `${base}?limit=200`, headers, 'an insurer')) as {
+    metadata: { count: string };
+    payload: { _id: string; status: string; customer: unknown }[];
+  };
+  const seen = new Set(page.payload.map((tender) => tender._id));
+  const lost = page.payload.filter((tender) => tender.status === 'SUCCESSFUL' && tender.customer === null);
+  const closed = page.payload.filter((tender) => tender.status === 'CLOSED');
+  const won = page.payload.filter((tender) => tender.status === 'SUCCESSFUL' && tender.customer !== null);
+  for (const tender of [page.payload[7], lost[0], closed[0], won[0]]) {
+    if (tender) await sameAnswer(gw, ref, `${base}/${tender._id}`, headers, 'an insurer');
+  }
+  // A tender it may not see: among the others', the first the gateway answers 404 (its page of 200 may not hold all it sees).
+  let hidden = false;
+  for (const id of candidates.filter((id) => !seen.has(id)).slice(0, 50)) {
+    if ((await fetch(`${gw}${base}/${id}`, { headers })).status !== 404) continue;
+    await sameAnswer(gw, ref, `${base}/${id}`, headers, 'an insurer');
+    hidden = true;
+    break;
+  }
+  return { count: Number(page.metadata.count), lost: lost.length, closed: closed.length, won: won.length, hidden };
 }
 
 type StrictRead = 'one tender' | 'page of 10' | 'page of 50' | 'page of 200' | 'GraphQL page of 50' | 'page of 50, hit';
@@ -383,20 +452,20 @@ type StrictRead = 'one tender' | 'page of 10' | 'page of 50' | 'page of 200' | '
 /**
  * Issue 43: the gateway against the strict reference with the partners' tokens. A broker's one tender, pages of 10,
  * 50 and 200 and the GraphQL page of 50, each a miss of the kept answers (another tender or `skip` each request), and
- * the repeated page of 50 (a hit); an internal user's page of 50 (a miss). The reference answers the same pattern with
- * the same token, checked byte for byte first. An insurer's reads are measured on the gateway alone: the strict
- * reference knows broker and internal tokens only.
+ * the repeated page of 50 (a hit); an insurer's one tender and page of 50 at /public/v1 and an internal user's page of
+ * 50 (misses). The reference answers the same pattern with the same token, checked byte for byte first: a broker's
+ * and insurers' pages and tenders, an insurer's redacted ones (a tender another insurer won, a CLOSED one) among them.
  */
 async function strictScenarios(
   gw: string,
   pid: number | undefined,
   strict: { port: number; pid: number | undefined },
-  tokens: { broker: Record<string, string>; internal: Record<string, string>; insurer: Record<string, string> },
+  tokens: { broker: Record<string, string>; internal: Record<string, string>; insurers: StrictInsurers },
 ): Promise<StrictFigures> {
   const ref = `http://127.0.0.1:${strict.port}`;
   const broker = await seenTenders(gw, tokens.broker);
   const internal = await seenTenders(gw, tokens.internal);
-  const insurer = await seenTenders(gw, tokens.insurer, '/public/v1/tenders');
+  const insurer = await seenTenders(gw, tokens.insurers.most, '/public/v1/tenders');
   const pageAt =
     (count: number, limit: number, base = '/api/v1/tenders') =>
     (n: number) =>
@@ -405,25 +474,29 @@ async function strictScenarios(
     (ids: string[], base = '/api/v1/tenders') =>
     (n: number) =>
       `${base}/${ids[n % ids.length]}`;
-  for (const path of [
-    '/api/v1/tenders?limit=10',
-    '/api/v1/tenders?limit=50&skip=50',
-    '/api/v1/tenders?limit=200',
-    tenderAt(broker.ids)(7),
-  ]) {
-    const [ours, theirs] = await Promise.all(
-      [gw, ref].map(async (host) => (await fetch(`${host}${path}`, { headers: tokens.broker })).text()),
-    );
-    if (ours !== theirs) throw new Error(`the strict reference answers a broker's ${path} differently from the gateway`);
-  }
+  for (const path of ['/api/v1/tenders?limit=10', '/api/v1/tenders?limit=50&skip=50', '/api/v1/tenders?limit=200', tenderAt(broker.ids)(7)])
+    await sameAnswer(gw, ref, path, tokens.broker, 'a broker');
   console.log("  the strict reference answers a broker's pages and tenders byte for byte as the gateway does");
+  await sameAnswer(gw, ref, '/public/v1/tenders?limit=10', tokens.internal, 'an internal user');
+  for (const who of ['most', 'other', 'uninvited'] as const) {
+    const covered = await checkInsurer(gw, ref, tokens.insurers[who], internal.ids);
+    const what =
+      covered.count === 0
+        ? 'its empty list'
+        : `its pages and tenders: in its page of 200, ${covered.lost} another insurer won and ${covered.closed} CLOSED (redacted), ${covered.won} it won`;
+    console.log(
+      `  the strict reference answers insurer (${who}, ${covered.count} invitations) byte for byte as the gateway does, ${what}` +
+        `${covered.hidden ? '; and 404 for a tender it was not invited to' : ''}`,
+    );
+    if (who !== 'uninvited' && covered.lost === 0) console.log(`  NOTE: insurer (${who}) sees no tender another insurer won`);
+  }
   const graphql = (headers: Record<string, string>): autocannon.Options => ({
     url: `${gw}/graphql`,
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
     body: JSON.stringify({ query: REST_TENDER_LIST, variables: { limit: 50 } }),
   });
-  const pairs: { what: StrictRead; who: 'broker' | 'internal'; ours: autocannon.Options; theirs: autocannon.Options }[] = [
+  const pairs: { what: StrictRead; who: StrictViewer; ours: autocannon.Options; theirs: autocannon.Options }[] = [
     {
       what: 'one tender',
       who: 'broker',
@@ -449,6 +522,18 @@ async function strictScenarios(
       theirs: { url: `${ref}/api/v1/tenders?limit=50`, headers: tokens.broker },
     },
     {
+      what: 'one tender',
+      who: 'insurer',
+      ours: varying(gw, tokens.insurers.most, tenderAt(insurer.ids, '/public/v1/tenders')),
+      theirs: varying(ref, tokens.insurers.most, tenderAt(insurer.ids, '/public/v1/tenders')),
+    },
+    {
+      what: 'page of 50',
+      who: 'insurer',
+      ours: varying(gw, tokens.insurers.most, pageAt(insurer.count, 50, '/public/v1/tenders')),
+      theirs: varying(ref, tokens.insurers.most, pageAt(insurer.count, 50, '/public/v1/tenders')),
+    },
+    {
       what: 'page of 50',
       who: 'internal',
       ours: varying(gw, tokens.internal, pageAt(internal.count, 50)),
@@ -457,18 +542,10 @@ async function strictScenarios(
   ];
   const name = (side: 'gateway' | 'strict reference', what: StrictRead, who: string) =>
     `${side === 'gateway' ? 'strict' : 'strict reference'} (${who}): ${what}`;
-  const scenarios: Scenario[] = [
-    ...pairs.flatMap(({ what, who, ours, theirs }) => [
-      { scenario: name('gateway', what, who), options: ours, pid },
-      { scenario: name('strict reference', what, who), options: theirs, pid: strict.pid },
-    ]),
-    {
-      scenario: 'strict (insurer): page of 50',
-      options: varying(gw, tokens.insurer, pageAt(insurer.count, 50, '/public/v1/tenders')),
-      pid,
-    },
-    { scenario: 'strict (insurer): one tender', options: varying(gw, tokens.insurer, tenderAt(insurer.ids, '/public/v1/tenders')), pid },
-  ];
+  const scenarios: Scenario[] = pairs.flatMap(({ what, who, ours, theirs }) => [
+    { scenario: name('gateway', what, who), options: ours, pid },
+    { scenario: name('strict reference', what, who), options: theirs, pid: strict.pid },
+  ]);
   const before = await keptLookups(gw);
   const figures = await inTurns(scenarios);
   const after = await keptLookups(gw);
@@ -816,10 +893,24 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
     let strict: StrictFigures | undefined;
     if (SCENARIOS.has('strict') && withReference) {
       const strictReference = references.find((each) => each.name === 'strict reference')!;
+      // The seeded insurers by their invitations, most first: the first is timed, the last checked too.
+      const invited = (await orm.em
+        .getConnection()
+        .execute('select insurer_id, count(*) as n from tender_invitation group by insurer_id order by n desc, insurer_id')) as {
+        insurer_id: string;
+      }[];
+      const seededIds = new Set(seeded.insurers.map((each) => each.id));
+      const [most, other] = [invited[0], invited[invited.length - 1]].map((row) => row.insurer_id);
+      if (!seededIds.has(most) || !seededIds.has(other) || most === other)
+        throw new Error('expected the seeded insurers to hold the invitations');
       strict = await strictScenarios(gw, gateway.pid, strictReference, {
         broker: await tokenHeaders(gw, orm, { role: Role.BROKER, brokerCompanyId: seeded.brokerCompanies[0].id }),
         internal: auth,
-        insurer: await tokenHeaders(gw, orm, { role: Role.INSURER, insurerId: seeded.insurers[0].id }),
+        insurers: {
+          most: await tokenHeaders(gw, orm, { role: Role.INSURER, insurerId: most }),
+          other: await tokenHeaders(gw, orm, { role: Role.INSURER, insurerId: other }),
+          uninvited: await tokenHeaders(gw, orm, { role: Role.INSURER, insurerId: insurer.id }),
+        },
       });
       figures.push(...strict.figures);
     }
@@ -1143,6 +1234,8 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
                 ['page of 200', 'broker', 0.85],
                 ['GraphQL page of 50', 'broker', 0.7],
                 ['page of 50, hit', 'broker', 1.5],
+                ['one tender', 'insurer', undefined],
+                ['page of 50', 'insurer', undefined],
                 ['page of 50', 'internal', undefined],
               ] as const
             ).flatMap(([what, who, target]) => {
