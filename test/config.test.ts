@@ -125,8 +125,8 @@ describe('the configuration', () => {
     ).toThrow(ConfigError);
   });
 
-  it('keeps 16 MiB of REST answers unless KEPT_RESPONSES_BYTES says otherwise, 0 none, and names the variable of a bad value', () => {
-    expect(loadConfig({ DATA_DIR: emptyFolder() }).keptResponsesBytes).toBe(16 * 1024 * 1024);
+  it('keeps 8 MiB of REST answers unless KEPT_RESPONSES_BYTES says otherwise, 0 none, and names the variable of a bad value', () => {
+    expect(loadConfig({ DATA_DIR: emptyFolder() }).keptResponsesBytes).toBe(8 * 1024 * 1024);
     expect(loadConfig({ DATA_DIR: emptyFolder(), KEPT_RESPONSES_BYTES: '0' }).keptResponsesBytes).toBe(0);
     expect(() => loadConfig({ DATA_DIR: emptyFolder(), KEPT_RESPONSES_BYTES: '16MiB' })).toThrow(
       /^KEPT_RESPONSES_BYTES must be a whole number/,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
-import { createTransport, type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { MailConfig } from '../platform/config';
 import { dateOfColumn } from '../platform/db/column-values';
@@ -28,7 +28,9 @@ const SWEEP_EVERY_MS = 10 * 60_000;
 const waiting = `from mail_message where status = '${MailStatus.PENDING}' and ${leaseIsFree()}`;
 
 /** The transport's settings from SMTP_URL: smtps:// is TLS from the start; user and password, if given, authenticate. */
-function transportOf(config: MailConfig & { smtpUrl: string }): Transporter {
+async function transportOf(config: MailConfig & { smtpUrl: string }): Promise<Transporter> {
+  // Loaded with the first mail: a gateway without SMTP_URL never holds nodemailer's 40 modules (docs/benchmark.md).
+  const { createTransport } = await import('nodemailer');
   const url = new URL(config.smtpUrl);
   const secure = url.protocol === 'smtps:';
   return createTransport({
@@ -54,7 +56,7 @@ const refusedForGood = (error: { responseCode?: number }) => (error.responseCode
 export class MailSender implements Outbox<string> {
   readonly owner = randomUUID();
   private readonly worker: OutboxWorker<string>;
-  private readonly transport: Transporter;
+  private transport?: Promise<Transporter>;
   private sweptAt = 0;
 
   constructor(
@@ -65,7 +67,6 @@ export class MailSender implements Outbox<string> {
     /** Derives the URL of a page's link a mail carries (a questionnaire's, an underwriter's) when it is sent. */
     private readonly links?: AccessLinks,
   ) {
-    this.transport = transportOf(config);
     this.worker = new OutboxWorker(
       'mail sender',
       this,
@@ -80,7 +81,7 @@ export class MailSender implements Outbox<string> {
 
   async stop(): Promise<void> {
     await this.worker.stop();
-    this.transport.close();
+    (await this.transport?.catch(() => undefined))?.close();
   }
 
   private execute<T>(sql: string, params: unknown[]): Promise<T> {
@@ -183,7 +184,10 @@ export class MailSender implements Outbox<string> {
       unsubscribe,
       pageLink,
     });
-    await this.transport.sendMail({
+    this.transport ??= transportOf(this.config);
+    await (
+      await this.transport
+    ).sendMail({
       from: this.config.from,
       to: { name: mail.recipientName, address: mail.recipientAddress },
       subject: rendered.subject,

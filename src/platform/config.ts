@@ -579,7 +579,7 @@ export function loadConfig(env: Env = process.env): Config {
       queueTimeoutMs: integer(env, 'GRAPHQL_QUEUE_TIMEOUT_MS', 2000, 0, 60_000),
       queuePerClient: integer(env, 'GRAPHQL_QUEUE_PER_CLIENT', 4, 0, 64),
     },
-    keptResponsesBytes: integer(env, 'KEPT_RESPONSES_BYTES', 16 * 1024 * 1024, 0, 1024 * 1024 * 1024),
+    keptResponsesBytes: integer(env, 'KEPT_RESPONSES_BYTES', 8 * 1024 * 1024, 0, 1024 * 1024 * 1024),
     documents: {
       store: documentStore(env, dataDir),
       filesystemDir: join(dataDir, 'documents'),

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { AdviceLanguage, type Advice } from './advice';
 import { adviceComparisons } from './advice-comparison';
 import { adviceText } from './templates/advice-text';
@@ -46,7 +45,9 @@ function formatsOf(language: AdviceLanguage) {
  * and modification date; pdfkit derives the file ID from that date and the info dictionary, and compresses with a
  * fixed level. The words come from the one label table (templates/advice-labels.ts), the formats from Intl.
  */
-export function advicePdf(advice: Advice): Promise<Buffer> {
+export async function advicePdf(advice: Advice): Promise<Buffer> {
+  // Loaded with the first export: pdfkit and its fonts' modules take about 5 MB of a process's heap (docs/benchmark.md).
+  const { default: PDFDocument } = await import('pdfkit');
   const { label, outcome } = adviceText(advice.language);
   const format = formatsOf(advice.language);
   const asOf = new Date(advice.asOf);

@@ -3,7 +3,7 @@ import type { DocumentsConfig } from '../../platform/config';
 import { DomainError } from '../../platform/errors/domain-error';
 import type { DocumentStore, PendingBytes, References, StoredDocument } from './document-store';
 import { FilesystemStore } from './filesystem-store';
-import { S3Store } from './s3-store';
+import { lazyS3Store } from './lazy-s3-store';
 
 /** The filesystem store's name: DATA_DIR/documents of the gateway that reads it. */
 const FILESYSTEM = 'filesystem';
@@ -36,7 +36,7 @@ export class DocumentStores implements DocumentStore {
 
   constructor(private readonly config: Pick<DocumentsConfig, 'store' | 'filesystemDir' | 's3'>) {
     this.name = storeNameOf(config.store);
-    this.current = config.store.kind === 's3' ? new S3Store(config.store) : new FilesystemStore(config.store.dir);
+    this.current = config.store.kind === 's3' ? lazyS3Store(config.store) : new FilesystemStore(config.store.dir);
   }
 
   /** The store a document's bytes are in, and whether it is the configured one. */
@@ -47,7 +47,7 @@ export class DocumentStores implements DocumentStore {
     if (!store) {
       const s3 = S3_NAME.exec(name);
       if (name === FILESYSTEM) store = new FilesystemStore(this.config.filesystemDir);
-      else if (s3) store = new S3Store({ kind: 's3', bucket: s3[1], prefix: (s3[2] ?? '').replace(/^\/+|\/+$/g, ''), s3: this.config.s3 });
+      else if (s3) store = lazyS3Store({ kind: 's3', bucket: s3[1], prefix: (s3[2] ?? '').replace(/^\/+|\/+$/g, ''), s3: this.config.s3 });
       else throw unavailable(document, name, 'an unknown store');
       this.others.set(name, store);
     }
