@@ -165,6 +165,32 @@ describe('who read the customer data (the access log)', () => {
     expect(entries.map((entry) => entry.count)).toEqual([2]);
   });
 
+  it('writes every read of a flush larger than one statement takes, each tender once, across its batches', async () => {
+    await startOfAMinute();
+    const buffer = new AccessLogBuffer(scene.gateway.orm, 60_000, pino({ level: 'silent' }));
+    const viewer = {
+      appId: 'many-tenders-client',
+      role: Role.INTERNAL,
+      jti: 'j',
+      expiresAt: new Date(),
+      tokenGeneration: 0,
+    };
+    const channel = { surface: AccessSurface.REST, operation: 'GET /api/v1/tenders' };
+    const tenderIds = Array.from({ length: 250 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    for (const tenderId of tenderIds) buffer.record(tenderId, viewer, channel);
+    for (const tenderId of tenderIds.slice(0, 10)) buffer.record(tenderId, viewer, channel);
+    await buffer.stop();
+    const rows = (await scene.gateway
+      .em()
+      .getConnection()
+      .execute(`select tender_id, count from access_log_entry where app_id = 'many-tenders-client'`)) as {
+      tender_id: string;
+      count: number;
+    }[];
+    expect(rows.map((row) => row.tender_id).sort()).toEqual(tenderIds);
+    expect(rows.reduce((sum, row) => sum + Number(row.count), 0)).toBe(260);
+  });
+
   it('misses no read of a list under concurrent load: every tender of every page is counted', async () => {
     const reads = 20;
     await startOfAMinute();

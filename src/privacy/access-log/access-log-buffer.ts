@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { AccessChannel, AccessRecorder, Role, Viewer } from '../../access';
 import { setNewest } from '../../platform/bounded-map';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { newId } from '../../platform/db/ids';
 import { LIMITS } from '../../platform/validation/rules';
 
@@ -107,6 +108,8 @@ export class AccessLogBuffer implements AccessRecorder {
       if (Math.floor(row.at.getTime() / MINUTE) === this.minute) setNewest(this.written, row.key, row.id, LIMITS.accessLogBuffered);
     const platform = this.orm.em.getPlatform();
     for (let from = 0; from < rows.length; from += LIMITS.accessLogBatch) {
+      // Between batches the requests waiting for the loop (and, on SQLite, the connection) go first.
+      if (from > 0) await nextTurn();
       const batch = rows.slice(from, from + LIMITS.accessLogBatch);
       const params = batch.flatMap((row) => [
         row.id,
