@@ -77,8 +77,7 @@ function revisionToTag(req: Request, res: Response, context: { em: EntityManager
 
 /**
  * A JSON answer from its bytes: the headers `res.json` gives, and no serialisation. Not `res.send`: its freshness
- * check and type lookup are done (`conditionalRead`), and it was a twelfth of a tender's cost (docs/benchmark.md).
- * A HEAD gets the same headers and Node leaves the body out.
+ * check and type lookup are already done (`conditionalRead`). A HEAD gets the same headers; Node leaves the body out.
  */
 function sendJson(res: Response, response: Pick<KeptResponse, 'body' | 'headers'>): void {
   for (const name in response.headers) res.setHeader(name, response.headers[name]);
