@@ -286,7 +286,9 @@ function mountRoutes(
   const tenders = tenderRoutes(schema, kept);
   // A GET of a tender read at its canonical path takes the checks below in the same order, without the router's walk
   // past the routes in between (none of which answers such a path; the read-only guard lets every GET through).
-  app.use(directLane([logged, securityHeaders, refuseMalformedUrls, ...cors, ...scoped, rateLimited], tenders.lane, onError));
+  // Traced, it takes the router: the Express instrumentation's spans name the route that answered.
+  if (!config.tracing)
+    app.use(directLane([logged, securityHeaders, refuseMalformedUrls, ...cors, ...scoped, rateLimited], tenders.lane, onError));
   app.use(logged, securityHeaders, refuseMalformedUrls);
   // Uploads beyond the most at once are answered before anything else of them is looked at.
   metrics.countUploads(() => uploads.uploadsInFlight);

@@ -66,6 +66,11 @@ export interface Config {
    * many bytes in all (the least recently used out first); 0: none kept.
    */
   keptResponsesBytes: number;
+  /**
+   * Whether traces are exported (`tracingEnabled`): the REST tender reads then take Express's router, whose
+   * instrumentation names their spans by the matched route, instead of the direct lane (api/http/direct-lane.ts).
+   */
+  tracing: boolean;
   documents: DocumentsConfig;
   accessLog: AccessLogConfig;
   privacy: PrivacyConfig;
@@ -580,6 +585,7 @@ export function loadConfig(env: Env = process.env): Config {
       queuePerClient: integer(env, 'GRAPHQL_QUEUE_PER_CLIENT', 4, 0, 64),
     },
     keptResponsesBytes: integer(env, 'KEPT_RESPONSES_BYTES', 8 * 1024 * 1024, 0, 1024 * 1024 * 1024),
+    tracing: tracingEnabled(env),
     documents: {
       store: documentStore(env, dataDir),
       filesystemDir: join(dataDir, 'documents'),
