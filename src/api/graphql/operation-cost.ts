@@ -239,20 +239,6 @@ function rowEstimator(document: DocumentNode, sizes: QuoteSizes): ComplexityEsti
   };
 }
 
-/**
- * The rows an operation may read, its tenders' quote requests priced at `sizes`; throws (graphql-js's own error) when its variables do not fit its definitions,
- * and when it holds a field that runs at most once per operation (`checkInsurer`) more than once.
- */
-function estimateRows(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operationName: string | undefined,
-  variables: Record<string, unknown>,
-  sizes: QuoteSizes = QUOTE_SIZE_BOUNDS,
-): number {
-  return getComplexity({ schema, query: document, operationName, variables, estimators: [rowEstimator(document, sizes)] });
-}
-
 /** Estimates kept per parsed document: the variables a document is polled with are few (its pages, its tenders). */
 const ESTIMATES_PER_DOCUMENT = 64;
 /** Longer keys (large variables) are estimated each time: a bound on what one client can make the process keep. */
@@ -260,9 +246,11 @@ const LONGEST_KEPT_KEY = 1024;
 const estimates = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, number>>>();
 
 /**
- * `estimateRows`, kept per schema, parsed document (Apollo hands the same object for the same text), operation,
- * variables and sizes: a partner polling one page pays the walk of its document once, not on every request. An
- * estimate that throws is not kept.
+ * The rows an operation may read, its tenders' quote requests priced at `sizes`; throws (graphql-js's own error) when
+ * its variables do not fit its definitions, and when it holds a field that runs at most once per operation
+ * (`checkInsurer`) more than once. Kept per schema, parsed document (Apollo hands the same object for the same text),
+ * operation, variables and sizes: a partner polling one page pays the walk of its document once, not on every
+ * request. An estimate that throws is not kept.
  */
 export function keptRowEstimate(
   schema: GraphQLSchema,
@@ -277,7 +265,7 @@ export function keptRowEstimate(
   const known = ofSchema.get(document);
   const kept = known?.get(key);
   if (kept !== undefined) return kept;
-  const rows = estimateRows(schema, document, operationName, variables, sizes);
+  const rows = getComplexity({ schema, query: document, operationName, variables, estimators: [rowEstimator(document, sizes)] });
   if (key.length <= LONGEST_KEPT_KEY) {
     if (known) setNewest(known, key, rows, ESTIMATES_PER_DOCUMENT);
     else ofSchema.set(document, new Map([[key, rows]]));
