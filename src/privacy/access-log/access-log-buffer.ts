@@ -1,9 +1,9 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { AccessChannel, AccessRecorder, Role, Viewer } from '../../access';
-import { setNewest } from '../../platform/bounded-map';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { v7 as timeOrderedId } from 'uuid';
+import { setNewest } from '../../platform/bounded-map';
+import { newTimeOrderedId } from '../../platform/db/ids';
 import { LIMITS } from '../../platform/validation/rules';
 
 const MINUTE = 60_000;
@@ -71,9 +71,8 @@ export class AccessLogBuffer implements AccessRecorder {
     }
     this.pending.set(key, {
       key,
-      // Time-ordered (UUIDv7): a batch's new rows append to the key's index instead of landing in it at random, half
-      // the cost of a row on a large log (docs/benchmark.md).
-      id: this.written.get(key) ?? timeOrderedId(),
+      // Time-ordered: a batch's new rows append to the key's index, half the cost of a row on a large log.
+      id: this.written.get(key) ?? newTimeOrderedId(),
       tenderId,
       at: new Date(now),
       appId: viewer.appId,
