@@ -392,7 +392,14 @@ interface StrictInsurers {
 }
 
 /** The body of `path` at the gateway and at the reference, with the same token; throws where they part. */
-async function sameAnswer(gw: string, ref: string, path: string, headers: Record<string, string>, who: string): Promise<string> {
+async function sameAnswer(
+  gw: string,
+  ref: string,
+  path: string,
+  headers: Record<string, string>,
+  who: string,
+  reference = 'strict reference',
+): Promise<string> {
   const [ours, theirs] = await Promise.all(
     [gw, ref].map(async (host) => {
       const response = await fetch(`${host}${path}`, { headers });
@@ -404,7 +411,7 @@ async function sameAnswer(gw: string, ref: string, path: string, headers: Record
     let at = 0;
     while (ours.text[at] === theirs.text[at]) at++;
     throw new Error(
-      `the strict reference answers ${who}'s ${path} differently from the gateway (${ours.status} vs ${theirs.status}), at ${at}:\n` +
+      `the ${reference} answers ${who}'s ${path} differently from the gateway (${ours.status} vs ${theirs.status}), at ${at}:\n` +
         `${ours.text.slice(Math.max(0, at - 200), at + 200)}\n${theirs.text.slice(Math.max(0, at - 200), at + 200)}`,
     );
   }
@@ -763,19 +770,8 @@ async function benchEngine(engine: DatabaseEngine): Promise<void> {
           '/api/v1/tenders?limit=50',
           `/api/v1/tenders?limit=50&skip=${Math.max(0, TENDERS - 50)}`,
           `/api/v1/tenders/${first}`,
-        ]) {
-          const [ours, theirs] = await Promise.all(
-            [gw, ref].map(async (host) => (await fetch(`${host}${path}`, { headers: auth })).text()),
-          );
-          if (ours !== theirs) {
-            // Where they part: the first differing character and what surrounds it.
-            let at = 0;
-            while (ours[at] === theirs[at]) at++;
-            throw new Error(
-              `the ${reference.name} answers ${path} differently from the gateway, at ${at}:\n${ours.slice(Math.max(0, at - 200), at + 200)}\n${theirs.slice(Math.max(0, at - 200), at + 200)}`,
-            );
-          }
-        }
+        ])
+          await sameAnswer(gw, ref, path, auth, 'an internal user', reference.name);
         console.log(`  the ${reference.name} answers byte for byte as the gateway does`);
       }
     }
