@@ -5,6 +5,7 @@ import { Role } from '../src/access';
 import { RateLimitCounter } from '../src/platform/http/rate-limit-counter.entity';
 import { createWorld } from './helpers/fixtures';
 import { TEST_JWT_SECRET, createClient, json, getJson, requestToken, startGateway, type Credentials } from './helpers/gateway';
+import { awayFromWindowEdge } from './helpers/rate-limit-window';
 import { withGateway } from './helpers/scene';
 
 let broker: Credentials;
@@ -235,6 +236,7 @@ describe('across restarts and under attack', () => {
   });
 
   it('limits failed token requests per client with 429 and Retry-After', async () => {
+    await awayFromWindowEdge(900_000);
     const limited = await startGateway({ env: { AUTH_RATE_LIMIT: '3' } });
     try {
       const attempt = () =>

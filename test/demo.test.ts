@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDataDir } from './helpers/database';
 import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
+import { waitFor } from './helpers/simulator';
 
 const run = promisify(execFile);
 let dataDir: string;
@@ -15,7 +16,8 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'tender-exchange-demo-'));
   // As `npm start` runs it: demo data, demo clients, and the insurer simulator on its own port.
   gateway = await spawnGateway(dataDir, await freePort(), { DEMO: 'true', SIM_PORT: String(await freePort()) });
-}, 90_000);
+  // Longer than spawnGateway's own deadline, so a start that fails says why (the gateway's stderr), not "timed out".
+}, 150_000);
 
 afterAll(async () => {
   await gateway?.kill();
@@ -55,18 +57,25 @@ describe('npm run demo', () => {
   });
 
   it("npm start catches the demo's invitations in its development mailbox, shown at /dev/mail", async () => {
-    const list = await fetch(`${gateway.url}/dev/mail`);
-    expect(list.status).toBe(200);
-    expect(list.headers.get('content-security-policy')).toContain("default-src 'none'");
-    const html = await list.text();
-    expect(html).toMatch(/Einladung zur Angebotsabgabe|Invitation to quote/);
+    // The mail outbox sends after the invitations' transaction, in the background: the mailbox shows them once sent.
+    const html = await waitFor(
+      'the invitations in the development mailbox',
+      async () => {
+        const list = await fetch(`${gateway.url}/dev/mail`);
+        expect(list.status).toBe(200);
+        expect(list.headers.get('content-security-policy')).toContain("default-src 'none'");
+        const page = await list.text();
+        return /Einladung zur Angebotsabgabe|Invitation to quote/.test(page) && page;
+      },
+      30_000,
+    );
     const id = /href="\/dev\/mail\/([0-9a-f-]{36})"/.exec(html)![1];
     const one = await (await fetch(`${gateway.url}/dev/mail/${id}`)).text();
     expect(one).toContain('<iframe title="The mail\'s HTML" sandbox src="/dev/mail/');
     expect(one).toContain('list-unsubscribe');
     const frame = await fetch(`${gateway.url}/dev/mail/${id}/html`);
     expect(frame.headers.get('content-security-policy')).toContain('sandbox');
-  });
+  }, 60_000);
 
   it('says plainly when no gateway answers, and fails', async () => {
     const failed = await run(process.execPath, ['--import', 'tsx', 'src/demo/quote-round-trip.ts'], {

@@ -5,7 +5,7 @@ import { TenderStatus, type Tender } from '../src/tenders';
 import { createTender } from './helpers/fixtures';
 import { createClient, graphql, requestToken, type Credentials } from './helpers/gateway';
 import { withGateway } from './helpers/scene';
-import { awayFromWindowEdge } from './helpers/simulator';
+import { awayFromWindowEdge } from './helpers/rate-limit-window';
 
 /**
  * Answers kept per audience, request and feed revision (docs/rest-api.md#kept-answers). The timers that would talk

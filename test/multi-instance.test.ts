@@ -12,7 +12,8 @@ import { databaseUrlFor, removeDataDir } from './helpers/database';
 import { createTender, createWorld } from './helpers/fixtures';
 import { TEST_JWT_SECRET, createClient, getJson, graphql, requestToken, type Gateway } from './helpers/gateway';
 import { freePort, spawnGateway, type GatewayProcess } from './helpers/gateway-process';
-import { awayFromWindowEdge, startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
+import { awayFromWindowEdge } from './helpers/rate-limit-window';
+import { startSimulatedInsurers, waitFor, type SimulatedInsurers } from './helpers/simulator';
 
 let dataDir: string;
 let orm: MikroORM;

@@ -5,6 +5,7 @@ import { Role } from '../src/access';
 import { openApiDocument } from '../src/api/rest/openapi/openapi-document';
 import { createWorld } from './helpers/fixtures';
 import { createClient, getJson, json, requestToken, startGateway, type Credentials } from './helpers/gateway';
+import { awayFromWindowEdge } from './helpers/rate-limit-window';
 import { withGateway } from './helpers/scene';
 
 /**
@@ -312,6 +313,7 @@ describe('the OAuth form on the wire', () => {
 
 describe('failed OAuth attempts', () => {
   it('count like failed JSON token requests: 429 with Retry-After after AUTH_RATE_LIMIT failures', async () => {
+    await awayFromWindowEdge(900_000);
     const limited = await startGateway({ env: { AUTH_RATE_LIMIT: '3' } });
     try {
       const client = await createClient(limited, Role.BROKER, { brokerCompanyId: (await createWorld(limited.em())).brokers[0].id });

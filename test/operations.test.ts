@@ -12,6 +12,7 @@ import { requestTimeout } from '../src/api/http/request-timeout';
 import { openApiDocument } from '../src/api/rest/openapi/openapi-document';
 import { createTender, createWorld } from './helpers/fixtures';
 import { TEST_JWT_SECRET, getJson, graphql, json, startGateway, tokenFor, type Gateway } from './helpers/gateway';
+import { awayFromWindowEdge } from './helpers/rate-limit-window';
 import { startSimulatedInsurers, waitFor } from './helpers/simulator';
 
 /** Log lines the gateway writes, captured as parsed JSON. */
@@ -233,6 +234,7 @@ describe('HTTP hardening', () => {
   });
 
   it('limits requests per client with RateLimit headers, 429 and Retry-After', async () => {
+    await awayFromWindowEdge(60_000);
     const limited = await startGateway({ env: { RATE_LIMIT_PER_MINUTE: '5' } });
     try {
       const token = await tokenFor(limited, Role.INTERNAL);

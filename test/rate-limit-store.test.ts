@@ -10,7 +10,8 @@ import { RateLimitCounter } from '../src/platform/http/rate-limit-counter.entity
 import { DatabaseRateLimitStore } from '../src/platform/http/rate-limit-store';
 import { databaseUrlFor, removeDataDir } from './helpers/database';
 import { TEST_JWT_SECRET } from './helpers/gateway';
-import { awayFromWindowEdge, waitFor } from './helpers/simulator';
+import { awayFromWindowEdge } from './helpers/rate-limit-window';
+import { waitFor } from './helpers/simulator';
 
 let dataDir: string;
 let orm: MikroORM;

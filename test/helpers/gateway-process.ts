@@ -11,13 +11,28 @@ import { databaseUrlFor, removeDataDir } from './database';
 import { FAST_DISPATCH_ENV, TEST_JWT_SECRET } from './gateway';
 import { productionStart } from '../../bench/production-start';
 
+/**
+ * Ports a process started by a test is told to listen on: below Linux's ephemeral range (32768 on), from which every
+ * `listen(0)` of the suite's other servers and the local end of every outgoing connection are taken. A port from that
+ * range, free when asked, could be someone's by the time the gateway binds it.
+ */
+const FIXED_PORTS = { from: 20_000, to: 32_000 };
+
 /** A free loopback port, so a restarted gateway can come back on the same address. */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  for (let attempt = 1; ; attempt++) {
+    const port = FIXED_PORTS.from + Math.floor(Math.random() * (FIXED_PORTS.to - FIXED_PORTS.from));
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (bound) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      return port;
+    }
+    if (attempt === 50) throw new Error(`no free port in ${FIXED_PORTS.from}..${FIXED_PORTS.to} after 50 tries`);
+  }
 }
 
 export interface GatewayProcess {

@@ -81,12 +81,6 @@ export async function startSimulatedInsurers(
   };
 }
 
-/** Rate-limit windows are aligned to the clock: start a counting test well inside one, not at its edge. */
-export async function awayFromWindowEdge(windowMs: number): Promise<void> {
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
-}
-
 /** Polls until `check` returns a value, or fails with the last value seen. */
 export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
