@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../src/auth';
 import { Role } from '../src/access';
 import { RateLimitCounter } from '../src/platform/http/rate-limit-counter.entity';
@@ -149,6 +149,20 @@ describe('bearer token checks', () => {
   it('refuses an expired token', async () => {
     const body = await expectRefused(sign({}, TEST_JWT_SECRET, { expiresIn: -10 }));
     expect(body.detail).toMatch(/expired/);
+  });
+
+  it('refuses a token once it has expired, though the same token was accepted a moment before', async () => {
+    const token = sign({}, TEST_JWT_SECRET, { expiresIn: 120 });
+    expect((await getJson(scene.gateway, '/api/v1/tenders', token)).status).toBe(200);
+    // The gateway runs in this process: its clock moves past the token's expiry, its timers keep running.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 121_000);
+      const body = await expectRefused(token);
+      expect(body.detail).toMatch(/expired/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses a tampered token', async () => {
